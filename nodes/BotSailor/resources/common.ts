@@ -1,0 +1,82 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** Properties repeated across resources, built in one place. */
+
+export function showFor(resource: string, operations: string[]): INodeProperties['displayOptions'] {
+	return { show: { resource: [resource], operation: operations } };
+}
+
+/** Return All / Limit for a paginated list; the shared paginate() reads both. */
+export function returnAllAndLimit(resource: string, operations: string[]): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions: showFor(resource, operations),
+			routing: { send: { paginate: true } },
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			default: 50,
+			typeOptions: { minValue: 1 },
+			description: 'Max number of results to return',
+			displayOptions: { show: { resource: [resource], operation: operations, returnAll: [false] } },
+		},
+	];
+}
+
+/** The "Options" collection with "Decode JSON Fields", for operations whose output has JSON strings. */
+export function decodeJsonOption(resource: string, operations: string[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: showFor(resource, operations),
+		options: [
+			{
+				displayName: 'Decode JSON Fields',
+				name: 'decodeJsonFields',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to turn fields the API sends as JSON text (for example message_content or variable_map) into objects',
+			},
+		],
+	};
+}
+
+/** The WhatsApp number (phone_number_id) an operation acts on: from the account's list, by ID, or an expression. */
+export function whatsAppNumber(resource: string, operations: string[], property = 'phone_number_id'): INodeProperties {
+	return {
+		displayName: 'WhatsApp Number',
+		name: 'phoneNumberId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The connected WhatsApp business number to use',
+		displayOptions: showFor(resource, operations),
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchWhatsAppNumbers', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 104382179270221',
+				hint: 'The phone number ID, as shown in Get Me → whatsapp_bots_details',
+			},
+		],
+		routing: { send: { type: 'body', property, value: '={{ $value }}' } },
+	};
+}

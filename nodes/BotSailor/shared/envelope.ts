@@ -1,0 +1,118 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+/** The HTTP response as n8n's helpers return it with `returnFullResponse`. */
+export interface RawResponse {
+	statusCode?: number;
+	body: unknown;
+}
+
+/** Where an operation's payload sits in the envelope. */
+export type PayloadShape = 'message' | 'data' | 'confirmation';
+
+const CREDENTIAL_HINT = 'Check the Base URL and the API token of the BotSailor credential.';
+
+function isSuccessStatus(status: unknown): boolean {
+	return status === '1' || status === 1 || status === true || status === 'true';
+}
+
+function asEnvelope(body: unknown): IDataObject | undefined {
+	let value = body;
+	if (Buffer.isBuffer(value)) value = value.toString('utf8');
+	if (typeof value === 'string') {
+		try {
+			value = JSON.parse(value);
+		} catch {
+			return undefined;
+		}
+	}
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
+}
+
+function looksLikeHtml(body: unknown): boolean {
+	const text = Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? '');
+	return /^\s*<(!doctype|html|head|body)/i.test(text);
+}
+
+/** Removes every occurrence of the secret, so no API text can echo the token back to the user. */
+export function redact(text: string, secret?: string): string {
+	return secret ? text.split(secret).join('***') : text;
+}
+
+function apiText(envelope: IDataObject): string | undefined {
+	const text = envelope.message ?? envelope.mesasge ?? envelope.error;
+	if (typeof text === 'string' && text.trim() !== '') return text;
+	if (text && typeof text === 'object') return JSON.stringify(text);
+	return undefined;
+}
+
+function hintFor(statusCode: number): string {
+	if (statusCode === 401 || statusCode === 403) return `The platform refused the API token. ${CREDENTIAL_HINT}`;
+	if (statusCode === 429) return 'The platform is limiting the request rate. Retry later or send fewer items at once.';
+	if (statusCode >= 500) return 'The platform had an internal error. Retry later; if it persists, contact its support.';
+	if (statusCode >= 400) return `The platform rejected the request (HTTP ${statusCode}).`;
+	return 'The platform reported that the request failed.';
+}
+
+/** Builds the one error type every failed call ends in: the API's own text, never the token. */
+export function apiError(
+	node: INode,
+	details: { message: string; description: string; httpCode: number; itemIndex?: number },
+	secret?: string,
+): NodeApiError {
+	const message = redact(details.message, secret);
+	const description = redact(details.description, secret);
+	return new NodeApiError(node, { message, description } as JsonObject, {
+		message,
+		description,
+		httpCode: String(details.httpCode),
+		itemIndex: details.itemIndex,
+	});
+}
+
+/**
+ * Reads a response: a successful envelope comes back (with `mesasge` renamed to `message`);
+ * `status` "0"/false, HTTP errors and non-JSON bodies throw NodeApiError with the API's text.
+ */
+export function readEnvelope(
+	node: INode,
+	response: RawResponse,
+	secret?: string,
+	itemIndex?: number,
+): IDataObject {
+	const statusCode = response.statusCode ?? 200;
+	const envelope = asEnvelope(response.body);
+	if (!envelope) {
+		const message = looksLikeHtml(response.body)
+			? `The platform answered with a web page instead of an API response (HTTP ${statusCode})`
+			: `The platform answered with a body that is not valid JSON (HTTP ${statusCode})`;
+		const description =
+			statusCode >= 400 ? hintFor(statusCode) : `This usually means a wrong Base URL or a missing API token. ${CREDENTIAL_HINT}`;
+		throw apiError(node, { message, description, httpCode: statusCode, itemIndex }, secret);
+	}
+	if (statusCode >= 400 || !isSuccessStatus(envelope.status)) {
+		const message = apiText(envelope) ?? `The request failed (HTTP ${statusCode})`;
+		throw apiError(node, { message, description: hintFor(statusCode), httpCode: statusCode, itemIndex }, secret);
+	}
+	if ('mesasge' in envelope) {
+		const { mesasge, ...rest } = envelope;
+		return { ...rest, message: rest.message ?? mesasge };
+	}
+	return envelope;
+}
+
+/** The records an operation outputs: list → one per element, object → one, text → a confirmation. */
+export function payloadRecords(envelope: IDataObject, shape: PayloadShape = 'message'): IDataObject[] {
+	if (shape !== 'confirmation') {
+		const payload = envelope[shape];
+		if (Array.isArray(payload)) {
+			return payload.map((entry) => (entry && typeof entry === 'object' ? (entry as IDataObject) : { value: entry }));
+		}
+		if (payload && typeof payload === 'object') return [payload as IDataObject];
+	}
+	const confirmation: IDataObject = { success: true, ...envelope };
+	delete confirmation.status;
+	return [confirmation];
+}

@@ -1,0 +1,150 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { z } from 'zod';
+
+/**
+ * Schemas for what users type. Each names the expected form in its message, so the error says
+ * what to fix. Describe a field with `.describe('Display Name')` to name it in errors.
+ */
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function isCalendarDate(text: string): boolean {
+	const match = DATE_PATTERN.exec(text);
+	if (!match) return false;
+	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+	const date = new Date(Date.UTC(year, month - 1, day));
+	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+const text = (value: unknown) => (typeof value === 'number' ? String(value) : value);
+
+export const inputs = {
+	/** Any non-empty text. */
+	required: z.preprocess(text, z.string({ message: 'is required' }).trim().min(1, 'is required')),
+
+	email: z.preprocess(text, z.string().trim().email('must be an email address, e.g. jane@example.com')),
+
+	/** A calendar date written YYYY-MM-DD. */
+	date: z.preprocess(
+		text,
+		z.string().trim().refine(isCalendarDate, 'must be a real date in the form YYYY-MM-DD, e.g. 2025-12-31'),
+	),
+
+	/** A whole number, typed as a number or as digits. */
+	integer: z.preprocess(
+		(value) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value),
+		z.number({ message: 'must be a whole number' }).int('must be a whole number'),
+	),
+
+	/** A number (prices, deal values). */
+	number: z.preprocess(
+		(value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+		z.number({ message: 'must be a number' }).finite('must be a number'),
+	),
+
+	/** `1` or `0`, from a boolean or a string. */
+	flag: z.preprocess(
+		(value) => (typeof value === 'boolean' ? (value ? '1' : '0') : text(value)),
+		z.enum(['0', '1'], { message: 'must be 1 or 0' }),
+	),
+
+	/**
+	 * A subscriber phone number: what people paste (`+44 7700 900123`, `(555) 010-9999`) becomes
+	 * digits only; nothing else is rewritten (a leading 00 stays).
+	 */
+	phoneNumber: z.preprocess(
+		text,
+		z
+			.string({ message: 'is required' })
+			.trim()
+			.min(1, 'is required')
+			.regex(/^[\d\s+().-]+$/, 'must contain only digits, spaces, +, -, ( and ), e.g. +44 7700 900123')
+			.transform((value) => value.replace(/\D/g, ''))
+			.refine((digits) => digits.length >= 6 && digits.length <= 15, 'must have 6 to 15 digits, starting with the country code'),
+	),
+
+	/** JSON typed by the user; objects and arrays pass through, text must parse. Sent as JSON text. */
+	json: z.preprocess(
+		(value) => {
+			if (typeof value !== 'string') return value;
+			try {
+				return JSON.parse(value);
+			} catch {
+				return Symbol.for('invalid-json');
+			}
+		},
+		z.union([z.record(z.unknown()), z.array(z.unknown())], { message: 'must be valid JSON (an object or an array)' }),
+	).transform((value) => JSON.stringify(value)),
+
+	/** One of a fixed list of values. */
+	oneOf: <T extends string>(values: readonly [T, ...T[]]) =>
+		z.preprocess(text, z.enum(values, { message: `must be one of: ${values.join(', ')}` })),
+
+	/** A comma-separated list of ids, from an array (multi-select) or text. */
+	idList: z.preprocess(
+		(value) => (Array.isArray(value) ? value.join(',') : text(value)),
+		z
+			.string()
+			.transform((value) => value.split(',').map((id) => id.trim()).filter((id) => id !== '').join(','))
+			.refine((value) => value !== '', 'must list at least one id')
+			.refine((value) => value.split(',').every((id) => /^\d+$/.test(id)), 'must be numeric ids separated by commas, e.g. 3,7'),
+	),
+};
+
+function fieldLabel(schema: z.ZodTypeAny | undefined, key: string): string {
+	return schema?.description ?? key;
+}
+
+/** Validates the request body built from the parameters; the first problem fails the item, naming the field. */
+export function checkBody(
+	context: IExecuteSingleFunctions,
+	schema: z.ZodObject<z.ZodRawShape>,
+	body: IDataObject,
+): IDataObject {
+	const result = schema.safeParse(body);
+	if (result.success) return result.data as IDataObject;
+	const issue = result.error.issues[0];
+	const key = String(issue.path[0] ?? '');
+	const label = fieldLabel(schema.shape[key] as z.ZodTypeAny | undefined, key);
+	const got = body[key];
+	const missing = got === undefined || got === '';
+	const problem =
+		issue.code === 'unrecognized_keys'
+			? `is not a field this operation sends (${issue.keys.join(', ')})`
+			: missing
+				? 'is required'
+				: issue.message;
+	const shown = missing ? 'nothing' : JSON.stringify(got).slice(0, 80);
+	throw new NodeOperationError(context.getNode(), `${label || 'The request'} ${problem}`, {
+		description: `The parameter "${label}" received ${shown}. Nothing was sent to the platform.`,
+		itemIndex: context.getItemIndex(),
+	});
+}
+
+/** Empty optional fields are left out of the request, except the ones where empty means something. */
+function withoutEmpty(body: IDataObject, keepEmpty: readonly string[]): IDataObject {
+	return Object.fromEntries(
+		Object.entries(body).filter(
+			([key, value]) => keepEmpty.includes(key) || (value !== undefined && value !== null && value !== ''),
+		),
+	);
+}
+
+/**
+ * The preSend that guards every operation: drops empty optional fields, validates the rest with
+ * the operation's schema, and sends the normalised values. Fields the schema does not name are
+ * refused, so the node never sends a field the spec does not have.
+ */
+export function validateBody(
+	schema: z.ZodObject<z.ZodRawShape>,
+	{ keepEmpty = [] as readonly string[] } = {},
+): PreSendAction {
+	const strict = schema.strict();
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		const body = withoutEmpty((requestOptions.body ?? {}) as IDataObject, keepEmpty);
+		const checked = checkBody(this, strict, body);
+		return { ...requestOptions, body: withoutEmpty(checked, keepEmpty) };
+	};
+}
+
+export { z };

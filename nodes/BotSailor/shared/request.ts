@@ -1,0 +1,87 @@
+import type {
+	FunctionsBase,
+	IAllExecuteFunctions,
+	IDataObject,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
+import { apiBaseUrl } from '../../../credentials/BotSailorApi.credentials';
+import { apiError, readEnvelope } from './envelope';
+
+export const CREDENTIAL_TYPE = 'botSailorApi';
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
+/** Any n8n context that can make authenticated requests: execute, poll, load options, pagination. */
+export type RequestContext = IAllExecuteFunctions;
+
+export async function apiToken(context: Pick<FunctionsBase, 'getCredentials'>): Promise<string> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	return String(credentials.apiToken ?? '');
+}
+
+/** Network failures (refused, reset, timeout) as a NodeApiError that carries no request data. */
+function transportError(context: RequestContext, error: Error & { code?: string }, secret: string, itemIndex?: number) {
+	const reason = error.code === 'ECONNABORTED' || /timeout/i.test(error.message) ? 'timed out' : 'failed';
+	return apiError(
+		context.getNode(),
+		{
+			message: `The connection to the platform ${reason}: ${error.message}`,
+			description:
+				'The request may or may not have reached the platform. Check the Base URL and the network, then retry.',
+			httpCode: 0,
+			itemIndex,
+		},
+		secret,
+	);
+}
+
+/**
+ * Sends one request with the credential and reads the envelope.
+ * HTTP status errors are read from the body (they carry the API's text), never thrown raw.
+ */
+export async function sendRequest(
+	this: RequestContext,
+	options: IHttpRequestOptions,
+	itemIndex?: number,
+): Promise<IDataObject> {
+	const secret = await apiToken(this);
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+			...options,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as IN8nHttpFullResponse;
+	} catch (error) {
+		throw transportError(this, error as Error, secret, itemIndex);
+	}
+	return readEnvelope(this.getNode(), response, secret, itemIndex);
+}
+
+/** A programmatic POST of form fields to a path under /api/v1 (trigger, dropdowns, multi-step operations). */
+export async function botSailorRequest(
+	this: RequestContext,
+	path: string,
+	fields: IDataObject = {},
+	itemIndex?: number,
+): Promise<IDataObject> {
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	return await sendRequest.call(
+		this,
+		{
+			method: 'POST',
+			baseURL: apiBaseUrl(credentials.baseUrl),
+			url: path,
+			headers: { 'Content-Type': FORM_CONTENT_TYPE },
+			body: fields,
+			timeout: 60_000,
+		},
+		itemIndex,
+	);
+}
+
+/** Whether the credential targets a deployment on the earlier form of the interface. */
+export async function usesEarlierForm(context: Pick<FunctionsBase, 'getCredentials'>): Promise<boolean> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	return credentials.apiForm === 'earlier';
+}

@@ -1,0 +1,232 @@
+/**
+ * Runs our nodes inside n8n-core's real engine, in-process: RoutingNode, preSend/postReceive,
+ * credentials `authenticate`, Continue On Fail and binary data all run as they do in n8n.
+ * Built only on public exports of n8n-core and n8n-workflow.
+ */
+import { ExecutionLifecycleHooks, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
+import {
+	createRunExecutionData,
+	NodeHelpers,
+	Workflow,
+	type ICredentialDataDecryptedObject,
+	type ICredentialsHelper,
+	type IDataObject,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeType,
+	type INodeTypes,
+	type IRun,
+	type IWorkflowExecuteAdditionalData,
+	type ExecutionError,
+	type IBinaryData,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { BotSailorApi } from '../../credentials/BotSailorApi.credentials';
+import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
+
+export interface TestCredentials {
+	baseUrl: string;
+	apiToken: string;
+	apiForm?: 'current' | 'earlier';
+}
+
+/** An input item: JSON, and binary properties given as bytes. */
+export interface InputItem {
+	json?: IDataObject;
+	binary?: Record<string, { data: Buffer | string; mimeType: string; fileName?: string }>;
+}
+
+export interface RunOptions {
+	parameters: INodeParameters;
+	credentials: TestCredentials;
+	items?: InputItem[];
+	continueOnFail?: boolean;
+	/** The node type under test (default: the BotSailor action node). */
+	nodeType?: INodeType;
+}
+
+export interface RunResult {
+	/** Output items of the node under test (error items included under Continue On Fail). */
+	items: INodeExecutionData[];
+	/** The execution's error when the node failed. */
+	error?: ExecutionError;
+	run: IRun;
+}
+
+const NODE_NAME = 'BotSailor';
+const INPUT_NAME = 'Input';
+
+/** A tiny node that outputs the test's input items (n8n calls execute with its own `this`). */
+function inputNodeType(items: INodeExecutionData[]): INodeType {
+	return {
+		description: {
+			displayName: 'Input', name: 'testInput', group: ['input'], version: 1, description: 'Test input',
+			defaults: { name: INPUT_NAME }, inputs: ['main'], outputs: ['main'], properties: [],
+		} as unknown as INodeType['description'],
+		execute: async () => [items],
+	};
+}
+
+function nodeTypesOf(types: Record<string, INodeType>): INodeTypes {
+	return {
+		getByName: (name) => types[name],
+		getByNameAndVersion: (name, version) => NodeHelpers.getVersionedNodeType(types[name], version),
+		getKnownTypes: () => ({}),
+	};
+}
+
+const credentialType = new BotSailorApi();
+
+/** The credentials helper n8n would provide: decrypted test credentials and the credential's own authenticate. */
+export function credentialsHelper(credentials: TestCredentials): ICredentialsHelper {
+	const data: ICredentialDataDecryptedObject = { apiForm: 'current', ...credentials };
+	return {
+		getParentTypes: () => [],
+		isCredentialUsableByNode: () => true,
+		authenticate: async (decrypted: ICredentialDataDecryptedObject, _type: string, options: IHttpRequestOptions) =>
+			await credentialType.authenticate(decrypted, options),
+		preAuthentication: async () => undefined,
+		runPreAuthentication: async () => undefined,
+		getCredentials: async () => {
+			throw new Error('not used');
+		},
+		getDecrypted: async () => ({ ...data }),
+		updateCredentials: async () => undefined,
+		updateCredentialsOauthTokenData: async () => undefined,
+		getCredentialsProperties: () => credentialType.properties,
+	} as unknown as ICredentialsHelper;
+}
+
+function additionalDataFor(credentials: TestCredentials, hooks?: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper: credentialsHelper(credentials),
+		hooks,
+		executionId: 'test-execution',
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678/',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		variables: {},
+		currentNodeParameters: undefined,
+		executeWorkflow: async () => {
+			throw new Error('not used');
+		},
+		getRunExecutionData: async () => undefined,
+		logAiEvent: () => undefined,
+		startRunnerTask: async () => {
+			throw new Error('not used');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+function toExecutionItems(items: InputItem[]): INodeExecutionData[] {
+	return items.map((item, index) => {
+		const binary: Record<string, IBinaryData> = {};
+		for (const [key, file] of Object.entries(item.binary ?? {})) {
+			const bytes = Buffer.isBuffer(file.data) ? file.data : Buffer.from(file.data);
+			binary[key] = { data: bytes.toString('base64'), mimeType: file.mimeType, fileName: file.fileName, fileSize: String(bytes.length) };
+		}
+		return { json: item.json ?? {}, ...(item.binary ? { binary } : {}), pairedItem: { item: index } };
+	});
+}
+
+/** Runs one node of a two-node workflow (Input → node) and returns the node's output. */
+export async function runNode(options: RunOptions): Promise<RunResult> {
+	const nodeType = options.nodeType ?? new BotSailor();
+	const input = toExecutionItems(options.items ?? [{ json: {} }]);
+	const types = nodeTypesOf({ testInput: inputNodeType(input), botSailor: nodeType });
+	const inputNode: INode = { id: 'input', name: INPUT_NAME, type: 'testInput', typeVersion: 1, position: [0, 0], parameters: {} };
+	const node: INode = {
+		id: 'botsailor', name: NODE_NAME, type: 'botSailor', typeVersion: 1, position: [200, 0], parameters: options.parameters,
+		credentials: { botSailorApi: { id: 'cred-1', name: 'BotSailor account' } },
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+	const workflow = new Workflow({
+		id: 'test-workflow', nodes: [inputNode, node], nodeTypes: types, active: false,
+		connections: { [INPUT_NAME]: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
+	});
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+		id: 'test-workflow', name: 'test', active: false, nodes: workflow.nodes ? Object.values(workflow.nodes) : [], connections: workflow.connectionsBySourceNode, createdAt: new Date(), updatedAt: new Date(), isArchived: false,
+	} as never);
+	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
+	const additionalData = additionalDataFor(options.credentials, hooks);
+	const runExecutionData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node: inputNode, data: { main: [[{ json: {} }]] }, source: null }] },
+	});
+	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+	const run = await finished;
+	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
+	return {
+		items: taskData?.data?.main?.[0] ?? [],
+		error: run.data.resultData.error ?? taskData?.error,
+		run,
+	};
+}
+
+/** Calls a node's `methods.listSearch` / `loadOptions` function the way the editor does. */
+export async function callMethod(
+	kind: 'listSearch' | 'loadOptions' | 'resourceMapping',
+	method: string,
+	{ credentials, parameters = {}, filter, nodeType = new BotSailor() }: { credentials: TestCredentials; parameters?: INodeParameters; filter?: string; nodeType?: INodeType },
+): Promise<unknown> {
+	const types = nodeTypesOf({ botSailor: nodeType });
+	const node: INode = { id: 'botsailor', name: NODE_NAME, type: 'botSailor', typeVersion: 1, position: [0, 0], parameters, credentials: { botSailorApi: { id: 'cred-1', name: 'BotSailor account' } } };
+	const workflow = new Workflow({ id: 'test-workflow', nodes: [node], connections: {}, nodeTypes: types, active: false });
+	const context = new LoadOptionsContext(workflow, node, additionalDataFor(credentials), '', undefined);
+	const methods = nodeType.methods as Record<string, Record<string, (this: unknown, filter?: string) => Promise<unknown>>> | undefined;
+	const fn = methods?.[kind]?.[method];
+	if (!fn) throw new Error(`no ${kind} method ${method}`);
+	return await fn.call(context, filter);
+}
+
+export interface Poller {
+	/** Runs one poll as n8n would; returns the emitted items (empty when the node returned null). */
+	poll(mode?: Extract<WorkflowExecuteMode, 'trigger' | 'manual'>): Promise<INodeExecutionData[]>;
+	/** The node's static data as n8n holds it in memory between polls. */
+	staticData(): IDataObject;
+	/** The static data as last saved after a successful poll (what a restart of n8n would load). */
+	persisted(): IDataObject;
+	/** Simulates an n8n restart: a fresh workflow object loaded from the persisted static data. */
+	restart(): void;
+}
+
+/**
+ * A poll runner that treats static data as n8n does: a trigger-mode poll keeps its changes in
+ * memory and n8n saves them after a successful poll; a manual ("Fetch Test Event") poll changes
+ * nothing that lasts; a poll that throws saves nothing.
+ */
+export function createPoller(nodeType: INodeType, parameters: INodeParameters, credentials: TestCredentials): Poller {
+	const types = nodeTypesOf({ botSailorTrigger: nodeType });
+	let saved: IDataObject = {};
+	let workflow: Workflow;
+	const node: INode = { id: 'trigger', name: 'BotSailor Trigger', type: 'botSailorTrigger', typeVersion: 1, position: [0, 0], parameters, credentials: { botSailorApi: { id: 'cred-1', name: 'BotSailor account' } } };
+	const load = () => {
+		workflow = new Workflow({ id: 'test-workflow', nodes: [node], connections: {}, nodeTypes: types, active: true, staticData: structuredClone(saved) });
+	};
+	load();
+	const additionalData = additionalDataFor(credentials);
+	const restore = (snapshot: IDataObject) => {
+		for (const key of Object.keys(workflow.staticData)) delete workflow.staticData[key];
+		Object.assign(workflow.staticData, structuredClone(snapshot));
+	};
+	return {
+		async poll(mode = 'trigger') {
+			const snapshot = structuredClone(workflow.staticData) as IDataObject;
+			const context = new PollContext(workflow, node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
+			try {
+				const result = await nodeType.poll!.call(context);
+				if (mode !== 'manual') saved = structuredClone(workflow.staticData);
+				return result?.[0] ?? [];
+			} finally {
+				if (mode === 'manual') restore(snapshot);
+			}
+		},
+		staticData: () => workflow.staticData as IDataObject,
+		persisted: () => saved,
+		restart: load,
+	};
+}

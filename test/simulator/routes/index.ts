@@ -1,0 +1,5 @@
+import type { Route } from '../route';
+import { userRoutes } from './user';
+
+/** Every endpoint of the spec, grouped as the spec groups them. */
+export const allRoutes: Route[] = [...userRoutes];

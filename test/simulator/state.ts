@@ -1,0 +1,122 @@
+/** The simulator's in-memory world: plain records shaped like the spec's resources. */
+
+export type Row = Record<string, unknown>;
+
+export interface Bot {
+	phone_number_id: string;
+	display_phone_number: string;
+	whatsapp_business_account_id: string;
+	whatsapp_business_name: string;
+	/** Internal numeric id used in conversation and post-back records. */
+	whatsapp_bot_id: number;
+	user_id: number;
+}
+
+export interface Subscriber {
+	subscriber_id: number;
+	phone_number_id: string;
+	chat_id: string;
+	first_name: string;
+	last_name: string;
+	email: string;
+	gender: string;
+	created_at: string;
+	assigned_agent_id: number;
+	label_ids: number[];
+	sequence_ids: number[];
+	custom_fields: Record<string, string>;
+	/** 0 open, 1 resolved, 2 archived, 3 blocked (spec: States and transitions). */
+	conversation_status: number;
+	/** Timestamp of the last message, for orderBy=1. */
+	last_message_at: string;
+	input_flow_reset_count: number;
+}
+
+export interface ConversationMessage extends Row {
+	id: number;
+	phone_number_id: string;
+	whatsapp_bot_subscriber_subscriber_id: string;
+	whatsapp_bot_id: number;
+	sender: string;
+	agent_name: string | null;
+	message_content: string;
+	conversation_time: string;
+	wa_message_id: string;
+	reaction_data: null;
+	message_status: string | null;
+	delivery_status_updated_at: string;
+	failed_reason: string;
+	read_time: string | null;
+	failed_time: string | null;
+}
+
+export class SimState {
+	/** The simulated clock; every write moves it one second so timestamps are ordered and deterministic. */
+	clock = Date.UTC(2026, 0, 15, 9, 0, 0);
+	private sequence = 1000;
+
+	me: Row = {};
+	bots: Bot[] = [];
+	users: Row[] = [];
+	teamMembers: Row[] = [];
+	packages: Row[] = [];
+	modules: Row[] = [];
+	addons: Row[] = [];
+	purchases: Row[] = [];
+	transactions: Row[] = [];
+	loggedOutUserIds: number[] = [];
+	connectedAccounts: Row[] = [];
+	subscribers: Subscriber[] = [];
+	messages: ConversationMessage[] = [];
+	labels: Row[] = [];
+	sequences: Row[] = [];
+	customFields: Row[] = [];
+	notes: Row[] = [];
+	deals: Row[] = [];
+	templates: Row[] = [];
+	postBacks: Row[] = [];
+	botFlows: Row[] = [];
+	botFlowTriggers: Row[] = [];
+	broadcasts: Row[] = [];
+	catalogs: Row[] = [];
+	catalogSyncs: string[] = [];
+	orders: Row[] = [];
+	media: Row[] = [];
+	aiRequests: Row[] = [];
+	/** Subscriber cap of the API owner's package (the subscriber-limit rule). */
+	subscriberLimit = 100_000;
+	/** Carousel templates left in the module limit. */
+	carouselLimit = 5;
+
+	nextId(): number {
+		return ++this.sequence;
+	}
+
+	/** Advances the clock and returns `YYYY-MM-DD HH:MM:SS`. */
+	now(): string {
+		this.clock += 1000;
+		return timestamp(this.clock);
+	}
+
+	bot(phoneNumberId: unknown): Bot | undefined {
+		return this.bots.find((bot) => bot.phone_number_id === String(phoneNumberId));
+	}
+
+	subscriber(phoneNumberId: unknown, phoneNumber: unknown): Subscriber | undefined {
+		return this.subscribers.find(
+			(entry) => entry.phone_number_id === String(phoneNumberId) && entry.chat_id === String(phoneNumber),
+		);
+	}
+
+	subscribersOf(phoneNumberId: unknown): Subscriber[] {
+		return this.subscribers.filter((entry) => entry.phone_number_id === String(phoneNumberId));
+	}
+
+	newWaMessageId(): string {
+		return `wamid.SIM${String(this.nextId()).padStart(12, '0')}`;
+	}
+}
+
+export function timestamp(ms: number): string {
+	return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+}
