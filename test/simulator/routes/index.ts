@@ -1,5 +1,6 @@
 import type { Route } from '../route';
+import { messagingRoutes } from './messaging';
 import { userRoutes } from './user';
 
 /** Every endpoint of the spec, grouped as the spec groups them. */
-export const allRoutes: Route[] = [...userRoutes];
+export const allRoutes: Route[] = [...userRoutes, ...messagingRoutes];
