@@ -1,6 +1,15 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { listSearch } from './methods/listSearch';
+import { loadOptions } from './methods/loadOptions';
 import { FORM_CONTENT_TYPE } from './shared/request';
+import { catalogDescription } from './resources/catalog';
+import { catalogOrderDescription } from './resources/catalogOrder';
+import { crmDealDescription } from './resources/crmDeal';
+import { customFieldDescription } from './resources/customField';
+import { labelDescription } from './resources/label';
+import { noteDescription } from './resources/note';
+import { sequenceDescription } from './resources/sequence';
+import { subscriberDescription } from './resources/subscriber';
 import { userDescription } from './resources/user';
 
 export class BotSailor implements INodeType {
@@ -30,12 +39,30 @@ export class BotSailor implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'User', value: 'user' }],
+				options: [
+					{ name: 'Catalog', value: 'catalog' },
+					{ name: 'Catalog Order', value: 'catalogOrder' },
+					{ name: 'CRM Deal', value: 'crmDeal' },
+					{ name: 'Custom Field', value: 'customField' },
+					{ name: 'Label', value: 'label' },
+					{ name: 'Note', value: 'note' },
+					{ name: 'Sequence', value: 'sequence' },
+					{ name: 'Subscriber', value: 'subscriber' },
+					{ name: 'User', value: 'user' },
+				],
 				default: 'user',
 			},
 			...userDescription,
+			...catalogDescription,
+			...catalogOrderDescription,
+			...crmDealDescription,
+			...customFieldDescription,
+			...labelDescription,
+			...noteDescription,
+			...sequenceDescription,
+			...subscriberDescription,
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, loadOptions };
 }

@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 import { botSailorRequest } from '../shared/request';
+import { subscriberSearch } from './subscriberSearch';
 
 /** Keeps the entries whose name or value contains the filter, case-insensitively. */
 export function matching(results: INodeListSearchItems[], filter?: string): INodeListSearchResult {
@@ -24,5 +25,6 @@ async function searchWhatsAppNumbers(this: ILoadOptionsFunctions, filter?: strin
 }
 
 export const listSearch = {
+	...subscriberSearch,
 	searchWhatsAppNumbers,
 };
