@@ -1,0 +1,20 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * The expiry of an addon purchase update: unchanged, a date, or unlimited. The API reads an
+ * empty `expired_date` as unlimited, so that choice sends the field empty on purpose.
+ */
+export async function expiryChoice(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+	const body = { ...((requestOptions.body ?? {}) as IDataObject) };
+	const choice = this.getNodeParameter('expiry', 'keep') as string;
+	if (choice === 'unlimited') body.expired_date = '';
+	else if (choice === 'keep') delete body.expired_date;
+	else if (body.expired_date === undefined || String(body.expired_date).trim() === '') {
+		throw new NodeOperationError(this.getNode(), 'Expiry Date is required', {
+			description: 'Give a date as YYYY-MM-DD, or choose Unlimited. Nothing was sent to the platform.',
+			itemIndex: this.getItemIndex(),
+		});
+	}
+	return { ...requestOptions, body };
+}

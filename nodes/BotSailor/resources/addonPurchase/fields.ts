@@ -1,0 +1,147 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { decodeJsonOption, returnAllAndLimit, showFor } from '../common';
+import { addonLocator, addonPurchaseLocator, userLocator } from '../user/locators';
+
+/** The fields of the Addon Purchase operations. */
+
+const resource = 'addonPurchase';
+
+const status: INodeProperties = {
+	displayName: 'Status',
+	name: 'status',
+	type: 'options',
+	options: [
+		{ name: 'Active', value: '1' },
+		{ name: 'Inactive', value: '0' },
+	],
+	default: '1',
+	routing: { send: { type: 'body', property: 'status' } },
+};
+
+export const addonPurchaseFields: INodeProperties[] = [
+	// Create (assign)
+	userLocator({ name: 'user', property: 'user_id', required: true, displayOptions: showFor(resource, ['create']), description: 'The user who gets the addon' }),
+	addonLocator({ name: 'addon', property: 'addon_id', required: true, withVariations: true, displayOptions: showFor(resource, ['create']) }),
+	{
+		displayName: 'Expiry Date',
+		name: 'expiredDate',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 2026-12-31',
+		description: 'When the addon expires, as YYYY-MM-DD',
+		displayOptions: showFor(resource, ['create']),
+		routing: { send: { type: 'body', property: 'expired_date' } },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: showFor(resource, ['create']),
+		options: [status],
+	},
+
+	// The purchase an operation acts on
+	addonPurchaseLocator({
+		name: 'addonPurchase',
+		property: 'id',
+		required: true,
+		displayOptions: showFor(resource, ['update', 'getAiTokens', 'updateAiTokens', 'delete']),
+	}),
+
+	// Update
+	{
+		displayName: 'Expiry',
+		name: 'expiry',
+		type: 'options',
+		options: [
+			{ name: "Don't Change", value: 'keep' },
+			{ name: 'Set a Date', value: 'date' },
+			{ name: 'Unlimited', value: 'unlimited', description: 'The addon never expires' },
+		],
+		default: 'keep',
+		displayOptions: showFor(resource, ['update']),
+	},
+	{
+		displayName: 'Expiry Date',
+		name: 'expiredDate',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 2026-12-31',
+		description: 'As YYYY-MM-DD',
+		displayOptions: { show: { resource: [resource], operation: ['update'], expiry: ['date'] } },
+		routing: { send: { type: 'body', property: 'expired_date' } },
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: showFor(resource, ['update']),
+		options: [
+			addonLocator({
+				name: 'addon',
+				property: 'addon_id',
+				withVariations: true,
+				description: 'Switch the purchase to this addon or variation (ID written <addon ID>-<variation index>, the first variation is 0)',
+			}),
+			status,
+		],
+	},
+
+	// AI tokens
+	{
+		displayName: 'Used Tokens',
+		name: 'used',
+		type: 'number',
+		default: 0,
+		required: true,
+		typeOptions: { minValue: 0 },
+		description: 'Lifetime used tokens',
+		displayOptions: showFor(resource, ['updateAiTokens']),
+		routing: { send: { type: 'body', property: 'used' } },
+	},
+	{
+		displayName: 'Available Tokens',
+		name: 'available',
+		type: 'number',
+		default: 0,
+		required: true,
+		typeOptions: { minValue: 0 },
+		description: 'Remaining tokens; the total becomes used + available',
+		displayOptions: showFor(resource, ['updateAiTokens']),
+		routing: { send: { type: 'body', property: 'available' } },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: showFor(resource, ['getAiTokens', 'updateAiTokens']),
+		options: [
+			userLocator({
+				name: 'user',
+				property: 'user_id',
+				description: 'Only act when the purchase belongs to this user (by ID)',
+			}),
+		],
+	},
+
+	// Get Many
+	...returnAllAndLimit(resource, ['getMany']),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: showFor(resource, ['getMany']),
+		options: [userLocator({ name: 'user', property: 'user_id', description: 'Only the purchases of this user' })],
+	},
+	decodeJsonOption(resource, ['getMany']),
+];

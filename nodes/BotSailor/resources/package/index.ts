@@ -1,0 +1,48 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { inputs, validateBody, z } from '../../shared/inputs';
+import { unwrap } from '../../shared/output';
+import { decodeJsonOption, showFor } from '../common';
+
+const resource = 'package';
+
+export const packageDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				action: 'Get many packages',
+				description: 'List the subscription packages and team roles',
+				routing: {
+					request: { url: '/user/package/list' },
+					send: {
+						preSend: [
+							validateBody(z.object({ package_type: inputs.oneOf(['subscription', 'team']).optional().describe('Package Type') })),
+						],
+					},
+					output: { postReceive: [unwrap('message')] },
+				},
+			},
+		],
+		default: 'getMany',
+	},
+	{
+		displayName: 'Package Type',
+		name: 'packageType',
+		type: 'options',
+		options: [
+			{ name: 'All', value: '', description: 'Packages and team roles' },
+			{ name: 'Subscription', value: 'subscription', description: 'Packages users subscribe to' },
+			{ name: 'Team Role', value: 'team', description: 'Roles of team members' },
+		],
+		default: '',
+		displayOptions: showFor(resource, ['getMany']),
+		routing: { send: { type: 'body', property: 'package_type' } },
+	},
+	decodeJsonOption(resource, ['getMany']),
+];
