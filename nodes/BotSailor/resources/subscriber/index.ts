@@ -17,9 +17,21 @@ function listPages(this: IExecutePaginationFunctions, requestData: DeclarativeRe
 		.then((items) => items.map((item) => ({ ...item, json: nullEmail(item.json) })));
 }
 
-const customFieldsJson = inputs.json
-	.refine((text) => text.startsWith('{'), 'must be a JSON object of field name → value, e.g. {"city": "Paris"}')
-	.refine((text) => text !== '{}', 'must set at least one field');
+/** `custom_fields`: a JSON object of field name → value (picked fields arrive as an object, typed JSON as text). */
+const customFieldsJson = z
+	.preprocess(
+		(value) => {
+			if (typeof value !== 'string') return value;
+			try {
+				return JSON.parse(value);
+			} catch {
+				return Symbol.for('invalid-json');
+			}
+		},
+		z.record(z.string(), z.unknown(), { message: 'must be a JSON object of field name → value, e.g. {"city": "Paris"}' }),
+	)
+	.refine((object) => Object.keys(object).length > 0, 'must set at least one field')
+	.transform((object) => JSON.stringify(object));
 
 /** A write on one subscriber: the confirmation text is the output. */
 function write(url: string, extra: z.ZodRawShape = {}, preSend: Array<ReturnType<typeof validateBody>> = []) {
