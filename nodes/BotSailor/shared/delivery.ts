@@ -1,0 +1,123 @@
+import type {
+	DeclarativeRestApiSettings,
+	IExecutePaginationFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
+import { apiBaseUrl } from '../../../credentials/BotSailorApi.credentials';
+import { payloadRecords, type PayloadShape } from './envelope';
+import { toOutputItems } from './output';
+import { sendRequest } from './request';
+
+/**
+ * Safe bulk sends. n8n's RoutingNode starts every item's request at once, so 5,000 items are
+ * 5,000 simultaneous requests and a rate-limited platform drops most of them. Used as the
+ * `routing.operations.pagination` of a send operation (with `routing.send.paginate: true`), this
+ * sends each item's request itself: a bounded number in flight per platform, and a retry with
+ * backoff when the platform answered "slow down" (429) or had a server error (5xx).
+ * A connection that dropped or timed out is never retried: the message may already have left,
+ * so a retry could deliver it twice. That item fails instead (an error item under Continue On Fail).
+ */
+
+export interface DeliveryOptions {
+	/** Requests in flight at once towards one Base URL (shared by every execution in this n8n). */
+	concurrency?: number;
+	/** Retries after the first attempt, on 429 and 5xx answers only. */
+	retries?: number;
+	/** First backoff delay; doubles on each retry, with jitter. */
+	baseDelayMs?: number;
+	/** Longest backoff delay. */
+	maxDelayMs?: number;
+	/** Where the operation's output sits in the envelope (sends answer a confirmation). */
+	shape?: PayloadShape;
+}
+
+export const DELIVERY_DEFAULTS = { concurrency: 6, retries: 6, baseDelayMs: 250, maxDelayMs: 8_000 };
+
+/** A counting semaphore: at most `max` holders, the rest wait in arrival order. */
+export class Limiter {
+	private active = 0;
+	private readonly waiting: Array<() => void> = [];
+
+	constructor(readonly max: number) {}
+
+	async acquire(): Promise<void> {
+		if (this.active < this.max) {
+			this.active++;
+			return;
+		}
+		// The releasing holder hands its slot straight to the next waiter, so `active` stays put.
+		await new Promise<void>((resolve) => this.waiting.push(resolve));
+	}
+
+	release(): void {
+		const next = this.waiting.shift();
+		if (next) next();
+		else this.active--;
+	}
+
+	get inFlight(): number {
+		return this.active;
+	}
+}
+
+/** One limiter per platform (Base URL), module-level so concurrent items and executions share it. */
+const limiters = new Map<string, Limiter>();
+
+export function limiterFor(key: string, max: number): Limiter {
+	let limiter = limiters.get(key);
+	if (!limiter) {
+		limiter = new Limiter(max);
+		limiters.set(key, limiter);
+	}
+	return limiter;
+}
+
+/**
+ * Whether a failed send may be repeated: only when the platform answered 429 or 5xx, which means
+ * it refused or failed the request. Transport failures carry httpCode "0" (see request.ts) and a
+ * status "0" envelope on HTTP 200 is the API's own answer: neither is retried.
+ */
+export function isRetryable(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const code = Number(error.httpCode);
+	return code === 429 || (code >= 500 && code <= 599);
+}
+
+/** Exponential backoff with "equal jitter": half the delay fixed, half random, so retries spread out. */
+export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random = Math.random): number {
+	const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
+	return Math.round(ceiling / 2 + (ceiling / 2) * random());
+}
+
+/** The `routing.operations.pagination` of a send operation: bounded, retried, confirmation output. */
+export function deliver(
+	options: DeliveryOptions = {},
+): (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) => Promise<INodeExecutionData[]> {
+	const { concurrency, retries, baseDelayMs, maxDelayMs } = { ...DELIVERY_DEFAULTS, ...options };
+	const shape = options.shape ?? 'confirmation';
+	return async function (this: IExecutePaginationFunctions, requestData) {
+		const request = requestData.options as IHttpRequestOptions;
+		const itemIndex = this.getItemIndex();
+		const limiter = limiterFor(apiBaseUrl(request.baseURL), concurrency);
+		const cancelled = () => this.getExecutionCancelSignal()?.aborted === true;
+		await limiter.acquire();
+		try {
+			for (let attempt = 0; ; attempt++) {
+				let failure: unknown;
+				try {
+					const envelope = await sendRequest.call(this, request, itemIndex);
+					return toOutputItems(this, payloadRecords(envelope, shape));
+				} catch (error) {
+					failure = error; // already a NodeApiError from sendRequest
+				}
+				if (attempt >= retries || !isRetryable(failure) || cancelled()) throw failure;
+				// The slot stays held while waiting: a limited platform then sees fewer requests overall.
+				await sleep(backoffDelay(attempt, baseDelayMs, maxDelayMs));
+			}
+		} finally {
+			limiter.release();
+		}
+	};
+}

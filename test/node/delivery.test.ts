@@ -1,0 +1,146 @@
+import { NodeApiError } from 'n8n-workflow';
+import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
+import { backoffDelay, DELIVERY_DEFAULTS, isRetryable, Limiter } from '../../nodes/BotSailor/shared/delivery';
+import { runNode } from '../harness/harness';
+import { useSimulator } from '../harness/simulatorFixture';
+
+const fx = useSimulator();
+const PHONE_NUMBER_ID = '104382179270221';
+const withDelivery = sendTextNode({});
+const plain = sendTextNode(false);
+const items = (count: number) => Array.from({ length: count }, (_, index) => ({ json: { phone: `1999000${String(index).padStart(4, '0')}`, text: `Hello ${index}` } }));
+
+function sentTo() {
+	const counts = new Map<string, number>();
+	const ours = fx.sim.state.messages.filter((entry) => entry.sender === 'bot' && entry.whatsapp_bot_subscriber_subscriber_id.startsWith('1999000'));
+	for (const message of ours) {
+		counts.set(message.whatsapp_bot_subscriber_subscriber_id, (counts.get(message.whatsapp_bot_subscriber_subscriber_id) ?? 0) + 1);
+	}
+	return counts;
+}
+
+function send(nodeType = withDelivery, count = 1, extra: { continueOnFail?: boolean; parameters?: Record<string, unknown> } = {}) {
+	return runNode({
+		nodeType, credentials: fx.credentials, items: items(count), continueOnFail: extra.continueOnFail,
+		parameters: { ...sendTextParameters(PHONE_NUMBER_ID), ...extra.parameters } as never,
+	});
+}
+
+describe('delivery: Send Text through the shared delivery hook', () => {
+	it('sends the same request and outputs exactly what unwrap("confirmation") gives', async () => {
+		const before = await send(plain);
+		const plainRequest = fx.sim.requests[0];
+		fx.sim.reset();
+		const after = await send(withDelivery);
+		expect(after.error).toBeUndefined();
+		expect(fx.sim.requests).toHaveLength(1);
+		expect(fx.sim.requests[0]).toMatchObject({ method: 'POST', path: '/whatsapp/send', body: plainRequest.body, tokenIn: ['body'] });
+		expect(fx.sim.requests[0].body).toEqual({ phone_number_id: PHONE_NUMBER_ID, phone_number: '19990000000', message: 'Hello 0' });
+		expect(after.items).toEqual(before.items);
+		expect(after.items[0].json).toMatchObject({ success: true });
+		expect(after.items[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('delivers 300 items exactly once against a platform capped at 10 concurrent requests', async () => {
+		// Latency keeps requests in flight on the simulator, so its cap of 10 bites.
+		fx.sim.faults.maxConcurrent = 10;
+		fx.sim.faults.latencyMs = 5;
+		fx.sim.faults.peakInFlight = 0;
+		const { items: output, error } = await send(withDelivery, 300);
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(300);
+		expect(output.map((item) => item.pairedItem)).toEqual(Array.from({ length: 300 }, (_, item) => ({ item })));
+		const counts = sentTo();
+		expect(counts.size).toBe(300);
+		expect([...counts.values()].every((count) => count === 1)).toBe(true);
+		expect(fx.sim.faults.peakInFlight).toBeLessThanOrEqual(DELIVERY_DEFAULTS.concurrency);
+	});
+
+	it('shows why it exists: the plain declarative operation loses items against the same cap', async () => {
+		fx.sim.faults.maxConcurrent = 10;
+		fx.sim.faults.latencyMs = 5;
+		const { items: output } = await send(plain, 300, { continueOnFail: true });
+		const failed = output.filter((item) => item.json.error !== undefined);
+		expect(failed.length).toBeGreaterThan(0);
+		expect(sentTo().size).toBe(300 - failed.length);
+	});
+
+	it.each([
+		['429 answers', { kind: 'rate429' as const, times: 2 }, 3],
+		['5xx pages', { kind: 'html500' as const, times: 1 }, 2],
+	])('retries after %s and delivers once', async (_name, fault, requests) => {
+		fx.sim.faults.add('/whatsapp/send', fault);
+		const { items: output, error } = await send(withDelivery, 1);
+		expect(error).toBeUndefined();
+		expect(output[0].json).toMatchObject({ success: true });
+		expect(fx.sim.requests).toHaveLength(requests);
+		expect(sentTo().get('19990000000')).toBe(1);
+	});
+
+	it('gives up after the last retry with the 429 error', async () => {
+		fx.sim.faults.add('/whatsapp/send', { kind: 'rate429' });
+		const { error } = await runNode({
+			nodeType: sendTextNode({ retries: 2, baseDelayMs: 1 }), credentials: { ...fx.credentials, baseUrl: `${fx.sim.url}/` },
+			items: items(1), parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
+		});
+		expect(error?.name).toBe('NodeApiError');
+		expect(fx.sim.requests).toHaveLength(3);
+		expect(sentTo().size).toBe(0);
+	});
+
+	it('never retries a dropped connection: that item fails, the others are delivered once', async () => {
+		fx.sim.faults.add('/whatsapp/send', { kind: 'drop', times: 1 });
+		const { items: output, error } = await send(withDelivery, 3, { continueOnFail: true });
+		expect(error).toBeUndefined();
+		expect(fx.sim.requests).toHaveLength(3);
+		const failed = output.filter((item) => item.json.error !== undefined);
+		expect(failed).toHaveLength(1);
+		expect(String(failed[0].json.error)).toMatch(/connection to the platform failed/);
+		expect(sentTo().size).toBe(2);
+	});
+
+	it('never retries a timed-out request', async () => {
+		fx.sim.faults.add('/whatsapp/send', { kind: 'timeout', times: 1 });
+		const { items: output } = await send(withDelivery, 1, { continueOnFail: true, parameters: { requestOptions: { timeout: 300 } } });
+		expect(fx.sim.requests).toHaveLength(1);
+		expect(String(output[0].json.error)).toMatch(/timed out|failed/);
+	});
+
+	it('does not retry an API refusal (status "0" on HTTP 200)', async () => {
+		fx.sim.faults.add('/whatsapp/send', { kind: 'status0', message: 'Subscriber has opted out.', times: 1 });
+		const { error } = await send(withDelivery, 1);
+		expect(error?.message).toBe('Subscriber has opted out.');
+		expect(fx.sim.requests).toHaveLength(1);
+	});
+});
+
+describe('delivery building blocks', () => {
+	it('retries only HTTP 429 and 5xx answers', () => {
+		const node = { id: '1', name: 'n', type: 't', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+		const withCode = (httpCode: string) => new NodeApiError(node, { message: 'x' }, { httpCode });
+		expect(['429', '500', '503'].map((code) => isRetryable(withCode(code)))).toEqual([true, true, true]);
+		expect(['0', '200', '401', '404'].map((code) => isRetryable(withCode(code)))).toEqual([false, false, false, false]);
+		expect(isRetryable(new Error('socket hang up'))).toBe(false);
+	});
+
+	it('backs off exponentially with jitter, capped', () => {
+		expect(backoffDelay(0, 100, 1000, () => 0)).toBe(50);
+		expect(backoffDelay(0, 100, 1000, () => 1)).toBe(100);
+		expect(backoffDelay(3, 100, 1000, () => 0.5)).toBe(600);
+		expect(backoffDelay(10, 100, 1000, () => 1)).toBe(1000);
+	});
+
+	it('keeps at most max holders and serves waiters in order', async () => {
+		const limiter = new Limiter(2);
+		const order: number[] = [];
+		await limiter.acquire();
+		await limiter.acquire();
+		const waiters = [1, 2].map((n) => limiter.acquire().then(() => order.push(n)));
+		expect(limiter.inFlight).toBe(2);
+		limiter.release();
+		limiter.release();
+		await Promise.all(waiters);
+		expect(order).toEqual([1, 2]);
+		expect(limiter.inFlight).toBe(2);
+	});
+});
