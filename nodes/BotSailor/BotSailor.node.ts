@@ -1,16 +1,30 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { listSearch } from './methods/listSearch';
 import { loadOptions } from './methods/loadOptions';
+import { resourceMapping } from './methods/resourceMapping';
 import { FORM_CONTENT_TYPE } from './shared/request';
+import { accountDescription } from './resources/account';
+import { aiDescription } from './resources/ai';
+import { botFlowDescription } from './resources/botFlow';
 import { catalogDescription } from './resources/catalog';
 import { catalogOrderDescription } from './resources/catalogOrder';
 import { crmDealDescription } from './resources/crmDeal';
 import { customFieldDescription } from './resources/customField';
 import { labelDescription } from './resources/label';
+import { mediaDescription } from './resources/media';
+import { messageDescription } from './resources/message';
 import { noteDescription } from './resources/note';
+import { postBackDescription } from './resources/postBack';
 import { sequenceDescription } from './resources/sequence';
 import { subscriberDescription } from './resources/subscriber';
+import { templateDescription } from './resources/template';
 import { userDescription } from './resources/user';
+import { addonDescription } from './resources/addon';
+import { addonPurchaseDescription } from './resources/addonPurchase';
+import { moduleDescription } from './resources/module';
+import { packageDescription } from './resources/package';
+import { teamMemberDescription } from './resources/teamMember';
+import { transactionDescription } from './resources/transaction';
 
 export class BotSailor implements INodeType {
 	description: INodeTypeDescription = {
@@ -40,19 +54,45 @@ export class BotSailor implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
+					{ name: 'Account', value: 'account' },
+					{ name: 'Addon', value: 'addon' },
+					{ name: 'Addon Purchase', value: 'addonPurchase' },
+					{ name: 'AI', value: 'ai' },
+					{ name: 'Bot Flow', value: 'botFlow' },
 					{ name: 'Catalog', value: 'catalog' },
 					{ name: 'Catalog Order', value: 'catalogOrder' },
 					{ name: 'CRM Deal', value: 'crmDeal' },
 					{ name: 'Custom Field', value: 'customField' },
 					{ name: 'Label', value: 'label' },
+					{ name: 'Media', value: 'media' },
+					{ name: 'Message', value: 'message' },
+					{ name: 'Module', value: 'module' },
 					{ name: 'Note', value: 'note' },
+					{ name: 'Package', value: 'package' },
+					{ name: 'Post-Back', value: 'postBack' },
 					{ name: 'Sequence', value: 'sequence' },
 					{ name: 'Subscriber', value: 'subscriber' },
+					{ name: 'Team Member', value: 'teamMember' },
+					{ name: 'Template', value: 'template' },
+					{ name: 'Transaction', value: 'transaction' },
 					{ name: 'User', value: 'user' },
 				],
 				default: 'user',
 			},
 			...userDescription,
+			...accountDescription,
+			...messageDescription,
+			...mediaDescription,
+			...templateDescription,
+			...postBackDescription,
+			...botFlowDescription,
+			...aiDescription,
+			...addonDescription,
+			...addonPurchaseDescription,
+			...moduleDescription,
+			...packageDescription,
+			...teamMemberDescription,
+			...transactionDescription,
 			...catalogDescription,
 			...catalogOrderDescription,
 			...crmDealDescription,
@@ -64,5 +104,5 @@ export class BotSailor implements INodeType {
 		],
 	};
 
-	methods = { listSearch, loadOptions };
+	methods = { listSearch, loadOptions, resourceMapping };
 }

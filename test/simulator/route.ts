@@ -32,6 +32,8 @@ export interface Route {
 	methods?: Array<'GET' | 'POST'>;
 	/** The endpoint's parameters. Unknown or missing ones are refused with status "0" naming them. */
 	params: z.ZodObject<z.ZodRawShape>;
+	/** Names of repeatable parameters accepted besides `params` (send template's `templateVariable-{LABEL}-{POSITION}`). */
+	extraParams?: RegExp;
 	/** Accepts a JSON body (template create, template status). */
 	json?: boolean;
 	/** Accepts multipart/form-data (upload media). */

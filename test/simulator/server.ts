@@ -99,7 +99,7 @@ function send(response: http.ServerResponse, status: number, body: unknown, cont
 /** Explains the first problem with an endpoint's parameters the way a PHP API would: one sentence. */
 function parameterProblem(route: Route, fields: Record<string, unknown>): string | undefined {
 	const known = Object.keys(route.params.shape);
-	const unknown = Object.keys(fields).filter((key) => !known.includes(key));
+	const unknown = Object.keys(fields).filter((key) => !known.includes(key) && !route.extraParams?.test(key));
 	if (unknown.length) return `Unknown parameter: ${unknown.join(', ')}.`;
 	const result = route.params.safeParse(fields);
 	if (result.success) return undefined;

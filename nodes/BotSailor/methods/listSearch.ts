@@ -1,6 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 import { botSailorRequest } from '../shared/request';
+import { messagingSearch } from './messagingSearch';
 import { subscriberSearch } from './subscriberSearch';
+import { userGroupSearch } from './userGroupSearch';
 
 /** Keeps the entries whose name or value contains the filter, case-insensitively. */
 export function matching(results: INodeListSearchItems[], filter?: string): INodeListSearchResult {
@@ -25,6 +27,8 @@ async function searchWhatsAppNumbers(this: ILoadOptionsFunctions, filter?: strin
 }
 
 export const listSearch = {
+	...messagingSearch,
 	...subscriberSearch,
+	...userGroupSearch,
 	searchWhatsAppNumbers,
 };

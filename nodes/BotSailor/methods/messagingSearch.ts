@@ -1,0 +1,29 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import { botSailorRequest } from '../shared/request';
+import { matching } from './listSearch';
+import { locatorValue } from './resourceMapping';
+
+/** Rows of a list endpoint of the chosen WhatsApp number, or none until a number is chosen. */
+async function listOfNumber(context: ILoadOptionsFunctions, path: string): Promise<IDataObject[]> {
+	const phoneNumberId = locatorValue(context, 'phoneNumberId');
+	if (!phoneNumberId) return [];
+	const envelope = await botSailorRequest.call(context, path, { phone_number_id: phoneNumberId });
+	return (Array.isArray(envelope.message) ? envelope.message : []) as IDataObject[];
+}
+
+/** Templates as "name (language, status)"; the value is the template_id that send template and template status take. */
+async function searchTemplates(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const templates = await listOfNumber(this, '/whatsapp/template/list');
+	return matching(
+		templates.map((template) => ({ name: `${template.template_name} (${template.locale}, ${template.status})`, value: String(template.template_id) })),
+		filter,
+	);
+}
+
+/** Bot flows by name; the value is the unique_id that trigger bot takes. */
+async function searchBotFlows(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const flows = await listOfNumber(this, '/whatsapp/get/bot-flow-list');
+	return matching(flows.map((flow) => ({ name: String(flow.name), value: String(flow.unique_id) })), filter);
+}
+
+export const messagingSearch = { searchTemplates, searchBotFlows };

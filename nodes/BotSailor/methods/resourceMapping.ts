@@ -1,0 +1,59 @@
+import type { IDataObject, ILoadOptionsFunctions, ResourceMapperField, ResourceMapperFields } from 'n8n-workflow';
+import { botSailorRequest } from '../shared/request';
+
+/** The value of a resource locator parameter, or '' when unset. */
+export function locatorValue(context: ILoadOptionsFunctions, name: string): string {
+	const value = context.getNodeParameter(name, '', { extractValue: true });
+	return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+}
+
+interface MapEntry {
+	position?: unknown;
+	label?: unknown;
+}
+
+function entries(value: unknown): MapEntry[] {
+	return Array.isArray(value) ? (value as MapEntry[]) : [];
+}
+
+/**
+ * Send Template's variables, from the chosen template's variable_map (header and body arrays of
+ * position + label), one field per variable named as the API reads it: templateVariable-{LABEL}-{POSITION}.
+ */
+async function getTemplateVariables(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+	const phoneNumberId = locatorValue(this, 'phoneNumberId');
+	const templateId = locatorValue(this, 'templateId');
+	if (!phoneNumberId || !templateId) return { fields: [], emptyFieldsNotice: 'Choose a WhatsApp number and a template first.' };
+	const envelope = await botSailorRequest.call(this, '/whatsapp/template/list', { phone_number_id: phoneNumberId });
+	const templates = (Array.isArray(envelope.message) ? envelope.message : []) as IDataObject[];
+	const template = templates.find((entry) => String(entry.template_id) === templateId);
+	if (!template) return { fields: [], emptyFieldsNotice: 'The template was not found on this number. Use Manual Variables.' };
+	let map: IDataObject = {};
+	try {
+		map = typeof template.variable_map === 'string' ? (JSON.parse(template.variable_map) as IDataObject) : ((template.variable_map ?? {}) as IDataObject);
+	} catch {
+		map = {};
+	}
+	const fields: ResourceMapperField[] = [];
+	for (const section of ['header', 'body'] as const) {
+		for (const entry of entries(map[section])) {
+			const label = String(entry.label ?? '').trim();
+			const position = Number(entry.position);
+			if (!label || !Number.isInteger(position)) continue;
+			fields.push({
+				id: `templateVariable-${label}-${position}`,
+				displayName: `${section === 'header' ? 'Header' : 'Body'} {{${position}}} (${label})`,
+				required: false,
+				defaultMatch: false,
+				display: true,
+				type: 'string',
+				canBeUsedToMatch: false,
+			});
+		}
+	}
+	return fields.length ? { fields } : { fields, emptyFieldsNotice: 'This template has no variable map. Use Manual Variables if it has variables.' };
+}
+
+export const resourceMapping = {
+	getTemplateVariables,
+};

@@ -1,0 +1,117 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { decodeJsonOption, returnAllAndLimit, showFor, whatsAppNumber } from '../common';
+import { inputs, validateBody, z } from '../../shared/inputs';
+import { unwrap } from '../../shared/output';
+import { paginate } from '../../shared/pagination';
+import { prepareButtons, sendButtonsFields } from './sendButtons';
+import { prepareMedia, sendMediaFields } from './sendMedia';
+import { prepareTemplateSend, sendTemplateFields } from './sendTemplate';
+import { phoneNumberField, sendTextFields } from './sendText';
+
+const resource = 'message';
+const NUMBER = inputs.required.describe('WhatsApp Number');
+const PHONE = inputs.phoneNumber.describe('Phone Number');
+
+export const messageOperations: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: [resource] } },
+	options: [
+		{
+			name: 'Get Many',
+			value: 'getMany',
+			action: 'Get many messages',
+			description: 'Get the conversation with a subscriber, newest first',
+			routing: {
+				request: { url: '/whatsapp/get/conversation' },
+				send: { preSend: [validateBody(z.object({ phone_number_id: NUMBER, phone_number: PHONE }))] },
+				operations: { pagination: paginate(50, { unpaginatedInEarlierForm: true }) },
+				output: { postReceive: [unwrap('message')] },
+			},
+		},
+		{
+			name: 'Get Status',
+			value: 'getStatus',
+			action: 'Get a message status',
+			description: 'Get the delivery status of a sent message',
+			routing: {
+				request: { url: '/whatsapp/get/message-status' },
+				send: { preSend: [validateBody(z.object({ wa_message_id: inputs.required.describe('Message ID') }))] },
+				output: { postReceive: [unwrap('message')] },
+			},
+		},
+		{
+			name: 'Send Buttons',
+			value: 'sendButtons',
+			action: 'Send a message with reply buttons',
+			description: 'Send a session message with one to three reply buttons',
+			routing: {
+				request: { url: '/whatsapp/send/interactive-buttons' },
+				send: { preSend: [prepareButtons] },
+				output: { postReceive: [unwrap('confirmation')] },
+			},
+		},
+		{
+			name: 'Send Media',
+			value: 'sendMedia',
+			action: 'Send a media message',
+			description: 'Send an image, video, audio or document from a URL, a media ID or a binary file',
+			routing: {
+				request: { url: '/whatsapp/send/file' },
+				send: { preSend: [prepareMedia] },
+				output: { postReceive: [unwrap('confirmation')] },
+			},
+		},
+		{
+			name: 'Send Template',
+			value: 'sendTemplate',
+			action: 'Send a template message',
+			description: 'Send an approved message template; works outside the 24-hour session window',
+			routing: {
+				request: { url: '/whatsapp/send/template' },
+				send: { preSend: [prepareTemplateSend] },
+				output: { postReceive: [unwrap('confirmation')] },
+			},
+		},
+		{
+			name: 'Send Text',
+			value: 'sendText',
+			action: 'Send a text message',
+			description:
+				'Send free text. It only reaches a subscriber inside the 24-hour session window after their last message; otherwise use Send Template.',
+			routing: {
+				request: { url: '/whatsapp/send' },
+				send: { preSend: [validateBody(z.object({ phone_number_id: NUMBER, phone_number: PHONE, message: inputs.required.describe('Message') }))] },
+				output: { postReceive: [unwrap('confirmation')] },
+			},
+		},
+	],
+	default: 'sendText',
+};
+
+const SENDS = ['sendText', 'sendTemplate', 'sendButtons', 'sendMedia'];
+
+export const messageDescription: INodeProperties[] = [
+	messageOperations,
+	whatsAppNumber(resource, [...SENDS, 'getMany']),
+	phoneNumberField([...SENDS, 'getMany']),
+	...sendTextFields,
+	...sendTemplateFields,
+	...sendButtonsFields,
+	...sendMediaFields,
+	{
+		displayName: 'Message ID',
+		name: 'waMessageId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. wamid.HBgLMTU1NTAxMDAwMDAVAgARGBI',
+		description: 'The wa_message_id returned by a send',
+		displayOptions: showFor(resource, ['getStatus']),
+		routing: { send: { type: 'body', property: 'wa_message_id' } },
+	},
+	...returnAllAndLimit(resource, ['getMany']),
+	decodeJsonOption(resource, ['getMany']),
+];

@@ -1,0 +1,121 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { showFor } from '../common';
+import { inputs, validateBody, z } from '../../shared/inputs';
+import { mediaTypeFromUrl } from './mediaType';
+
+const show = showFor('message', ['sendButtons']);
+export const BUTTON_COUNT_TEXT = 'You can send between 1 and 3 reply buttons.';
+export const BUTTON_MEDIA_TEXT = 'When sending media with buttons, media_type must be one of: image, video, document.';
+
+export const sendButtonsFields: INodeProperties[] = [
+	{
+		displayName: 'Message',
+		name: 'message',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		required: true,
+		description: 'Body text shown above the buttons',
+		displayOptions: show,
+		routing: { send: { type: 'body', property: 'message' } },
+	},
+	{
+		displayName: 'Buttons',
+		name: 'buttons',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, maxValue: 3 },
+		placeholder: 'Add Button',
+		default: {},
+		required: true,
+		description: 'One to three reply buttons',
+		displayOptions: show,
+		options: [
+			{
+				displayName: 'Button',
+				name: 'button',
+				values: [
+					{ displayName: 'Title', name: 'title', type: 'string', default: '', description: 'Text on the button' },
+					{ displayName: 'ID', name: 'id', type: 'string', default: '', description: 'Reply ID returned when the button is tapped; leave empty to send only the title' },
+				],
+			},
+		],
+		routing: { send: { type: 'body', property: 'buttons', value: '={{ $value.button ?? [] }}' } },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show,
+		options: [
+			{ displayName: 'Footer Text', name: 'footerText', type: 'string', default: '', routing: { send: { type: 'body', property: 'button_footer_text' } } },
+			{ displayName: 'Header Text', name: 'headerText', type: 'string', default: '', description: 'Ignored when a media header is sent', routing: { send: { type: 'body', property: 'button_header_text' } } },
+			{ displayName: 'Media ID', name: 'mediaId', type: 'string', default: '', description: 'Media header by the ID from Media → Upload (then Media Type is required). Use either Media URL or Media ID.', routing: { send: { type: 'body', property: 'media_id' } } },
+			{ displayName: 'Media Name', name: 'mediaName', type: 'string', default: '', description: 'File name, used only for a document header', routing: { send: { type: 'body', property: 'media_name' } } },
+			{
+				displayName: 'Media Type',
+				name: 'mediaType',
+				type: 'options',
+				options: [
+					{ name: 'Document', value: 'document' },
+					{ name: 'Image', value: 'image' },
+					{ name: 'Video', value: 'video' },
+				],
+				default: 'image',
+				description: 'Type of the media header (audio is not supported as a header). Required with Media ID or a URL without a file extension.',
+				routing: { send: { type: 'body', property: 'media_type' } },
+			},
+			{ displayName: 'Media URL', name: 'mediaUrl', type: 'string', default: '', placeholder: 'https://example.com/menu.jpg', description: 'Public HTTPS URL of an image, video or document shown as header', routing: { send: { type: 'body', property: 'media_url' } } },
+		],
+	},
+];
+
+const schema = z.object({
+	phone_number_id: inputs.required.describe('WhatsApp Number'),
+	phone_number: inputs.phoneNumber.describe('Phone Number'),
+	message: inputs.required.describe('Message'),
+	buttons: z.string().describe('Buttons'),
+	button_header_text: z.string().optional().describe('Header Text'),
+	button_footer_text: z.string().optional().describe('Footer Text'),
+	media_url: z.string().url('must be a URL, e.g. https://example.com/menu.jpg').optional().describe('Media URL'),
+	media_id: z.string().optional().describe('Media ID'),
+	media_type: z.string().optional().describe('Media Type'),
+	media_name: z.string().optional().describe('Media Name'),
+});
+
+function refuse(context: IExecuteSingleFunctions, message: string, description: string): never {
+	throw new NodeOperationError(context.getNode(), message, { description: `${description} Nothing was sent to the platform.`, itemIndex: context.getItemIndex() });
+}
+
+/** Buttons as the API's JSON array, and the spec's own rules on count and header media, checked before sending. */
+export async function prepareButtons(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const body = { ...((requestOptions.body ?? {}) as IDataObject) };
+	const rows = (Array.isArray(body.buttons) ? body.buttons : []) as IDataObject[];
+	if (rows.length < 1 || rows.length > 3) refuse(this, BUTTON_COUNT_TEXT, `Parameter "Buttons" has ${rows.length} buttons.`);
+	const buttons = rows.map((row, index) => {
+		const title = String(row.title ?? '').trim();
+		const id = String(row.id ?? '').trim();
+		if (!title) refuse(this, `Button ${index + 1} needs a title`, 'Parameter "Buttons": every button has a Title.');
+		return id ? { id, title } : title;
+	});
+	body.buttons = JSON.stringify(buttons);
+
+	const mediaUrl = String(body.media_url ?? '').trim();
+	const mediaId = String(body.media_id ?? '').trim();
+	if (mediaUrl && mediaId) refuse(this, 'Use either Media URL or Media ID, not both', 'Parameters "Media URL" and "Media ID" are both set.');
+	const hasMedia = Boolean(mediaUrl || mediaId);
+	if (!hasMedia) {
+		// A media type or name without media means nothing to the API.
+		delete body.media_type;
+		delete body.media_name;
+	} else {
+		const given = String(body.media_type ?? '').trim();
+		const mediaType = given || (mediaUrl ? mediaTypeFromUrl(mediaUrl) : undefined);
+		if (!mediaType) refuse(this, 'Media Type is required for this media header', 'Set "Media Type" when using Media ID or a URL without a file extension.');
+		if (!['image', 'video', 'document'].includes(mediaType)) refuse(this, BUTTON_MEDIA_TEXT, `Parameter "Media Type" is ${mediaType}.`);
+		if (mediaType !== 'document') delete body.media_name;
+	}
+	return await validateBody(schema).call(this, { ...requestOptions, body });
+}

@@ -1,0 +1,85 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { decodeJsonOption, showFor, whatsAppNumber } from '../common';
+import { inputs, validateBody, z } from '../../shared/inputs';
+import { unwrap } from '../../shared/output';
+import { templateLocator } from '../message/sendTemplate';
+import { buildTemplateBody, createFields } from './create';
+
+const resource = 'template';
+const NUMBER = inputs.required.describe('WhatsApp Number');
+/** Template create and status are exemplified with a JSON body; the credential then adds the token to it and as Bearer. */
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+export const templateOperations: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: [resource] } },
+	options: [
+		{
+			name: 'Create',
+			value: 'create',
+			action: 'Create a template',
+			description: 'Create a message template and submit it for approval',
+			routing: {
+				request: { url: '/whatsapp/template/create', headers: JSON_HEADERS, json: true },
+				send: { preSend: [buildTemplateBody] },
+				output: { postReceive: [unwrap('data')] },
+			},
+		},
+		{
+			name: 'Get Many',
+			value: 'getMany',
+			action: 'Get many templates',
+			description: 'Get the message templates of a WhatsApp number',
+			routing: {
+				request: { url: '/whatsapp/template/list' },
+				send: { preSend: [validateBody(z.object({ phone_number_id: NUMBER }))] },
+				output: { postReceive: [unwrap('message')] },
+			},
+		},
+		{
+			name: 'Get Status',
+			value: 'getStatus',
+			action: 'Get a template status',
+			description: 'Get the approval status of a template',
+			routing: {
+				request: { url: '/whatsapp/template/status', headers: JSON_HEADERS, json: true },
+				send: { preSend: [validateBody(z.object({ phone_number_id: NUMBER, template_id: inputs.required.describe('Template') }))] },
+				output: { postReceive: [unwrap('data')] },
+			},
+		},
+		{
+			name: 'Send Broadcast',
+			value: 'sendBroadcast',
+			action: 'Send a broadcast template',
+			description: 'Save and send a broadcast template campaign',
+			routing: {
+				request: { url: '/whatsapp/broadcast/template/send' },
+				send: { preSend: [validateBody(z.object({ phone_number_id: NUMBER, flow_data: inputs.json.describe('Flow Data') }))] },
+				output: { postReceive: [unwrap('confirmation')] },
+			},
+		},
+	],
+	default: 'getMany',
+};
+
+export const templateDescription: INodeProperties[] = [
+	templateOperations,
+	whatsAppNumber(resource, ['create', 'getMany', 'getStatus', 'sendBroadcast']),
+	templateLocator(resource, ['getStatus']),
+	...createFields,
+	{
+		displayName: 'Flow Data',
+		name: 'flowData',
+		type: 'json',
+		default: '{}',
+		required: true,
+		description:
+			'The broadcast campaign as JSON (flow_data). The API documentation does not describe its structure; build it as your platform\'s broadcast editor does.',
+		displayOptions: showFor(resource, ['sendBroadcast']),
+		routing: { send: { type: 'body', property: 'flow_data' } },
+	},
+	decodeJsonOption(resource, ['getMany']),
+];

@@ -1,0 +1,81 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { apiBaseUrl } from '../../../credentials/BotSailorApi.credentials';
+import { CREDENTIAL_TYPE, sendRequest } from './request';
+
+/** What the platform returns for an uploaded file (spec: "Uploaded media"). */
+export interface UploadedMedia {
+	media_id: string;
+	media_type: string;
+	media_name: string;
+}
+
+/** The input item's binary property as a Blob, or a clear error naming the missing property. */
+async function binaryBlob(context: IExecuteSingleFunctions, propertyName: string) {
+	const name = propertyName.trim();
+	const binary = context.getInputData().binary ?? {};
+	if (!name || !binary[name]) {
+		const available = Object.keys(binary);
+		throw new NodeOperationError(context.getNode(), `The input item has no binary property "${name}"`, {
+			description: available.length
+				? `Binary properties on this item: ${available.join(', ')}. Set "Input Binary Field" to one of them.`
+				: 'This item carries no binary data. Add a node that reads or downloads the file before this one.',
+			itemIndex: context.getItemIndex(),
+		});
+	}
+	const meta = binary[name];
+	const bytes = await context.helpers.getBinaryDataBuffer(name);
+	const fileName = meta.fileName ?? `${name}${meta.fileExtension ? `.${meta.fileExtension}` : ''}`;
+	return { blob: new Blob([new Uint8Array(bytes)], { type: meta.mimeType }), fileName };
+}
+
+/** The multipart body of upload media: phone_number_id and the file as media_file (the credential adds the token). */
+export async function mediaFormData(
+	context: IExecuteSingleFunctions,
+	phoneNumberId: string,
+	propertyName: string,
+): Promise<FormData> {
+	const { blob, fileName } = await binaryBlob(context, propertyName);
+	const form = new FormData();
+	form.append('phone_number_id', phoneNumberId);
+	form.append('media_file', blob, fileName);
+	return form;
+}
+
+/** Request headers without a Content-Type: fetch/axios sets multipart with its boundary from the FormData. */
+function withoutContentType(headers: IHttpRequestOptions['headers']): IDataObject {
+	return Object.fromEntries(Object.entries(headers ?? {}).filter(([key]) => key.toLowerCase() !== 'content-type'));
+}
+
+/**
+ * The preSend of Media → Upload: the form body the routing built (phone_number_id) becomes
+ * multipart/form-data with the binary property as media_file.
+ */
+export function multipartUpload(binaryPropertyParameter: string): PreSendAction {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		const fields = (requestOptions.body ?? {}) as IDataObject;
+		const phoneNumberId = String(fields.phone_number_id ?? '').trim();
+		if (!phoneNumberId) {
+			throw new NodeOperationError(this.getNode(), 'WhatsApp Number is required', { itemIndex: this.getItemIndex() });
+		}
+		const propertyName = String(this.getNodeParameter(binaryPropertyParameter, 'data'));
+		const body = await mediaFormData(this, phoneNumberId, propertyName);
+		return { ...requestOptions, body, headers: withoutContentType(requestOptions.headers) };
+	};
+}
+
+/** Uploads the item's binary property to a number and returns the media id to send it by (a step of Send Media). */
+export async function uploadBinary(
+	context: IExecuteSingleFunctions,
+	phoneNumberId: string,
+	propertyName: string,
+): Promise<UploadedMedia> {
+	const body = await mediaFormData(context, phoneNumberId, propertyName);
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	const envelope = await sendRequest.call(
+		context,
+		{ method: 'POST', baseURL: apiBaseUrl(credentials.baseUrl), url: '/whatsapp/upload/media', body, headers: { Accept: 'application/json' }, timeout: 300_000 },
+		context.getItemIndex(),
+	);
+	return { media_id: String(envelope.media_id ?? ''), media_type: String(envelope.media_type ?? ''), media_name: String(envelope.media_name ?? '') };
+}
