@@ -5,13 +5,21 @@ import { botSailorRequest, usesEarlierForm } from '../shared/request';
 
 /** Fetches behind the dropdowns of the subscriber, CRM, label and catalog resources. */
 
-/** The WhatsApp number currently chosen on the node (locator value), or ''. */
-export function chosenNumber(context: ILoadOptionsFunctions): string {
+/** A parameter's current value in the editor, or ''; a resource locator gives its value. */
+function current(context: ILoadOptionsFunctions, name: string): string {
+	let value: unknown;
 	try {
-		return String(context.getCurrentNodeParameter('phoneNumberId', { extractValue: true }) ?? '');
+		value = context.getCurrentNodeParameter(name);
 	} catch {
 		return '';
 	}
+	if (value && typeof value === 'object' && 'value' in value) value = (value as IDataObject).value;
+	return value === undefined || value === null ? '' : String(value);
+}
+
+/** The WhatsApp number currently chosen on the node (locator value), or ''. */
+export function chosenNumber(context: ILoadOptionsFunctions): string {
+	return current(context, 'phoneNumberId');
 }
 
 export async function teamMembers(context: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
@@ -56,12 +64,7 @@ export async function catalogs(context: ILoadOptionsFunctions): Promise<INodePro
 /** The deal overview of the chosen subscriber, which names its pipeline and stage (spec: CRM overview update). */
 export async function dealOverview(context: ILoadOptionsFunctions): Promise<IDataObject | undefined> {
 	const phoneNumberId = chosenNumber(context);
-	let phoneNumber = '';
-	try {
-		phoneNumber = String(context.getCurrentNodeParameter('subscriber', { extractValue: true }) ?? '').replace(/\D/g, '');
-	} catch {
-		phoneNumber = '';
-	}
+	const phoneNumber = current(context, 'subscriber').replace(/\D/g, '');
 	if (!phoneNumberId || !phoneNumber) return undefined;
 	const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/crm/get', { phone_number_id: phoneNumberId, phone_number: phoneNumber });
 	return payloadRecords(envelope)[0];
