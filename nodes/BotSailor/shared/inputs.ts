@@ -73,7 +73,7 @@ export const inputs = {
 				return Symbol.for('invalid-json');
 			}
 		},
-		z.union([z.record(z.unknown()), z.array(z.unknown())], { message: 'must be valid JSON (an object or an array)' }),
+		z.union([z.record(z.unknown()), z.array(z.unknown())], { errorMap: () => ({ message: 'must be valid JSON (an object or an array)' }) }),
 	).transform((value) => JSON.stringify(value)),
 
 	/** One of a fixed list of values. */
