@@ -56,6 +56,15 @@ function onSubscriber(path: string, extra: z.ZodRawShape, act: (entry: Subscribe
 	};
 }
 
+function isJsonObject(value: string): boolean {
+	try {
+		const parsed = JSON.parse(value);
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+	} catch {
+		return false;
+	}
+}
+
 const ids = (text: string) => text.split(',').map(Number);
 const CONVERSATION_STATUS: Record<string, number> = { resolved: 1, reopen: 0, unarchived: 0, unblocked: 0, archived: 2, blocked: 3 };
 
@@ -143,7 +152,7 @@ export const subscriberRoutes: Route[] = [
 		return ok({ message: `Conversation has been marked as ${params.action}.` });
 	}),
 	onSubscriber('/whatsapp/subscriber/chat/assign-custom-fields', {
-		custom_fields: p.json.refine((value) => { const parsed = JSON.parse(value); return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed); }, 'must be a JSON object'),
+		custom_fields: p.string.refine(isJsonObject, 'must be a JSON object'),
 	}, (entry, params) => {
 		for (const [name, value] of Object.entries(JSON.parse(params.custom_fields) as Record<string, unknown>)) entry.custom_fields[name] = String(value);
 		return ok({ message: 'Subscriber changes have been saved successfully.' });
