@@ -215,11 +215,11 @@ export function createPoller(nodeType: INodeType, parameters: INodeParameters, c
 	};
 	return {
 		async poll(mode = 'trigger') {
-			const snapshot = structuredClone(workflow.staticData) as IDataObject;
+			const snapshot = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject; // static data is an observable proxy: structuredClone refuses it
 			const context = new PollContext(workflow, node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
 			try {
 				const result = await nodeType.poll!.call(context);
-				if (mode !== 'manual') saved = structuredClone(workflow.staticData);
+				if (mode !== 'manual') saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
 				return result?.[0] ?? [];
 			} finally {
 				if (mode === 'manual') restore(snapshot);

@@ -1,0 +1,22 @@
+import { SAMPLE_SIZE, type TriggerEvent } from '../lib/event';
+import { catalogIdOf, isNewOrder, listOrders, orderCursor, orderItem, orderOptions, type OrderCursor } from '../lib/orders';
+
+const EVENT = 'newCatalogOrder';
+
+export const newCatalogOrder: TriggerEvent<OrderCursor> = {
+	value: EVENT,
+	name: 'New Catalog Order',
+	description: 'A customer placed an order from a WhatsApp catalog',
+	perNumber: false,
+	properties: [orderOptions],
+	scope: (context) => `${EVENT}:${catalogIdOf(context)}`,
+	start: async (context) => orderCursor(undefined, await listOrders(context)),
+	async poll(context, state) {
+		const orders = await listOrders(context);
+		const fresh = orders.filter((order) => isNewOrder(state, order)).reverse();
+		return { items: fresh.map((order) => orderItem(order)), state: orderCursor(state, orders) };
+	},
+	async sample(context) {
+		return (await listOrders(context)).slice(0, SAMPLE_SIZE).reverse().map((order) => orderItem(order));
+	},
+};

@@ -1,0 +1,87 @@
+import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+import { inputs } from '../../BotSailor/shared/inputs';
+import { compareMessages, isIncoming } from '../lib/api';
+import { recentActivity, startActivity, walkActivity, type ActivityCursor, type SubscriberActivity } from '../lib/activityWalk';
+import { phoneNumberIdOf, SAMPLE_SIZE, showForEvents, type TriggerEvent } from '../lib/event';
+import { messageItem } from '../lib/subscriber';
+
+const EVENT = 'newMessage';
+
+interface Filters {
+	includeOutgoing: boolean;
+	phoneNumbers: Set<string>;
+}
+
+/** The subscriber numbers typed in "Only From Phone Numbers", as digits; a bad entry names the option. */
+function filtersOf(context: IPollFunctions): Filters {
+	const options = context.getNodeParameter('messageOptions', {}) as IDataObject;
+	const phoneNumbers = new Set<string>();
+	for (const entry of String(options.phoneNumbers ?? '').split(',').map((value) => value.trim()).filter(Boolean)) {
+		const parsed = inputs.phoneNumber.safeParse(entry);
+		if (!parsed.success) {
+			throw new NodeOperationError(context.getNode(), `Only From Phone Numbers: "${entry}" ${parsed.error.issues[0].message}`);
+		}
+		phoneNumbers.add(parsed.data);
+	}
+	return { includeOutgoing: options.includeOutgoing === true, phoneNumbers };
+}
+
+function itemsOf(found: SubscriberActivity[], filters: Filters, phoneNumberId: string): IDataObject[] {
+	return found
+		.filter((entry) => filters.phoneNumbers.size === 0 || filters.phoneNumbers.has(String(entry.subscriber.chat_id)))
+		.flatMap((entry) =>
+			entry.fresh
+				.filter((message) => filters.includeOutgoing || isIncoming(message))
+				.map((message) => ({ message, subscriber: entry.subscriber })),
+		)
+		.sort((a, b) => compareMessages(a.message, b.message))
+		.map(({ message, subscriber }) => messageItem(message, subscriber, phoneNumberId));
+}
+
+export const newMessage: TriggerEvent<ActivityCursor> = {
+	value: EVENT,
+	name: 'New Message',
+	description: 'A subscriber wrote (optionally also messages sent by the bot or an agent)',
+	perNumber: true,
+	properties: [
+		{
+			displayName: 'Options',
+			name: 'messageOptions',
+			type: 'collection',
+			placeholder: 'Add option',
+			default: {},
+			displayOptions: showForEvents([EVENT]),
+			options: [
+				{
+					displayName: 'Include Outgoing Messages',
+					name: 'includeOutgoing',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to also emit messages sent by the bot or an agent',
+				},
+				{
+					displayName: 'Only From Phone Numbers',
+					name: 'phoneNumbers',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. 447700900123, 15550100001',
+					description: 'Emit only messages of these subscribers (comma-separated, country code first)',
+				},
+			],
+		},
+	],
+	scope: (context) => `${EVENT}:${phoneNumberIdOf(context)}`,
+	start: async (context) => await startActivity(context, phoneNumberIdOf(context)),
+	async poll(context, state) {
+		const filters = filtersOf(context);
+		const phoneNumberId = phoneNumberIdOf(context);
+		const { found, cursor } = await walkActivity(context, phoneNumberId, state);
+		return { items: itemsOf(found, filters, phoneNumberId), state: cursor };
+	},
+	async sample(context) {
+		const filters = filtersOf(context);
+		const phoneNumberId = phoneNumberIdOf(context);
+		const found = await recentActivity(context, phoneNumberId, SAMPLE_SIZE);
+		return itemsOf(found, filters, phoneNumberId).slice(-SAMPLE_SIZE);
+	},
+};

@@ -1,0 +1,92 @@
+import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+import type { Page } from '../../BotSailor/shared/pagination';
+import { botSailorRequest } from '../../BotSailor/shared/request';
+
+/** The reads the trigger makes, all through the action node's request + envelope code. */
+
+export const SUBSCRIBER_PAGE_SIZE = 100;
+export const CONVERSATION_PAGE_SIZE = 50;
+
+/** One page of a number's subscribers; orderBy 1 = most recent message first, 0 = default (creation) order. */
+export async function subscriberPage(
+	context: IPollFunctions,
+	phoneNumberId: string,
+	page: number,
+	orderBy: 0 | 1,
+	pageSize = SUBSCRIBER_PAGE_SIZE,
+): Promise<Page> {
+	const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/list', {
+		phone_number_id: phoneNumberId,
+		limit: pageSize,
+		offset: page,
+		orderBy,
+	});
+	return { records: listPayload(context, envelope), nextOffset: envelope.nextOffset };
+}
+
+/** One page of a subscriber's conversation, newest message first. */
+export async function conversationPage(
+	context: IPollFunctions,
+	phoneNumberId: string,
+	phoneNumber: string,
+	page = 1,
+): Promise<Page> {
+	const envelope = await botSailorRequest.call(context, '/whatsapp/get/conversation', {
+		phone_number_id: phoneNumberId,
+		phone_number: phoneNumber,
+		limit: CONVERSATION_PAGE_SIZE,
+		offset: page,
+	});
+	return { records: listPayload(context, envelope).sort(newestFirst), nextOffset: envelope.nextOffset };
+}
+
+/**
+ * The records of a list read. A list keyed by id (an object of records) is accepted too; any other
+ * payload is a malformed answer: the poll fails and no cursor moves.
+ */
+export function listPayload(context: IPollFunctions, envelope: IDataObject): IDataObject[] {
+	const payload = envelope.message;
+	if (payload === undefined || payload === null || payload === '') return [];
+	if (Array.isArray(payload)) return payload.filter(isRecord);
+	if (isRecord(payload) && Object.values(payload).every(isRecord)) return Object.values(payload) as IDataObject[];
+	throw new NodeOperationError(context.getNode(), 'The platform answered a list request without a list', {
+		description: 'The poll will be retried; no event was lost.',
+	});
+}
+
+function isRecord(value: unknown): value is IDataObject {
+	return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Timestamps are `YYYY-MM-DD HH:MM:SS`, so text order is time order; ids break ties. */
+export function compareMessages(a: IDataObject, b: IDataObject): number {
+	return String(a.conversation_time ?? '').localeCompare(String(b.conversation_time ?? '')) || Number(a.id) - Number(b.id);
+}
+
+export function newestFirst(a: IDataObject, b: IDataObject): number {
+	return compareMessages(b, a);
+}
+
+/** Whether a conversation message was written by the subscriber (the rest come from the bot or an agent). */
+export function isIncoming(message: IDataObject): boolean {
+	const sender = String(message.sender ?? '').toLowerCase();
+	return sender === 'user' || sender === 'subscriber';
+}
+
+export function subscriberName(subscriber: IDataObject): string {
+	return [subscriber.first_name, subscriber.last_name]
+		.filter((part) => typeof part === 'string' && part !== '' && part !== 'null')
+		.join(' ');
+}
+
+/** The page after `page`, or undefined when the API announced none (or a non-advancing one). */
+export function nextPage(current: Page, page: number, pageSize: number): number | undefined {
+	const next = Number(current.nextOffset);
+	if (current.records.length < pageSize || !Number.isInteger(next) || next <= page) return undefined;
+	return next;
+}
+
+/** Keeps the newest `cap` entries of a list already sorted newest first. */
+export function capped<T>(entries: T[], cap: number): T[] {
+	return entries.length > cap ? entries.slice(0, cap) : entries;
+}

@@ -1,0 +1,37 @@
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+
+/** What a poll produces: the items to emit and the state to store, both applied only when the whole poll succeeded. */
+export interface PollResult<State> {
+	items: IDataObject[];
+	state: State;
+}
+
+/** One event of the trigger, in its own file under events/. */
+export interface TriggerEvent<State = IDataObject> {
+	value: string;
+	name: string;
+	description: string;
+	/** Whether the event reads a WhatsApp number's data (shows the WhatsApp Number parameter). */
+	perNumber: boolean;
+	/** The event's own parameters (shown only for it). */
+	properties: INodeProperties[];
+	/** Identifies what the stored state is about: a change (other number, other catalog) starts afresh. */
+	scope(context: IPollFunctions): string;
+	/** First activation: record where "now" is, emit nothing. */
+	start(context: IPollFunctions): Promise<State>;
+	/** A later poll from the stored state, which it must not modify. */
+	poll(context: IPollFunctions, state: State): Promise<PollResult<State>>;
+	/** Manual run: a few recent matching records, no state involved. */
+	sample(context: IPollFunctions): Promise<IDataObject[]>;
+}
+
+export function showForEvents(events: string[]): INodeProperties['displayOptions'] {
+	return { show: { event: events } };
+}
+
+/** The WhatsApp number's phone_number_id from the resource locator. */
+export function phoneNumberIdOf(context: IPollFunctions): string {
+	return String(context.getNodeParameter('phoneNumberId', '', { extractValue: true }) ?? '').trim();
+}
+
+export const SAMPLE_SIZE = 5;

@@ -1,0 +1,108 @@
+import { addMessage, addSubscribers } from '../simulator/control';
+import { useSimulator } from '../harness/simulatorFixture';
+import { numberParam, PNID, pollCounting, snapshot, triggerPoller } from './helpers';
+
+const fx = useSimulator();
+const params = (options = {}) => ({ event: 'newMessage', phoneNumberId: numberParam(), messageOptions: options });
+
+describe('BotSailor Trigger → New Message', () => {
+	it('starts from now, then emits each new incoming message once, in order, decoded, with its subscriber', async () => {
+		const poller = triggerPoller(fx, params());
+		expect((await pollCounting(fx, poller)).json).toEqual([]);
+		const ava = fx.sim.state.subscribersOf(PNID)[10];
+		const first = addMessage(fx.sim.state, { phone_number: ava.chat_id, text: 'Do you deliver?' });
+		addMessage(fx.sim.state, { phone_number: ava.chat_id, text: 'On Sundays', sender: 'bot' });
+		const second = addMessage(fx.sim.state, { phone_number: '447700900555', text: 'Hi there', name: 'Zoe Quinn' });
+		const third = addMessage(fx.sim.state, { phone_number: ava.chat_id, text: 'Thanks' });
+
+		const { json, requests } = await pollCounting(fx, poller);
+		expect(json.map((item) => item.wa_message_id)).toEqual([first.wa_message_id, second.wa_message_id, third.wa_message_id]);
+		expect(json[0]).toMatchObject({
+			id: first.id, sender: 'user', direction: 'incoming', message_content: { type: 'text', text: { body: 'Do you deliver?' } },
+			phone_number: ava.chat_id, subscriber_name: `${ava.first_name} ${ava.last_name}`, subscriber_id: ava.subscriber_id, phone_number_id: PNID,
+			conversation_time: first.conversation_time,
+		});
+		expect(json[1]).toMatchObject({ phone_number: '447700900555', subscriber_name: 'Zoe Quinn' });
+		expect(requests).toBeLessThanOrEqual(2 + 2);
+		const bodies = fx.sim.requests.filter((request) => request.path === '/whatsapp/subscriber/list').map((request) => request.body);
+		expect(bodies.at(-1)).toEqual({ phone_number_id: PNID, limit: '100', offset: '1', orderBy: '1' });
+		const conversation = fx.sim.requests.find((request) => request.path === '/whatsapp/get/conversation');
+		expect(conversation?.body).toMatchObject({ phone_number_id: PNID, limit: '50', offset: '1' });
+		expect(conversation?.method).toBe('POST');
+
+		expect((await pollCounting(fx, poller)).json).toEqual([]);
+		expect((await pollCounting(fx, poller)).json).toEqual([]);
+	});
+
+	it('includes outgoing messages when asked, and keeps to the listed phone numbers', async () => {
+		const [a, b] = fx.sim.state.subscribersOf(PNID).slice(3, 5);
+		const poller = triggerPoller(fx, params({ includeOutgoing: true, phoneNumbers: `+${a.chat_id.slice(0, 3)} ${a.chat_id.slice(3)}` }));
+		await poller.poll();
+		addMessage(fx.sim.state, { phone_number: b.chat_id, text: 'not for us' });
+		const incoming = addMessage(fx.sim.state, { phone_number: a.chat_id, text: 'question' });
+		const reply = addMessage(fx.sim.state, { phone_number: a.chat_id, text: 'answer', sender: 'agent' });
+		const { json } = await pollCounting(fx, poller);
+		expect(json.map((item) => [item.wa_message_id, item.direction])).toEqual([[incoming.wa_message_id, 'incoming'], [reply.wa_message_id, 'outgoing']]);
+		expect(json[1]).toMatchObject({ agent_name: 'Alex Agent', message_status: 'sent' });
+	});
+
+	it('refuses a malformed phone number filter, naming the option', async () => {
+		const poller = triggerPoller(fx, params({ phoneNumbers: 'abc' }));
+		await poller.poll();
+		await expect(poller.poll()).rejects.toThrow(/Only From Phone Numbers/);
+	});
+
+	it('reads older conversation pages when a subscriber wrote more than 50 messages since the last poll', async () => {
+		const poller = triggerPoller(fx, params());
+		await poller.poll();
+		const chat = fx.sim.state.subscribersOf(PNID)[7].chat_id;
+		const sent = Array.from({ length: 120 }, (_, index) => addMessage(fx.sim.state, { phone_number: chat, text: `m${index}` }).wa_message_id);
+		const { json } = await pollCounting(fx, poller);
+		expect(json.map((item) => item.wa_message_id)).toEqual(sent);
+	});
+
+	it('a failing poll moves no cursor: the next poll emits the message exactly once', async () => {
+		const poller = triggerPoller(fx, params());
+		await poller.poll();
+		const message = addMessage(fx.sim.state, { phone_number: fx.sim.state.subscribersOf(PNID)[2].chat_id, text: 'hello' });
+		for (const kind of ['html500', 'status0', 'malformed', 'drop'] as const) {
+			const before = snapshot(poller);
+			fx.sim.faults.add('/whatsapp/get/conversation', { kind, times: 1 });
+			await expect(poller.poll()).rejects.toThrow();
+			expect(snapshot(poller)).toEqual(before);
+		}
+		expect((await poller.poll()).map((item) => item.json.wa_message_id)).toEqual([message.wa_message_id]);
+		expect(await poller.poll()).toEqual([]);
+	});
+
+	it('a manual run returns recent messages and leaves the cursor alone', async () => {
+		const poller = triggerPoller(fx, params());
+		await poller.poll();
+		const message = addMessage(fx.sim.state, { phone_number: fx.sim.state.subscribersOf(PNID)[2].chat_id, text: 'sample me' });
+		const before = snapshot(poller);
+		const { json } = await pollCounting(fx, poller, 'manual');
+		expect(json.length).toBeGreaterThan(0);
+		expect(json.length).toBeLessThanOrEqual(5);
+		expect(json.at(-1)).toMatchObject({ wa_message_id: message.wa_message_id, message_content: { text: { body: 'sample me' } } });
+		expect(snapshot(poller)).toEqual(before);
+		expect((await poller.poll()).map((item) => item.json.wa_message_id)).toEqual([message.wa_message_id]);
+	});
+
+	it('costs 2 requests when idle with 10,000 subscribers, and k + 2 when k subscribers wrote', async () => {
+		addSubscribers(fx.sim.state, { phone_number_id: PNID, count: 10_000 });
+		const poller = triggerPoller(fx, params());
+		await poller.poll();
+		expect((await pollCounting(fx, poller)).requests).toBeLessThanOrEqual(2);
+		const subscribers = fx.sim.state.subscribersOf(PNID);
+		for (const k of [1, 5, 20]) {
+			const chats = Array.from({ length: k }, (_, index) => subscribers[(index * 37 + k) % subscribers.length].chat_id);
+			for (const chat of chats) addMessage(fx.sim.state, { phone_number: chat, text: `k=${k}` });
+			const { json, requests } = await pollCounting(fx, poller);
+			expect(json).toHaveLength(k);
+			expect(requests).toBeLessThanOrEqual(k + 2);
+			// The poll after re-checks the k subscribers once (a message may have landed during the poll), then idles at 2.
+			expect((await pollCounting(fx, poller)).json).toEqual([]);
+			expect((await pollCounting(fx, poller)).requests).toBeLessThanOrEqual(2);
+		}
+	});
+});
