@@ -33,7 +33,7 @@ describe('Template → Create', () => {
 		});
 		expect(items[0].json).toMatchObject({ template_name: 'summer_sale', status: 'Submitted', category: 'UTILITY', variable_map: { body: { 1: '#!first_name!#', 2: '#CODE#' } } });
 		// The new template is visible to Template Status and the list.
-		const status = await runNode({ parameters: { resource: 'template', operation: 'getStatus', phoneNumberId: number, templateId: { __rl: true, mode: 'id', value: items[0].json.template_id } }, credentials: fx.credentials });
+		const status = await runNode({ parameters: { resource: 'template', operation: 'getStatus', phoneNumberId: number, templateId: { __rl: true, mode: 'id', value: String(items[0].json.template_id) } }, credentials: fx.credentials });
 		expect(status.items[0].json).toMatchObject({ template_name: 'summer_sale', status: 'Submitted' });
 		expect(fx.sim.requests[1]).toMatchObject({ path: '/whatsapp/template/status', body: { phone_number_id: NUMBER, template_id: items[0].json.template_id } });
 	});
@@ -155,7 +155,7 @@ describe('Message → Get Many, Get Status', () => {
 
 	it('gets a message status by wa_message_id', async () => {
 		const sent = await runNode({ parameters: { resource: 'message', operation: 'sendText', phoneNumberId: number, phoneNumber: PHONE, message: 'hi' }, credentials: fx.credentials });
-		const { items } = await runNode({ parameters: { resource: 'message', operation: 'getStatus', waMessageId: sent.items[0].json.wa_message_id }, credentials: fx.credentials });
+		const { items } = await runNode({ parameters: { resource: 'message', operation: 'getStatus', waMessageId: String(sent.items[0].json.wa_message_id) }, credentials: fx.credentials });
 		expect(fx.sim.requests[1]).toMatchObject({ path: '/whatsapp/get/message-status', body: { wa_message_id: sent.items[0].json.wa_message_id } });
 		expect(items[0].json).toMatchObject({ message_status: 'sent', read_time: null, failed_time: null });
 	});

@@ -234,7 +234,7 @@ export const messagingWriteRoutes: Route[] = [
 		path: '/whatsapp/get/post-back-list',
 		params: z.object({ phone_number_id: p.required }),
 		handle: ({ params, state }) =>
-			ok({ message: state.postBacks.filter((entry) => entry.phone_number_id === params.phone_number_id).map(({ phone_number_id: _omit, ...rest }) => rest) }),
+			ok({ message: state.postBacks.filter((entry) => entry.phone_number_id === params.phone_number_id).map((entry) => Object.fromEntries(Object.entries(entry).filter(([key]) => key !== 'phone_number_id'))) }),
 	},
 	{
 		path: '/whatsapp/get/bot-flow-list',
