@@ -1,0 +1,109 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a command-line script run with tsx, not node code */
+/**
+ * `npm run demo`: a real n8n 2.41.1 with this package installed as a community package, the example
+ * workflows and a BotSailor credential imported, and an owner login ready. By default the credential
+ * points at the built-in API simulator with its demo data; `--base-url`/`--token` (or
+ * BOTSAILOR_BASE_URL/BOTSAILOR_API_TOKEN) point it at a real account. Ctrl-C stops everything.
+ */
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startSimulator, type Simulator } from '../test/simulator/server';
+import {
+	OWNER,
+	ROOT,
+	Session,
+	importCredential,
+	importWorkflows,
+	installCommunityPackage,
+	instance,
+	pack,
+	provision,
+	start,
+	type Server,
+} from '../test/e2e/n8n';
+
+const say = (text: string) => process.stdout.write(`${text}\n`);
+
+async function main() {
+	const { values } = parseArgs({
+		options: {
+			'base-url': { type: 'string', default: process.env.BOTSAILOR_BASE_URL },
+			token: { type: 'string', default: process.env.BOTSAILOR_API_TOKEN },
+			port: { type: 'string', default: process.env.N8N_PORT ?? '5678' },
+			'simulator-port': { type: 'string', default: process.env.SIMULATOR_PORT ?? '5055' },
+			'no-build': { type: 'boolean', default: false },
+		},
+	});
+	const real = Boolean(values['base-url']);
+	if (real && !values.token) throw new Error('--base-url needs --token (or BOTSAILOR_API_TOKEN)');
+
+	const started = Date.now();
+	say('1/6 Provisioning Node 24 and n8n 2.41.1 (first run takes a few minutes) …');
+	const paths = provision();
+	if (!values['no-build']) {
+		say('2/6 Building the package …');
+		execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+	}
+
+	let simulator: Simulator | undefined;
+	let server: Server | undefined;
+	let stopping = false;
+	const stopAll = async () => {
+		if (stopping) return;
+		stopping = true;
+		say('\nStopping n8n and the simulator …');
+		await server?.stop();
+		await simulator?.close();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void stopAll());
+	process.on('SIGTERM', () => void stopAll());
+
+	let credential: { baseUrl: string; apiToken: string };
+	if (real) {
+		credential = { baseUrl: values['base-url']!, apiToken: values.token! };
+		say(`3/6 Using the real account at ${credential.baseUrl}`);
+	} else {
+		simulator = await startSimulator({ port: Number(values['simulator-port']) });
+		credential = { baseUrl: simulator.url, apiToken: simulator.token };
+		say(`3/6 API simulator with demo data at ${simulator.url}`);
+	}
+
+	// A fresh n8n user folder each run: the simulator's world is fresh too.
+	const userFolder = join(ROOT, '.cache', 'demo');
+	rmSync(userFolder, { recursive: true, force: true });
+	const n8n = instance(paths, userFolder, Number(values.port));
+	say('4/6 Packing the package and installing it as a community package …');
+	installCommunityPackage(n8n, pack());
+	say('5/6 Importing the credential and the example workflows …');
+	await importCredential(n8n, credential);
+	await importWorkflows(n8n);
+	say('6/6 Starting n8n …');
+	server = await start(n8n, 180_000, process.env.N8N_LOG_LEVEL !== undefined);
+	await new Session(n8n.url).setupOwner();
+
+	say(`
+n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
+  Editor:    ${n8n.url}
+  Login:     ${OWNER.email} / ${OWNER.password}
+  Workflows: the examples/ folder, with the credential "BotSailor account" (${real ? credential.baseUrl : 'the simulator'})`);
+	if (simulator) {
+		say(`  Simulator: ${simulator.url} (token ${simulator.token})
+  Make a customer write, for a trigger workflow that is active:
+    curl -X POST ${simulator.url}/__control/message -H 'content-type: application/json' -d '{"phone_number":"15550100001","text":"price"}'
+  Other events: /__control/subscriber, /__control/order, /__control/message-status, /__control/template-decision`);
+	}
+	say('Press Ctrl-C to stop.');
+	server.child.on('exit', (code) => {
+		if (stopping) return;
+		process.stderr.write(`n8n exited unexpectedly (${code})\n${server!.output()}\n`);
+		void simulator?.close().then(() => process.exit(1));
+	});
+}
+
+main().catch((error: Error) => {
+	process.stderr.write(`demo failed: ${error.message}\n`);
+	process.exit(1);
+});

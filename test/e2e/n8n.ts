@@ -1,0 +1,289 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives a real n8n from plain Node.js (demo and e2e), not node code */
+/**
+ * A real, pinned n8n for the demo and the end-to-end suite: provisioning (scripts/provision-n8n.sh),
+ * this package packed and installed the way n8n installs community packages, credential and
+ * workflow import, `n8n execute`, `n8n start`, owner setup and a logged-in REST session.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '../..');
+export const PACKAGE_NAME = 'n8n-nodes-botsailor';
+/** The id every example's BotSailor node refers to, so imported examples run as they are. */
+export const CREDENTIAL_ID = 'BotSailorDemo001';
+export const CREDENTIAL_NAME = 'BotSailor account';
+/** A fixed owner login for the local demo and the e2e instance (never a real account). */
+export const OWNER = { email: 'demo@botsailor.example', password: 'BotSailor-Demo-1', firstName: 'Demo', lastName: 'Owner' };
+
+export interface N8nPaths {
+	/** Directory holding `node` 24. */
+	nodeBin: string;
+	/** Directory holding the pinned `n8n` binary. */
+	n8nBin: string;
+}
+
+/** Node 24 and the pinned n8n, installed into .cache/ on first use (idempotent, seconds when cached). */
+export function provision(): N8nPaths {
+	const run = (script: string) =>
+		execFileSync('bash', [join(ROOT, 'scripts', script)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+	return { nodeBin: run('node24.sh'), n8nBin: run('provision-n8n.sh') };
+}
+
+export interface N8nInstance {
+	paths: N8nPaths;
+	userFolder: string;
+	port: number;
+	env: NodeJS.ProcessEnv;
+	url: string;
+}
+
+/** The environment of an isolated n8n: its own user folder, port and encryption key; no telemetry. */
+export function instance(paths: N8nPaths, userFolder: string, port: number, extra: NodeJS.ProcessEnv = {}): N8nInstance {
+	mkdirSync(userFolder, { recursive: true });
+	const env: NodeJS.ProcessEnv = {
+		...process.env,
+		PATH: [paths.nodeBin, paths.n8nBin, process.env.PATH].join(delimiter),
+		N8N_USER_FOLDER: userFolder,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: 'localhost',
+		N8N_ENCRYPTION_KEY: 'botsailor-local-demo-key',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
+		N8N_RUNNERS_ENABLED: 'true',
+		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'warn',
+		DB_SQLITE_POOL_SIZE: '2',
+		...extra,
+	};
+	delete env.NODE_OPTIONS; // jest/tsx hooks must not leak into n8n
+	return { paths, userFolder, port, env, url: `http://localhost:${port}` };
+}
+
+/** `npm run build` must have run. Returns the tarball's path. */
+export function pack(destination = join(ROOT, '.cache', 'pack')): string {
+	rmSync(destination, { recursive: true, force: true });
+	mkdirSync(destination, { recursive: true });
+	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+	const [{ filename }] = JSON.parse(out) as Array<{ filename: string }>;
+	return join(destination, filename);
+}
+
+/**
+ * Unpacks the tarball into `<user folder>/.n8n/nodes/node_modules/<name>` with the `package.json` n8n
+ * keeps there: the layout n8n's community package installer produces. No `npm install`: the package
+ * has no dependencies; n8n-workflow and zod resolve from n8n's own node_modules at runtime.
+ */
+export function installCommunityPackage(n8n: N8nInstance, tarball: string): string {
+	const nodesDir = join(n8n.userFolder, '.n8n', 'nodes');
+	const target = join(nodesDir, 'node_modules', PACKAGE_NAME);
+	const unpack = join(nodesDir, '.unpack');
+	rmSync(target, { recursive: true, force: true });
+	rmSync(unpack, { recursive: true, force: true });
+	mkdirSync(unpack, { recursive: true });
+	mkdirSync(join(nodesDir, 'node_modules'), { recursive: true });
+	execFileSync('tar', ['-xzf', tarball, '-C', unpack]);
+	renameSync(join(unpack, 'package'), target);
+	rmSync(unpack, { recursive: true, force: true });
+	const version = (JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as { version: string }).version;
+	writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: version } }, null, 2));
+	return target;
+}
+
+export interface CliResult {
+	code: number;
+	stdout: string;
+	stderr: string;
+}
+
+/** Runs an `n8n` CLI command to completion. */
+export function cli(n8n: N8nInstance, args: string[], timeoutMs = 180_000): Promise<CliResult> {
+	return new Promise((resolvePromise, reject) => {
+		const child = spawn(join(n8n.paths.n8nBin, 'n8n'), args, { env: n8n.env, cwd: n8n.userFolder });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		const timer = setTimeout(() => {
+			child.kill('SIGKILL');
+			reject(new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
+		}, timeoutMs);
+		child.on('error', reject);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolvePromise({ code: code ?? 1, stdout, stderr });
+		});
+	});
+}
+
+/** Like `cli`, but throws with n8n's own output when the command fails. */
+export async function cliOk(n8n: N8nInstance, args: string[], timeoutMs?: number): Promise<CliResult> {
+	const result = await cli(n8n, args, timeoutMs);
+	if (result.code !== 0) throw new Error(`n8n ${args.join(' ')} exited with ${result.code}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`);
+	return result;
+}
+
+export interface CredentialData {
+	baseUrl: string;
+	apiToken: string;
+	apiForm?: 'current' | 'earlier';
+}
+
+/** Imports the BotSailor credential that every example uses. */
+export async function importCredential(n8n: N8nInstance, data: CredentialData): Promise<void> {
+	const file = join(n8n.userFolder, 'botsailor-credential.json');
+	writeFileSync(file, JSON.stringify([{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'botSailorApi', data: { apiForm: 'current', ...data } }]));
+	try {
+		await cliOk(n8n, ['import:credentials', `--input=${file}`]);
+	} finally {
+		rmSync(file, { force: true }); // it holds the token in clear
+	}
+}
+
+export const EXAMPLES_DIR = join(ROOT, 'examples');
+
+export interface Workflow {
+	id: string;
+	name: string;
+	active?: boolean;
+	nodes: Array<{ name: string; type: string; parameters: Record<string, unknown>; [key: string]: unknown }>;
+	connections: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+export function readWorkflows(dir = EXAMPLES_DIR): Array<{ file: string; workflow: Workflow }> {
+	return readdirSync(dir)
+		.filter((name) => name.endsWith('.json'))
+		.sort()
+		.map((name) => ({ file: join(dir, name), workflow: JSON.parse(readFileSync(join(dir, name), 'utf8')) as Workflow }));
+}
+
+/** Imports every workflow file of a folder (one CLI start for all of them). */
+export async function importWorkflows(n8n: N8nInstance, dir = EXAMPLES_DIR): Promise<void> {
+	await cliOk(n8n, ['import:workflow', '--separate', `--input=${dir}`]);
+}
+
+/** `n8n execute --id --rawOutput`: the parsed run data, or an Error carrying n8n's own text. */
+export async function execute(n8n: N8nInstance, id: string): Promise<IRun> {
+	// `execute` prints its result through the logger at info level, between other info lines.
+	const result = await cli({ ...n8n, env: { ...n8n.env, N8N_LOG_LEVEL: 'info' } }, ['execute', `--id=${id}`, '--rawOutput']);
+	if (result.code !== 0) throw new Error(`n8n execute --id=${id} failed (exit ${result.code})\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`);
+	const lines = result.stdout.split('\n');
+	const first = lines.indexOf('{');
+	const last = lines.indexOf('}', first);
+	if (first < 0 || last < 0) throw new Error(`n8n execute --id=${id} printed no JSON\n${result.stdout}\n${result.stderr}`);
+	return JSON.parse(lines.slice(first, last + 1).join('\n')) as IRun;
+}
+
+/** The part of n8n's run data the checks read. */
+export interface IRun {
+	status: string;
+	data: { resultData: { runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown>; binary?: Record<string, unknown> }> | null> } }>>; error?: unknown } };
+}
+
+/** The JSON of every item a node produced on its first output (last run of the node). */
+export function nodeOutput(run: IRun, nodeName: string, outputIndex = 0): Array<Record<string, unknown>> {
+	const runs = run.data.resultData.runData[nodeName];
+	if (!runs) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`);
+	return (runs[runs.length - 1].data?.main[outputIndex] ?? []).map((item) => item.json);
+}
+
+export interface Server {
+	child: ChildProcess;
+	output(): string;
+	stop(): Promise<void>;
+}
+
+/** `n8n start`, resolved once the editor answers. */
+export async function start(n8n: N8nInstance, timeoutMs = 180_000, echo = false): Promise<Server> {
+	const child = spawn(join(n8n.paths.n8nBin, 'n8n'), ['start'], { env: n8n.env, cwd: n8n.userFolder, detached: true });
+	let output = '';
+	const collect = (chunk: Buffer) => {
+		output += chunk.toString();
+		if (echo) process.stderr.write(chunk);
+	};
+	child.stdout?.on('data', collect);
+	child.stderr?.on('data', collect);
+	const exited = new Promise<void>((done) => child.on('exit', () => done()));
+	const stop = async () => {
+		if (child.exitCode !== null || child.signalCode !== null) return;
+		try {
+			process.kill(-child.pid!, 'SIGTERM'); // n8n and its task runner
+		} catch {
+			return;
+		}
+		const killer = setTimeout(() => {
+			try {
+				process.kill(-child.pid!, 'SIGKILL');
+			} catch {
+				/* already gone */
+			}
+		}, 15_000);
+		await exited;
+		clearTimeout(killer);
+	};
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		if (child.exitCode !== null) throw new Error(`n8n start exited with ${child.exitCode}\n${output}`);
+		try {
+			const response = await fetch(`${n8n.url}/healthz/readiness`);
+			if (response.ok) break;
+		} catch {
+			/* not listening yet */
+		}
+		if (Date.now() > deadline) {
+			await stop();
+			throw new Error(`n8n did not become ready within ${timeoutMs} ms\n${output}`);
+		}
+		await new Promise((done) => setTimeout(done, 500));
+	}
+	return { child, output: () => output, stop };
+}
+
+/** A logged-in REST session (cookie + browser id, as the editor sends them). */
+export class Session {
+	private cookie = '';
+
+	private readonly browserId = 'botsailor-e2e-browser';
+
+	constructor(readonly baseUrl: string) {}
+
+	async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.baseUrl}/rest${path}`, {
+			method,
+			headers: { 'content-type': 'application/json', 'browser-id': this.browserId, cookie: this.cookie },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const setCookie = response.headers.getSetCookie().find((entry) => entry.startsWith('n8n-auth='));
+		if (setCookie) this.cookie = setCookie.split(';')[0];
+		const text = await response.text();
+		if (!response.ok) throw new Error(`${method} /rest${path} → HTTP ${response.status}: ${text}`);
+		const parsed = text ? (JSON.parse(text) as { data?: T }) : {};
+		return (parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed) as T;
+	}
+
+	/** Creates the owner account on a fresh instance (idempotent: a second call only logs in). */
+	async setupOwner(owner = OWNER): Promise<void> {
+		try {
+			await this.request('POST', '/owner/setup', owner);
+		} catch (error) {
+			if (!/HTTP 400/.test((error as Error).message)) throw error; // 400: the owner exists already
+		}
+		await this.login(owner);
+	}
+
+	async login(owner = OWNER): Promise<void> {
+		await this.request('POST', '/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+	}
+}
+
+export function ensureBuilt(): void {
+	if (!existsSync(join(ROOT, 'dist', 'credentials', 'BotSailorApi.credentials.js'))) {
+		execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+	}
+}
