@@ -176,7 +176,7 @@ export async function callMethod(
 	const types = nodeTypesOf({ botSailor: nodeType });
 	const node: INode = { id: 'botsailor', name: NODE_NAME, type: 'botSailor', typeVersion: 1, position: [0, 0], parameters, credentials: { botSailorApi: { id: 'cred-1', name: 'BotSailor account' } } };
 	const workflow = new Workflow({ id: 'test-workflow', nodes: [node], connections: {}, nodeTypes: types, active: false });
-	const context = new LoadOptionsContext(workflow, node, { ...additionalDataFor(credentials), currentNodeParameters: parameters }, '', undefined);
+	const context = new LoadOptionsContext(workflow, node, { ...additionalDataFor(credentials), currentNodeParameters: parameters }, '');
 	const methods = nodeType.methods as Record<string, Record<string, (this: unknown, filter?: string) => Promise<unknown>>> | undefined;
 	const fn = methods?.[kind]?.[method];
 	if (!fn) throw new Error(`no ${kind} method ${method}`);

@@ -64,17 +64,21 @@ export const inputs = {
 	),
 
 	/** JSON typed by the user; objects and arrays pass through, text must parse. Sent as JSON text. */
-	json: z.preprocess(
-		(value) => {
-			if (typeof value !== 'string') return value;
+	json: z.unknown().transform((value, context) => {
+		let parsed = value;
+		if (typeof value === 'string') {
 			try {
-				return JSON.parse(value);
+				parsed = JSON.parse(value);
 			} catch {
-				return Symbol.for('invalid-json');
+				parsed = undefined;
 			}
-		},
-		z.union([z.record(z.unknown()), z.array(z.unknown())], { errorMap: () => ({ message: 'must be valid JSON (an object or an array)' }) }),
-	).transform((value) => JSON.stringify(value)),
+		}
+		if (parsed === null || typeof parsed !== 'object') {
+			context.addIssue({ code: z.ZodIssueCode.custom, message: 'must be valid JSON (an object or an array)' });
+			return z.NEVER;
+		}
+		return JSON.stringify(parsed);
+	}),
 
 	/** One of a fixed list of values. */
 	oneOf: <T extends string>(values: readonly [T, ...T[]]) =>
