@@ -5,7 +5,9 @@
  */
 import { DirectoryLoader } from 'n8n-core';
 import type { INodeProperties, INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { BotSailor } from '../nodes/BotSailor/BotSailor.node';
+// The explicit .ts: under tsx, `BotSailor.node` would resolve to the codex file BotSailor.node.json.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { BotSailor } = require('../nodes/BotSailor/BotSailor.node.ts') as typeof import('../nodes/BotSailor/BotSailor.node');
 import { whatsAppNumber } from '../nodes/BotSailor/resources/common';
 import { deliver, type DeliveryOptions } from '../nodes/BotSailor/shared/delivery';
 import { unwrap } from '../nodes/BotSailor/shared/output';

@@ -1,0 +1,51 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- the bench is a command-line script in plain Node.js, not node code */
+/** Row 5: published size (npm pack --dry-run) and cold load time of the nodes + credentials, next to peer packages. */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fmt, median, ROOT } from './lib';
+
+const PEERS_DIR = join(ROOT, '.cache', 'peers');
+const PEERS = ['n8n-nodes-evolution-api', '@respond-io/n8n-nodes-respond-io'];
+const RUNS = 7;
+
+/** n8n-workflow is preloaded (n8n has it loaded already); only the package's own files are timed. */
+const LOADER = `
+const { join } = require('node:path');
+const dir = process.argv[1];
+const pkg = require(join(dir, 'package.json'));
+require(require.resolve('n8n-workflow', { paths: [dir] }));
+const files = [...(pkg.n8n.nodes || []), ...(pkg.n8n.credentials || [])];
+const start = process.hrtime.bigint();
+for (const file of files) require(join(dir, file));
+process.stdout.write(String(Number(process.hrtime.bigint() - start) / 1e6));
+`;
+
+function loadMs(dir: string): number {
+	const times = Array.from({ length: RUNS }, () => Number(execFileSync(process.execPath, ['-e', LOADER, dir], { encoding: 'utf8' })));
+	return median(times);
+}
+
+function unpackedSize(dir: string): number {
+	const [result] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<{ unpackedSize: number; entryCount: number }>;
+	return result.unpackedSize;
+}
+
+export async function packageRows(): Promise<string[][]> {
+	if (!existsSync(join(ROOT, 'dist', 'nodes', 'BotSailor', 'BotSailor.node.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+	const ours = { size: unpackedSize(ROOT), load: loadMs(ROOT) };
+	const peers = PEERS.map((name) => {
+		const dir = join(PEERS_DIR, 'node_modules', name);
+		if (!existsSync(dir)) return { name, size: NaN, load: NaN };
+		const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
+		return { name: `${name}@${meta.version}`, size: unpackedSize(dir), load: loadMs(dir) };
+	});
+	const nodes = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } }).n8n;
+	const label = `5. Package (${nodes.nodes.length} nodes + ${nodes.credentials.length} credential)`;
+	const smallest = Math.min(...peers.map((peer) => peer.size).filter(Number.isFinite));
+	const fastest = Math.min(...peers.map((peer) => peer.load).filter(Number.isFinite));
+	return [
+		[label, '–', 'unpacked size (kB)', fmt(ours.size / 1000, 1), peers.map((peer) => `${peer.name}: ${fmt(peer.size / 1000, 1)}`).join('; '), fmt(ours.size / smallest, 2), 'smallest'],
+		[label, '–', `cold load of nodes + credentials (ms, median of ${RUNS})`, fmt(ours.load, 1), peers.map((peer) => `${peer.name}: ${fmt(peer.load, 1)}`).join('; '), fmt(ours.load / fastest, 2), 'fastest'],
+	];
+}
