@@ -44,14 +44,24 @@ function withDelivery(option: INodePropertyOptions, delivery: DeliveryOptions): 
 	};
 }
 
+/** The Send Text option as plain declarative n8n would send it: every item at once, no retry (the "before"). */
+function withoutDelivery(option: INodePropertyOptions): INodePropertyOptions {
+	const routing = option.routing ?? {};
+	return {
+		...option,
+		routing: { request: routing.request, send: { preSend: routing.send?.preSend }, output: { postReceive: [unwrap('confirmation')] } },
+	};
+}
+
 /** A node type whose Send Text is plain declarative (delivery: false) or uses the delivery hook. */
 export function sendTextNode(delivery: false | DeliveryOptions): INodeType {
 	const real = new BotSailor();
 	const base: INodeTypeDescription = real.description;
 	const properties = hasRealSendText() ? base.properties : [...fallbackProperties];
 	const patched = properties.map((property) => {
-		if (!delivery || !isMessageOperation(property)) return property;
-		const options = (property.options as INodePropertyOptions[]).map((option) => (option.value === 'sendText' ? withDelivery(option, delivery) : option));
+		if (!isMessageOperation(property)) return property;
+		const patch = (option: INodePropertyOptions) => (delivery ? withDelivery(option, delivery) : withoutDelivery(option));
+		const options = (property.options as INodePropertyOptions[]).map((option) => (option.value === 'sendText' ? patch(option) : option));
 		return { ...property, options };
 	});
 	const node = new BotSailor();

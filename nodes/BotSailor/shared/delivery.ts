@@ -1,5 +1,7 @@
 import type {
 	DeclarativeRestApiSettings,
+	INodePropertyRouting,
+	PreSendAction,
 	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
@@ -120,4 +122,9 @@ export function deliver(
 			limiter.release();
 		}
 	};
+}
+
+/** The routing of a send operation: validated by its preSend, then sent through `deliver` (bounded, retried). */
+export function deliveredRouting(url: string, preSend: PreSendAction[], options: DeliveryOptions = {}): INodePropertyRouting {
+	return { request: { url }, send: { preSend, paginate: true }, operations: { pagination: deliver(options) } };
 }

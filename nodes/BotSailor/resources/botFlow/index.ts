@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { deliveredRouting } from '../../shared/delivery';
 import { showFor, whatsAppNumber } from '../common';
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
@@ -29,21 +30,15 @@ export const botFlowOperations: INodeProperties = {
 			value: 'trigger',
 			action: 'Trigger a bot flow',
 			description: 'Start a bot flow for a subscriber',
-			routing: {
-				request: { url: '/whatsapp/trigger-bot' },
-				send: {
-					preSend: [
-						validateBody(
-							z.object({
-								phone_number_id: NUMBER,
-								bot_flow_unique_id: inputs.required.describe('Bot Flow'),
-								phone_number: inputs.phoneNumber.describe('Phone Number'),
-							}),
-						),
-					],
-				},
-				output: { postReceive: [unwrap('confirmation')] },
-			},
+			routing: deliveredRouting('/whatsapp/trigger-bot', [
+				validateBody(
+					z.object({
+						phone_number_id: NUMBER,
+						bot_flow_unique_id: inputs.required.describe('Bot Flow'),
+						phone_number: inputs.phoneNumber.describe('Phone Number'),
+					}),
+				),
+			]),
 		},
 	],
 	default: 'getMany',

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { deliveredRouting } from '../../shared/delivery';
 import { decodeJsonOption, returnAllAndLimit, showFor, whatsAppNumber } from '../common';
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
@@ -47,33 +48,21 @@ export const messageOperations: INodeProperties = {
 			value: 'sendButtons',
 			action: 'Send a message with reply buttons',
 			description: 'Send a session message with one to three reply buttons',
-			routing: {
-				request: { url: '/whatsapp/send/interactive-buttons' },
-				send: { preSend: [prepareButtons] },
-				output: { postReceive: [unwrap('confirmation')] },
-			},
+			routing: deliveredRouting('/whatsapp/send/interactive-buttons', [prepareButtons]),
 		},
 		{
 			name: 'Send Media',
 			value: 'sendMedia',
 			action: 'Send a media message',
 			description: 'Send an image, video, audio or document from a URL, a media ID or a binary file',
-			routing: {
-				request: { url: '/whatsapp/send/file' },
-				send: { preSend: [prepareMedia] },
-				output: { postReceive: [unwrap('confirmation')] },
-			},
+			routing: deliveredRouting('/whatsapp/send/file', [prepareMedia]),
 		},
 		{
 			name: 'Send Template',
 			value: 'sendTemplate',
 			action: 'Send a template message',
 			description: 'Send an approved message template; works outside the 24-hour session window',
-			routing: {
-				request: { url: '/whatsapp/send/template' },
-				send: { preSend: [prepareTemplateSend] },
-				output: { postReceive: [unwrap('confirmation')] },
-			},
+			routing: deliveredRouting('/whatsapp/send/template', [prepareTemplateSend]),
 		},
 		{
 			name: 'Send Text',
@@ -81,11 +70,7 @@ export const messageOperations: INodeProperties = {
 			action: 'Send a text message',
 			description:
 				'Send free text. It only reaches a subscriber inside the 24-hour session window after their last message; otherwise use Send Template.',
-			routing: {
-				request: { url: '/whatsapp/send' },
-				send: { preSend: [validateBody(z.object({ phone_number_id: NUMBER, phone_number: PHONE, message: inputs.required.describe('Message') }))] },
-				output: { postReceive: [unwrap('confirmation')] },
-			},
+			routing: deliveredRouting('/whatsapp/send', [validateBody(z.object({ phone_number_id: NUMBER, phone_number: PHONE, message: inputs.required.describe('Message') }))]),
 		},
 	],
 	default: 'sendText',

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { deliveredRouting } from '../../shared/delivery';
 import { decodeJsonOption, showFor, whatsAppNumber } from '../common';
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
@@ -55,11 +56,7 @@ export const templateOperations: INodeProperties = {
 			value: 'sendBroadcast',
 			action: 'Send a broadcast template',
 			description: 'Save and send a broadcast template campaign',
-			routing: {
-				request: { url: '/whatsapp/broadcast/template/send' },
-				send: { preSend: [validateBody(z.object({ phone_number_id: NUMBER, flow_data: inputs.json.describe('Flow Data') }))] },
-				output: { postReceive: [unwrap('confirmation')] },
-			},
+			routing: deliveredRouting('/whatsapp/broadcast/template/send', [validateBody(z.object({ phone_number_id: NUMBER, flow_data: inputs.json.describe('Flow Data') }))]),
 		},
 	],
 	default: 'getMany',
