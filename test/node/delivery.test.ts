@@ -67,7 +67,7 @@ describe('delivery: Send Text through the shared delivery hook', () => {
 
 	it.each([
 		['429 answers', { kind: 'rate429' as const, times: 2 }, 3],
-		['5xx pages', { kind: 'html500' as const, times: 1 }, 2],
+		['a 503 page', { kind: 'unavailable503' as const, times: 1 }, 2],
 	])('retries after %s and delivers once', async (_name, fault, requests) => {
 		fx.sim.faults.add('/whatsapp/send', fault);
 		const { items: output, error } = await send(withDelivery, 1);
@@ -75,6 +75,13 @@ describe('delivery: Send Text through the shared delivery hook', () => {
 		expect(output[0].json).toMatchObject({ success: true });
 		expect(fx.sim.requests).toHaveLength(requests);
 		expect(sentTo().get('19990000000')).toBe(1);
+	});
+
+	it('does not retry a 500 (the platform may have sent the message before failing)', async () => {
+		fx.sim.faults.add('/whatsapp/send', { kind: 'html500', times: 1 });
+		const { error } = await send(withDelivery, 1);
+		expect(error?.name).toBe('NodeApiError');
+		expect(fx.sim.requests).toHaveLength(1);
 	});
 
 	it('gives up after the last retry with the 429 error', async () => {
@@ -115,11 +122,11 @@ describe('delivery: Send Text through the shared delivery hook', () => {
 });
 
 describe('delivery building blocks', () => {
-	it('retries only HTTP 429 and 5xx answers', () => {
+	it('retries only answers that say the request was not processed (429, 502, 503, 504)', () => {
 		const node = { id: '1', name: 'n', type: 't', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
 		const withCode = (httpCode: string) => new NodeApiError(node, { message: 'x' }, { httpCode });
-		expect(['429', '500', '503'].map((code) => isRetryable(withCode(code)))).toEqual([true, true, true]);
-		expect(['0', '200', '401', '404'].map((code) => isRetryable(withCode(code)))).toEqual([false, false, false, false]);
+		expect(['429', '502', '503', '504'].map((code) => isRetryable(withCode(code)))).toEqual([true, true, true, true]);
+		expect(['0', '200', '401', '404', '500'].map((code) => isRetryable(withCode(code)))).toEqual([false, false, false, false, false]);
 		expect(isRetryable(new Error('socket hang up'))).toBe(false);
 	});
 

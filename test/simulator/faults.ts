@@ -1,6 +1,6 @@
 /** Fault injection: per path (or every path with '*'), a number of times or forever, plus a concurrency cap. */
 
-export type FaultKind = 'none' | 'html500' | 'malformed' | 'drop' | 'timeout' | 'rate429' | 'status0' | 'unauthorized' | 'redirect';
+export type FaultKind = 'none' | 'html500' | 'unavailable503' | 'malformed' | 'drop' | 'timeout' | 'rate429' | 'status0' | 'unauthorized' | 'redirect';
 
 export interface Fault {
 	kind: FaultKind;

@@ -151,6 +151,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				if (fault?.kind === 'drop') return request.socket.destroy();
 				if (fault?.kind === 'timeout') return; // never answers; the client's timeout fires
 				if (fault?.kind === 'rate429' || release.overCapacity) return send(response, 429, { status: '0', message: 'Too Many Requests' });
+				if (fault?.kind === 'unavailable503') return send(response, 503, '<!DOCTYPE html><html><body><h1>503 Service Unavailable</h1></body></html>', 'text/html');
 				if (fault?.kind === 'html500') return send(response, 500, '<!DOCTYPE html><html><body><h1>500 Internal Server Error</h1></body></html>', 'text/html');
 				if (fault?.kind === 'malformed') return send(response, 200, '{"status":"1","message":[{"id":1,', 'application/json');
 				if (fault?.kind === 'status0') return send(response, 200, { status: '0', message: fault.message ?? 'Something went wrong.' });

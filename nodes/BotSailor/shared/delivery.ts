@@ -17,7 +17,7 @@ import { sendRequest } from './request';
  * 5,000 simultaneous requests and a rate-limited platform drops most of them. Used as the
  * `routing.operations.pagination` of a send operation (with `routing.send.paginate: true`), this
  * sends each item's request itself: a bounded number in flight per platform, and a retry with
- * backoff when the platform answered "slow down" (429) or had a server error (5xx).
+ * backoff when the platform answered that it did not process the request (429, 502, 503, 504).
  * A connection that dropped or timed out is never retried: the message may already have left,
  * so a retry could deliver it twice. That item fails instead (an error item under Continue On Fail).
  */
@@ -25,7 +25,7 @@ import { sendRequest } from './request';
 export interface DeliveryOptions {
 	/** Requests in flight at once towards one Base URL (shared by every execution in this n8n). */
 	concurrency?: number;
-	/** Retries after the first attempt, on 429 and 5xx answers only. */
+	/** Retries after the first attempt, on 429, 502, 503 and 504 answers only. */
 	retries?: number;
 	/** First backoff delay; doubles on each retry, with jitter. */
 	baseDelayMs?: number;
@@ -76,15 +76,17 @@ export function limiterFor(key: string, max: number): Limiter {
 	return limiter;
 }
 
+/** Answers that say the request was not processed: rate limited, or a gateway/overload refusal. */
+const NOT_PROCESSED = new Set([429, 502, 503, 504]);
+
 /**
- * Whether a failed send may be repeated: only when the platform answered 429 or 5xx, which means
- * it refused or failed the request. Transport failures carry httpCode "0" (see request.ts) and a
+ * Whether a failed send may be repeated: only when the platform answered that it did not process it
+ * (429, 502, 503, 504). A 500 is not retried: the message may have left before the server failed. Transport failures carry httpCode "0" (see request.ts) and a
  * status "0" envelope on HTTP 200 is the API's own answer: neither is retried.
  */
 export function isRetryable(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
-	const code = Number(error.httpCode);
-	return code === 429 || (code >= 500 && code <= 599);
+	return NOT_PROCESSED.has(Number(error.httpCode));
 }
 
 /** Exponential backoff with "equal jitter": half the delay fixed, half random, so retries spread out. */
