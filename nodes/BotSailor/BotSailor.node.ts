@@ -25,6 +25,7 @@ import { moduleDescription } from './resources/module';
 import { packageDescription } from './resources/package';
 import { teamMemberDescription } from './resources/teamMember';
 import { transactionDescription } from './resources/transaction';
+import { sendOnce } from './shared/sendOnce';
 
 export class BotSailor implements INodeType {
 	description: INodeTypeDescription = {
@@ -41,6 +42,8 @@ export class BotSailor implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botSailorApi', required: true }],
+		// Every operation's request goes through sendOnce (lists and sends replace it with their own), see shared/sendOnce.ts.
+		requestOperations: { pagination: sendOnce },
 		requestDefaults: {
 			baseURL: '={{ $credentials.baseUrl }}',
 			method: 'POST',
@@ -78,6 +81,7 @@ export class BotSailor implements INodeType {
 					{ name: 'User', value: 'user' },
 				],
 				default: 'user',
+				routing: { send: { paginate: true } },
 			},
 			...userDescription,
 			...accountDescription,

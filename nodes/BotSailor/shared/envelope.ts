@@ -1,5 +1,6 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+import { operationLabel } from './operationLabel';
 
 /** The HTTP response as n8n's helpers return it with `returnFullResponse`. */
 export interface RawResponse {
@@ -63,7 +64,9 @@ export function apiError(
 	secret?: string,
 ): NodeApiError {
 	const message = redact(details.message, secret);
-	const description = redact(details.description, secret);
+	// The API's own text stays the message; the description says which operation failed.
+	const label = operationLabel(node);
+	const description = redact(label ? `BotSailor ${label} failed. ${details.description}` : details.description, secret);
 	return new NodeApiError(node, { message, description } as JsonObject, {
 		message,
 		description,

@@ -5,6 +5,7 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { payloadRecords } from './envelope';
 import { toOutputItems } from './output';
 import { sendRequest, usesEarlierForm } from './request';
@@ -47,7 +48,16 @@ export async function collectPages(
 /** How many records the user asked for: undefined for Return All. */
 export function requestedLimit(context: IExecutePaginationFunctions): number | undefined {
 	if (context.getNodeParameter('returnAll', false) === true) return undefined;
-	return Number(context.getNodeParameter('limit', 50));
+	const limit = context.getNodeParameter('limit', 50) as unknown;
+	const value = typeof limit === 'string' && limit.trim() !== '' ? Number(limit) : limit;
+	// An expression can bypass the field's own minimum: refuse rather than send limit=NaN or return nothing.
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+		throw new NodeOperationError(context.getNode(), 'Limit must be a whole number of at least 1', {
+			description: `The parameter "Limit" received ${JSON.stringify(limit)}. Nothing was sent to the platform.`,
+			itemIndex: context.getItemIndex(),
+		});
+	}
+	return value;
 }
 
 /**

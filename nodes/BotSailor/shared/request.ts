@@ -20,7 +20,7 @@ export async function apiToken(context: Pick<FunctionsBase, 'getCredentials'>): 
 }
 
 /** Network failures (refused, reset, timeout) as a NodeApiError that carries no request data. */
-function transportError(context: RequestContext, error: Error & { code?: string }, secret: string, itemIndex?: number) {
+export function transportError(context: Pick<RequestContext, 'getNode'>, error: Error & { code?: string }, secret: string, itemIndex?: number) {
 	const reason = error.code === 'ECONNABORTED' || /timeout/i.test(error.message) ? 'timed out' : 'failed';
 	return apiError(
 		context.getNode(),

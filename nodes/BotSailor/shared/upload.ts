@@ -72,9 +72,11 @@ export async function uploadBinary(
 ): Promise<UploadedMedia> {
 	const body = await mediaFormData(context, phoneNumberId, propertyName);
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	// The node's Options → Timeout (n8n adds it to declarative nodes) applies to this step too.
+	const timeout = Number(context.getNodeParameter('requestOptions.timeout', 300_000)) || 300_000;
 	const envelope = await sendRequest.call(
 		context,
-		{ method: 'POST', baseURL: apiBaseUrl(credentials.baseUrl), url: '/whatsapp/upload/media', body, headers: { Accept: 'application/json' }, timeout: 300_000 },
+		{ method: 'POST', baseURL: apiBaseUrl(credentials.baseUrl), url: '/whatsapp/upload/media', body, headers: { Accept: 'application/json' }, timeout },
 		context.getItemIndex(),
 	);
 	return { media_id: String(envelope.media_id ?? ''), media_type: String(envelope.media_type ?? ''), media_name: String(envelope.media_name ?? '') };

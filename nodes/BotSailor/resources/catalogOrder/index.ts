@@ -2,6 +2,7 @@ import type { DeclarativeRestApiSettings, IExecutePaginationFunctions, INodeExec
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { requestedLimit } from '../../shared/pagination';
+import { sendOnce } from '../../shared/sendOnce';
 import { decodeJsonOption, returnAllAndLimit, showFor } from '../common';
 
 const resource = 'catalogOrder';
@@ -9,8 +10,8 @@ const STATUSES = ['Approved', 'Completed', 'Shipped', 'Delivered', 'Refunded'] a
 
 /** The order list is one unpaginated response: Limit keeps its first records. */
 async function firstRecords(this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions): Promise<INodeExecutionData[]> {
-	const items = await this.makeRoutingRequest(requestData);
-	const limit = requestedLimit(this);
+	const limit = requestedLimit(this); // checked first, so a bad Limit sends nothing
+	const items = await sendOnce.call(this, requestData);
 	return limit === undefined ? items : items.slice(0, limit);
 }
 

@@ -116,6 +116,8 @@ export async function prepareMedia(this: IExecuteSingleFunctions, requestOptions
 		body.media_name = body.media_name || uploaded.media_name;
 	}
 	const mediaUrl = String(body.media_url ?? '').trim();
+	// An empty URL would otherwise be reported as a missing media type.
+	if (source === 'url' && !mediaUrl) refuse(this, 'Media URL is required', 'Set "Media URL" to a public HTTPS address of the file.');
 	if (!body.media_type && mediaUrl) body.media_type = mediaTypeFromUrl(mediaUrl);
 	if (!body.media_type) {
 		refuse(this, 'Media Type is required', source === 'url' ? 'The URL has no known file extension: set "Media Type".' : 'Set "Media Type" when sending by media ID.');

@@ -160,7 +160,7 @@ export const subscriberOperations: INodeProperties = {
 			routing: write('/whatsapp/subscriber/update', {
 				first_name: z.string().describe('First Name').optional(),
 				last_name: z.string().describe('Last Name').optional(),
-				gender: z.string().describe('Gender').optional(),
+				gender: inputs.oneOf(['female', 'male', 'other']).describe('Gender').optional(),
 				label_ids: inputs.idList.describe('Labels').optional(),
 			}),
 		},

@@ -1,0 +1,32 @@
+import type {
+	DeclarativeRestApiSettings,
+	IExecutePaginationFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { apiToken, transportError } from './request';
+
+/**
+ * The node-wide `requestOperations.pagination` (operations with their own, such as lists, replace
+ * it): sends the operation's one request exactly as RoutingNode would, but a network failure
+ * (dropped connection, timeout) becomes our NodeApiError naming the operation. Without it,
+ * RoutingNode passes on the raw AxiosError, whose `config` holds the form body and headers with
+ * the API token, into error items under Continue On Fail.
+ */
+export async function sendOnce(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	let failure: unknown;
+	try {
+		return await this.makeRoutingRequest(requestData);
+	} catch (error) {
+		failure = error;
+	}
+	// n8n's request helper wraps a network failure in a NodeApiError around the AxiosError;
+	// our own errors (envelope, validation) carry no AxiosError and pass through unchanged.
+	const cause = (failure as { cause?: Error & { isAxiosError?: boolean } }).cause;
+	if (failure instanceof NodeOperationError) throw failure;
+	if (failure instanceof NodeApiError && cause?.isAxiosError !== true) throw failure;
+	throw transportError(this, cause?.isAxiosError === true ? cause : (failure as Error), await apiToken(this), this.getItemIndex());
+}
