@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a command-line script run with tsx, not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- a command-line script run with tsx (it runs npm and n8n), not node code */
 /**
  * `npm run demo`: a real n8n 2.41.1 with this package installed as a community package, the example
  * workflows and a BotSailor credential imported, and an owner login ready. By default the credential
@@ -26,6 +26,18 @@ import {
 
 const say = (text: string) => process.stdout.write(`${text}\n`);
 
+/** What the demo started, so Ctrl-C (or a failure) stops exactly that. */
+const running: { simulator?: Simulator; server?: Server; stopping?: boolean } = {};
+
+async function stopAll(code: number) {
+	if (running.stopping) return;
+	running.stopping = true;
+	say('\nStopping n8n and the simulator …');
+	await running.server?.stop();
+	await running.simulator?.close();
+	process.exit(code);
+}
+
 async function main() {
 	const { values } = parseArgs({
 		options: {
@@ -44,31 +56,24 @@ async function main() {
 	const paths = provision();
 	if (!values['no-build']) {
 		say('2/6 Building the package …');
-		execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+		try {
+			execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe', encoding: 'utf8' });
+		} catch (error) {
+			throw new Error(`npm run build failed:\n${(error as { stdout?: string }).stdout ?? ''}`);
+		}
 	}
 
-	let simulator: Simulator | undefined;
-	let server: Server | undefined;
-	let stopping = false;
-	const stopAll = async () => {
-		if (stopping) return;
-		stopping = true;
-		say('\nStopping n8n and the simulator …');
-		await server?.stop();
-		await simulator?.close();
-		process.exit(0);
-	};
-	process.on('SIGINT', () => void stopAll());
-	process.on('SIGTERM', () => void stopAll());
+	process.on('SIGINT', () => void stopAll(0));
+	process.on('SIGTERM', () => void stopAll(0));
 
 	let credential: { baseUrl: string; apiToken: string };
 	if (real) {
 		credential = { baseUrl: values['base-url']!, apiToken: values.token! };
 		say(`3/6 Using the real account at ${credential.baseUrl}`);
 	} else {
-		simulator = await startSimulator({ port: Number(values['simulator-port']) });
-		credential = { baseUrl: simulator.url, apiToken: simulator.token };
-		say(`3/6 API simulator with demo data at ${simulator.url}`);
+		running.simulator = await startSimulator({ port: Number(values['simulator-port']) });
+		credential = { baseUrl: running.simulator.url, apiToken: running.simulator.token };
+		say(`3/6 API simulator with demo data at ${running.simulator.url}`);
 	}
 
 	// A fresh n8n user folder each run: the simulator's world is fresh too.
@@ -81,7 +86,8 @@ async function main() {
 	await importCredential(n8n, credential);
 	await importWorkflows(n8n);
 	say('6/6 Starting n8n …');
-	server = await start(n8n, 180_000, process.env.N8N_LOG_LEVEL !== undefined);
+	const server = await start(n8n, 180_000, process.env.N8N_LOG_LEVEL !== undefined);
+	running.server = server;
 	await new Session(n8n.url).setupOwner();
 
 	say(`
@@ -89,6 +95,7 @@ n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
   Editor:    ${n8n.url}
   Login:     ${OWNER.email} / ${OWNER.password}
   Workflows: the examples/ folder, with the credential "BotSailor account" (${real ? credential.baseUrl : 'the simulator'})`);
+	const simulator = running.simulator;
 	if (simulator) {
 		say(`  Simulator: ${simulator.url} (token ${simulator.token})
   Make a customer write, for a trigger workflow that is active:
@@ -97,13 +104,14 @@ n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
 	}
 	say('Press Ctrl-C to stop.');
 	server.child.on('exit', (code) => {
-		if (stopping) return;
-		process.stderr.write(`n8n exited unexpectedly (${code})\n${server!.output()}\n`);
-		void simulator?.close().then(() => process.exit(1));
+		if (running.stopping) return;
+		process.stderr.write(`n8n exited unexpectedly (${code})\n${server.output()}\n`);
+		running.server = undefined;
+		void stopAll(1);
 	});
 }
 
 main().catch((error: Error) => {
 	process.stderr.write(`demo failed: ${error.message}\n`);
-	process.exit(1);
+	void stopAll(1);
 });

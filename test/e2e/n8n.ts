@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives a real n8n from plain Node.js (demo and e2e), not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error, @n8n/community-nodes/no-hardcoded-secrets -- drives a real n8n (child processes) from plain Node.js for the demo and e2e, not node code; the owner password is a fixed local demo login */
 /**
  * A real, pinned n8n for the demo and the end-to-end suite: provisioning (scripts/provision-n8n.sh),
  * this package packed and installed the way n8n installs community packages, credential and
@@ -46,6 +46,8 @@ export function instance(paths: N8nPaths, userFolder: string, port: number, extr
 		PATH: [paths.nodeBin, paths.n8nBin, process.env.PATH].join(delimiter),
 		N8N_USER_FOLDER: userFolder,
 		N8N_PORT: String(port),
+		// The task runner broker listens too (default 5679): one per instance, so instances can coexist.
+		N8N_RUNNERS_BROKER_PORT: String(port + 1),
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_HOST: 'localhost',
 		N8N_ENCRYPTION_KEY: 'botsailor-local-demo-key',
@@ -61,7 +63,10 @@ export function instance(paths: N8nPaths, userFolder: string, port: number, extr
 		DB_SQLITE_POOL_SIZE: '2',
 		...extra,
 	};
-	delete env.NODE_OPTIONS; // jest/tsx hooks must not leak into n8n
+	// Nothing of a test runner may leak into n8n: NODE_ENV=test silences its logger (and so `execute`'s output).
+	env.NODE_ENV = 'production';
+	delete env.NODE_OPTIONS;
+	for (const key of Object.keys(env)) if (key.startsWith('JEST_')) delete env[key];
 	return { paths, userFolder, port, env, url: `http://localhost:${port}` };
 }
 
@@ -265,6 +270,14 @@ export class Session {
 		if (!response.ok) throw new Error(`${method} /rest${path} → HTTP ${response.status}: ${text}`);
 		const parsed = text ? (JSON.parse(text) as { data?: T }) : {};
 		return (parsed && typeof parsed === 'object' && 'data' in parsed ? parsed.data : parsed) as T;
+	}
+
+	/** A GET outside /rest (e.g. /types/nodes.json), with the session cookie. */
+	async get<T = unknown>(path: string): Promise<T> {
+		const response = await fetch(`${this.baseUrl}${path}`, { headers: { 'browser-id': this.browserId, cookie: this.cookie } });
+		const text = await response.text();
+		if (!response.ok) throw new Error(`GET ${path} → HTTP ${response.status}: ${text}`);
+		return JSON.parse(text) as T;
 	}
 
 	/** Creates the owner account on a fresh instance (idempotent: a second call only logs in). */
