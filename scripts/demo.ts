@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- a command-line script run with tsx (it runs npm and n8n), not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- a command-line script run with tsx (it runs npm and n8n), not node code */
 /**
  * `npm run demo`: a real n8n 2.41.1 with this package installed as a community package, the example
  * workflows and a BotSailor credential imported, and an owner login ready. By default the credential
