@@ -23,6 +23,9 @@ import { sendTextNode, sendTextParameters } from './sendTextNode';
 const { BotSailorTrigger } = require('../nodes/BotSailorTrigger/BotSailorTrigger.node.ts') as typeof import('../nodes/BotSailorTrigger/BotSailorTrigger.node');
 
 const QUICK = process.env.BENCH_QUICK === '1';
+/** BENCH_ROWS=1,4 runs only those rows (nothing is written to RESULTS files then). */
+const ONLY = process.env.BENCH_ROWS?.split(',').map(Number);
+const wanted = (row: number) => !ONLY || ONLY.includes(row);
 const N = {
 	send: QUICK ? 100 : 1_000,
 	subscribers: QUICK ? 1_000 : 10_000,
@@ -171,7 +174,7 @@ async function main() {
 	const sim = await startSimProcess();
 	const http = httpRequestNode();
 	try {
-		for (const latency of LATENCIES) {
+		for (const latency of wanted(1) ? LATENCIES : []) {
 			await sim.control('reset');
 			await setLatency(sim, latency);
 			log(`row 1, latency ${latency} ms`);
@@ -180,23 +183,25 @@ async function main() {
 			else if (http) await perItemInProcess(sim, http, latency);
 			else rows.push(['1. Send Text vs HTTP Request', `${latency} ms`, 'not measured', 'n8n 2.41.1 not provisioned (.cache/n8n-2.41.1)', '–', '–', '≤ 1.0']);
 		}
-		for (const latency of LATENCIES) {
+		for (const latency of wanted(2) ? LATENCIES : []) {
 			log(`row 2, latency ${latency} ms`);
 			if (http) await returnAll(sim, http, latency);
 		}
-		for (const latency of LATENCIES) {
+		for (const latency of wanted(3) ? LATENCIES : []) {
 			log(`row 3, latency ${latency} ms`);
 			await triggerCost(sim, latency);
 		}
-		for (const latency of LATENCIES) {
+		for (const latency of wanted(4) ? LATENCIES : []) {
 			log(`row 4, latency ${latency} ms`);
 			await bulkSafety(sim, latency);
 		}
 	} finally {
 		await sim.stop();
 	}
-	log('row 5');
-	rows.push(...((await packageRows()) as Row[]));
+	if (wanted(5)) {
+		log('row 5');
+		rows.push(...((await packageRows()) as Row[]));
+	}
 	const minutes = (performance.now() - started) / 60_000;
 	const text = [
 		'# Benchmark results',
@@ -208,7 +213,7 @@ async function main() {
 		'',
 	].join('\n');
 	process.stdout.write(`${text}\n`);
-	writeFileSync(join(ROOT, 'bench', QUICK ? 'RESULTS.quick.md' : 'RESULTS.md'), text);
+	if (!ONLY) writeFileSync(join(ROOT, 'bench', QUICK ? 'RESULTS.quick.md' : 'RESULTS.md'), text);
 }
 
 main().then(

@@ -44,8 +44,9 @@ export class BotSailor implements INodeType {
 		credentials: [{ name: 'botSailorApi', required: true }],
 		// Every operation's request goes through sendOnce (lists and sends replace it with their own), see shared/sendOnce.ts.
 		requestOperations: { pagination: sendOnce },
+		// No baseURL here: the credential's authenticate sets it from the Base URL (normalised). An
+		// expression would be evaluated twice per item by RoutingNode, and expressions are its main cost.
 		requestDefaults: {
-			baseURL: '={{ $credentials.baseUrl }}',
 			method: 'POST',
 			headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
 			ignoreHttpStatusErrors: true,

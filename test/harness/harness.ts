@@ -53,6 +53,8 @@ export interface RunResult {
 	/** The execution's error when the node failed. */
 	error?: ExecutionError;
 	run: IRun;
+	/** How many times the node had credentials decrypted (n8n reads them from its database each time). */
+	credentialLoads: number;
 }
 
 const NODE_NAME = 'BotSailor';
@@ -80,7 +82,7 @@ function nodeTypesOf(types: Record<string, INodeType>): INodeTypes {
 const credentialType = new BotSailorApi();
 
 /** The credentials helper n8n would provide: decrypted test credentials and the credential's own authenticate. */
-export function credentialsHelper(credentials: TestCredentials): ICredentialsHelper {
+export function credentialsHelper(credentials: TestCredentials, onLoad: () => void = () => undefined): ICredentialsHelper {
 	const data: ICredentialDataDecryptedObject = { apiForm: 'current', ...credentials };
 	return {
 		getParentTypes: () => [],
@@ -92,16 +94,19 @@ export function credentialsHelper(credentials: TestCredentials): ICredentialsHel
 		getCredentials: async () => {
 			throw new Error('not used');
 		},
-		getDecrypted: async () => ({ ...data }),
+		getDecrypted: async () => {
+			onLoad();
+			return { ...data };
+		},
 		updateCredentials: async () => undefined,
 		updateCredentialsOauthTokenData: async () => undefined,
 		getCredentialsProperties: () => credentialType.properties,
 	} as unknown as ICredentialsHelper;
 }
 
-function additionalDataFor(credentials: TestCredentials, hooks?: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
+function additionalDataFor(credentials: TestCredentials, hooks?: ExecutionLifecycleHooks, onLoad?: () => void): IWorkflowExecuteAdditionalData {
 	return {
-		credentialsHelper: credentialsHelper(credentials),
+		credentialsHelper: credentialsHelper(credentials, onLoad),
 		hooks,
 		executionId: 'test-execution',
 		restApiUrl: 'http://localhost:5678/rest',
@@ -153,7 +158,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		id: 'test-workflow', name: 'test', active: false, nodes: workflow.nodes ? Object.values(workflow.nodes) : [], connections: workflow.connectionsBySourceNode, createdAt: new Date(), updatedAt: new Date(), isArchived: false,
 	} as never);
 	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
-	const additionalData = additionalDataFor(options.credentials, hooks);
+	let credentialLoads = 0;
+	const additionalData = additionalDataFor(options.credentials, hooks, () => credentialLoads++);
 	const runExecutionData = createRunExecutionData({
 		executionData: { nodeExecutionStack: [{ node: inputNode, data: { main: [[{ json: {} }]] }, source: null }] },
 	});
@@ -164,6 +170,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		items: taskData?.data?.main?.[0] ?? [],
 		error: run.data.resultData.error ?? taskData?.error,
 		run,
+		credentialLoads,
 	};
 }
 

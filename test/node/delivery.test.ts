@@ -56,6 +56,12 @@ describe('delivery: Send Text through the shared delivery hook', () => {
 		expect(fx.sim.faults.peakInFlight).toBeLessThanOrEqual(DELIVERY_DEFAULTS.concurrency);
 	});
 
+	it('decrypts the credential no more often than a plain declarative request does (once per item, plus once per run)', async () => {
+		const { items: output, credentialLoads } = await send(withDelivery, 50);
+		expect(output).toHaveLength(50);
+		expect(credentialLoads).toBe(51);
+	});
+
 	it('shows why it exists: the plain declarative operation loses items against the same cap', async () => {
 		fx.sim.faults.maxConcurrent = 10;
 		fx.sim.faults.latencyMs = 5;

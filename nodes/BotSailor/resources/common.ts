@@ -77,6 +77,6 @@ export function whatsAppNumber(resource: string, operations: string[], property 
 				hint: 'The phone number ID, as shown in Get Me → whatsapp_bots_details',
 			},
 		],
-		routing: { send: { type: 'body', property, value: '={{ $value }}' } },
+		routing: { send: { type: 'body', property } },
 	};
 }

@@ -3,27 +3,25 @@ import type {
 	INodePropertyRouting,
 	PreSendAction,
 	IExecutePaginationFunctions,
-	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
-import { apiBaseUrl } from '../../../credentials/BotSailorApi.credentials';
-import { payloadRecords, type PayloadShape } from './envelope';
-import { toOutputItems } from './output';
-import { sendRequest } from './request';
+import { unwrap } from './output';
+import { CREDENTIAL_TYPE } from './request';
+import { routingFailure } from './sendOnce';
 
 /**
  * Safe bulk sends. n8n's RoutingNode starts every item's request at once, so 5,000 items are
  * 5,000 simultaneous requests and a rate-limited platform drops most of them. Used as the
  * `routing.operations.pagination` of a send operation (with `routing.send.paginate: true`), this
- * sends each item's request itself: a bounded number in flight per platform, and a retry with
+ * sends each item's request itself: a bounded number in flight per account, and a retry with
  * backoff when the platform answered that it did not process the request (429, 502, 503, 504).
  * A connection that dropped or timed out is never retried: the message may already have left,
  * so a retry could deliver it twice. That item fails instead (an error item under Continue On Fail).
  */
 
 export interface DeliveryOptions {
-	/** Requests in flight at once towards one Base URL (shared by every execution in this n8n). */
+	/** Requests in flight at once for one account (credential) (shared by every execution in this n8n). */
 	concurrency?: number;
 	/** Retries after the first attempt, on 429, 502, 503 and 504 answers only. */
 	retries?: number;
@@ -31,8 +29,6 @@ export interface DeliveryOptions {
 	baseDelayMs?: number;
 	/** Longest backoff delay. */
 	maxDelayMs?: number;
-	/** Where the operation's output sits in the envelope (sends answer a confirmation). */
-	shape?: PayloadShape;
 }
 
 export const DELIVERY_DEFAULTS = { concurrency: 6, retries: 6, baseDelayMs: 250, maxDelayMs: 8_000 };
@@ -64,7 +60,7 @@ export class Limiter {
 	}
 }
 
-/** One limiter per platform (Base URL), module-level so concurrent items and executions share it. */
+/** One limiter per account (credential), module-level so concurrent items and executions share it. */
 const limiters = new Map<string, Limiter>();
 
 export function limiterFor(key: string, max: number): Limiter {
@@ -78,6 +74,12 @@ export function limiterFor(key: string, max: number): Limiter {
 
 /** Answers that say the request was not processed: rate limited, or a gateway/overload refusal. */
 const NOT_PROCESSED = new Set([429, 502, 503, 504]);
+
+/** The limiter key: the credential in use (one account on one platform); reading it costs nothing per item. */
+function accountKey(context: IExecutePaginationFunctions): string {
+	const credential = context.getNode().credentials?.[CREDENTIAL_TYPE];
+	return credential?.id ?? credential?.name ?? 'default';
+}
 
 /**
  * Whether a failed send may be repeated: only when the platform answered that it did not process it
@@ -95,26 +97,26 @@ export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: n
 	return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
-/** The `routing.operations.pagination` of a send operation: bounded, retried, confirmation output. */
+/**
+ * The `routing.operations.pagination` of a send operation: bounded, retried. It sends through
+ * RoutingNode's own request (credentials decrypted once per run, the operation's postReceive
+ * applied), so a send costs what a plain declarative request costs.
+ */
 export function deliver(
 	options: DeliveryOptions = {},
 ): (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) => Promise<INodeExecutionData[]> {
 	const { concurrency, retries, baseDelayMs, maxDelayMs } = { ...DELIVERY_DEFAULTS, ...options };
-	const shape = options.shape ?? 'confirmation';
 	return async function (this: IExecutePaginationFunctions, requestData) {
-		const request = requestData.options as IHttpRequestOptions;
-		const itemIndex = this.getItemIndex();
-		const limiter = limiterFor(apiBaseUrl(request.baseURL), concurrency);
+		const limiter = limiterFor(accountKey(this), concurrency);
 		const cancelled = () => this.getExecutionCancelSignal()?.aborted === true;
 		await limiter.acquire();
 		try {
 			for (let attempt = 0; ; attempt++) {
 				let failure: unknown;
 				try {
-					const envelope = await sendRequest.call(this, request, itemIndex);
-					return toOutputItems(this, payloadRecords(envelope, shape));
+					return await this.makeRoutingRequest(requestData);
 				} catch (error) {
-					failure = error; // already a NodeApiError from sendRequest
+					failure = await routingFailure(this, error);
 				}
 				if (attempt >= retries || !isRetryable(failure) || cancelled()) throw failure;
 				// The slot stays held while waiting: a limited platform then sees fewer requests overall.
@@ -128,5 +130,10 @@ export function deliver(
 
 /** The routing of a send operation: validated by its preSend, then sent through `deliver` (bounded, retried). */
 export function deliveredRouting(url: string, preSend: PreSendAction[], options: DeliveryOptions = {}): INodePropertyRouting {
-	return { request: { url }, send: { preSend, paginate: true }, operations: { pagination: deliver(options) } };
+	return {
+		request: { url },
+		send: { preSend, paginate: true },
+		operations: { pagination: deliver(options) },
+		output: { postReceive: [unwrap('confirmation')] },
+	};
 }

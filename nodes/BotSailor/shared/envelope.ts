@@ -75,16 +75,14 @@ export function apiError(
 	});
 }
 
+/** What a response says: the successful envelope, or why the call failed. */
+export type Reading = { envelope: IDataObject } | { failure: { message: string; description: string; httpCode: number } };
+
 /**
- * Reads a response: a successful envelope comes back (with `mesasge` renamed to `message`);
- * `status` "0"/false, HTTP errors and non-JSON bodies throw NodeApiError with the API's text.
+ * Reads a response without any side effect: a successful envelope (with `mesasge` renamed to
+ * `message`), or the failure of `status` "0"/false, HTTP errors and non-JSON bodies, in the API's text.
  */
-export function readEnvelope(
-	node: INode,
-	response: RawResponse,
-	secret?: string,
-	itemIndex?: number,
-): IDataObject {
+export function readResponse(response: RawResponse): Reading {
 	const statusCode = response.statusCode ?? 200;
 	const envelope = asEnvelope(response.body);
 	if (!envelope) {
@@ -93,17 +91,24 @@ export function readEnvelope(
 			: `The platform answered with a body that is not valid JSON (HTTP ${statusCode})`;
 		const description =
 			statusCode >= 400 ? hintFor(statusCode) : `This usually means a wrong Base URL or a missing API token. ${CREDENTIAL_HINT}`;
-		throw apiError(node, { message, description, httpCode: statusCode, itemIndex }, secret);
+		return { failure: { message, description, httpCode: statusCode } };
 	}
 	if (statusCode >= 400 || !isSuccessStatus(envelope.status)) {
 		const message = apiText(envelope) ?? `The request failed (HTTP ${statusCode})`;
-		throw apiError(node, { message, description: hintFor(statusCode), httpCode: statusCode, itemIndex }, secret);
+		return { failure: { message, description: hintFor(statusCode), httpCode: statusCode } };
 	}
 	if ('mesasge' in envelope) {
 		const { mesasge, ...rest } = envelope;
-		return { ...rest, message: rest.message ?? mesasge };
+		return { envelope: { ...rest, message: rest.message ?? mesasge } };
 	}
-	return envelope;
+	return { envelope };
+}
+
+/** Like readResponse, but a failure throws the NodeApiError (the secret, when known, redacted). */
+export function readEnvelope(node: INode, response: RawResponse, secret?: string, itemIndex?: number): IDataObject {
+	const reading = readResponse(response);
+	if ('failure' in reading) throw apiError(node, { ...reading.failure, itemIndex }, secret);
+	return reading.envelope;
 }
 
 /** The records an operation outputs: list → one per element, object → one, text → a confirmation. */

@@ -5,9 +5,9 @@ import type {
 	INodeExecutionData,
 	PostReceiveAction,
 } from 'n8n-workflow';
-import { payloadRecords, readEnvelope, type PayloadShape } from './envelope';
+import { payloadRecords, type PayloadShape } from './envelope';
 import { decodeJsonFields } from './jsonStrings';
-import { apiToken } from './request';
+import { envelopeOf } from './request';
 
 /** The "Decode JSON Fields" option of the operation (on unless the user turned it off). */
 export function shouldDecodeJson(context: IExecuteSingleFunctions): boolean {
@@ -31,7 +31,7 @@ export function unwrap(
 	adjust?: (record: IDataObject) => IDataObject,
 ): PostReceiveAction {
 	return async function (this: IExecuteSingleFunctions, _items, response: IN8nHttpFullResponse) {
-		const envelope = readEnvelope(this.getNode(), response, await apiToken(this), this.getItemIndex());
+		const envelope = await envelopeOf.call(this, response, this.getItemIndex());
 		const records = payloadRecords(envelope, shape);
 		return toOutputItems(this, adjust ? records.map(adjust) : records);
 	};

@@ -6,7 +6,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { apiBaseUrl } from '../../../credentials/BotSailorApi.credentials';
-import { apiError, readEnvelope } from './envelope';
+import { apiError, readResponse, type RawResponse } from './envelope';
 
 export const CREDENTIAL_TYPE = 'botSailorApi';
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
@@ -36,6 +36,16 @@ export function transportError(context: Pick<RequestContext, 'getNode'>, error: 
 }
 
 /**
+ * The envelope of a response, or the NodeApiError of its failure. The token is read (to redact it
+ * from the API's text) only when there is a failure: decrypting credentials costs time per item.
+ */
+export async function envelopeOf(this: RequestContext, response: RawResponse, itemIndex?: number): Promise<IDataObject> {
+	const reading = readResponse(response);
+	if ('failure' in reading) throw apiError(this.getNode(), { ...reading.failure, itemIndex }, await apiToken(this));
+	return reading.envelope;
+}
+
+/**
  * Sends one request with the credential and reads the envelope.
  * HTTP status errors are read from the body (they carry the API's text), never thrown raw.
  */
@@ -44,7 +54,6 @@ export async function sendRequest(
 	options: IHttpRequestOptions,
 	itemIndex?: number,
 ): Promise<IDataObject> {
-	const secret = await apiToken(this);
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
@@ -53,9 +62,9 @@ export async function sendRequest(
 			ignoreHttpStatusErrors: true,
 		})) as IN8nHttpFullResponse;
 	} catch (error) {
-		throw transportError(this, error as Error, secret, itemIndex);
+		throw transportError(this, error as Error, await apiToken(this), itemIndex);
 	}
-	return readEnvelope(this.getNode(), response, secret, itemIndex);
+	return await envelopeOf.call(this, response, itemIndex);
 }
 
 /** A programmatic POST of form fields to a path under /api/v1 (trigger, dropdowns, multi-step operations). */

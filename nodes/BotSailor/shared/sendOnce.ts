@@ -17,16 +17,22 @@ export async function sendOnce(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
-	let failure: unknown;
 	try {
 		return await this.makeRoutingRequest(requestData);
 	} catch (error) {
-		failure = error;
+		throw await routingFailure(this, error);
 	}
-	// n8n's request helper wraps a network failure in a NodeApiError around the AxiosError;
-	// our own errors (envelope, validation) carry no AxiosError and pass through unchanged.
+}
+
+/**
+ * The error to report for a failed `makeRoutingRequest`. n8n's request helper wraps a network
+ * failure in a NodeApiError around the AxiosError (token inside); that becomes our transport error.
+ * Our own errors (envelope, validation) carry no AxiosError and pass through unchanged.
+ */
+export async function routingFailure(context: IExecutePaginationFunctions, failure: unknown): Promise<unknown> {
 	const cause = (failure as { cause?: Error & { isAxiosError?: boolean } }).cause;
-	if (failure instanceof NodeOperationError) throw failure;
-	if (failure instanceof NodeApiError && cause?.isAxiosError !== true) throw failure;
-	throw transportError(this, cause?.isAxiosError === true ? cause : (failure as Error), await apiToken(this), this.getItemIndex());
+	if (failure instanceof NodeOperationError) return failure;
+	if (failure instanceof NodeApiError && cause?.isAxiosError !== true) return failure;
+	const network = cause?.isAxiosError === true ? cause : (failure as Error);
+	return transportError(context, network, await apiToken(context), context.getItemIndex());
 }

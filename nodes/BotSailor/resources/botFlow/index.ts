@@ -59,7 +59,7 @@ export const botFlowDescription: INodeProperties[] = [
 			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchBotFlows', searchable: true } },
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. flow_0_0_a1b2c3', hint: 'The unique_id from Bot Flow → Get Many' },
 		],
-		routing: { send: { type: 'body', property: 'bot_flow_unique_id', value: '={{ $value }}' } },
+		routing: { send: { type: 'body', property: 'bot_flow_unique_id' } },
 	},
 	{
 		displayName: 'Phone Number',

@@ -46,7 +46,7 @@ export const catalogDescription: INodeProperties[] = [
 			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchCatalogs', searchable: true } },
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 7788990011' },
 		],
-		routing: { send: { type: 'body', property: 'whatsapp_catalog_id', value: '={{ $value }}' } },
+		routing: { send: { type: 'body', property: 'whatsapp_catalog_id' } },
 	},
 	decodeJsonOption(resource, ['getMany']),
 ];

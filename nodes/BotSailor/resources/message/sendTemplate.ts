@@ -19,7 +19,7 @@ export function templateLocator(resource: string, operations: string[]): INodePr
 			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchTemplates', searchable: true } },
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1200000000001001', hint: 'The template_id from Template → Get Many' },
 		],
-		routing: { send: { type: 'body', property: 'template_id', value: '={{ $value }}' } },
+		routing: { send: { type: 'body', property: 'template_id' } },
 	};
 }
 

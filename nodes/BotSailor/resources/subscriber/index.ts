@@ -235,7 +235,7 @@ const fields: INodeProperties[] = [
 			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchTeamMembers', searchable: true } },
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 501' },
 		],
-		routing: { send: { type: 'body', property: 'team_member_id', value: '={{ $value }}' } },
+		routing: { send: { type: 'body', property: 'team_member_id' } },
 	},
 	{
 		displayName: 'Status',

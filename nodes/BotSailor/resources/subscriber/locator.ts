@@ -27,7 +27,7 @@ export function subscriberLocator(resource: string, operations: string[]): INode
 				hint: 'Country code first; spaces, +, - and brackets are removed before sending',
 			},
 		],
-		routing: { send: { type: 'body', property: 'phone_number', value: '={{ $value }}' } },
+		routing: { send: { type: 'body', property: 'phone_number' } },
 	};
 }
 

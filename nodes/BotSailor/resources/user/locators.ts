@@ -50,7 +50,7 @@ export function locator(options: LocatorOptions): INodeProperties {
 				],
 			},
 		],
-		routing: { send: { type: 'body', property: options.property, value: '={{ $value }}' } },
+		routing: { send: { type: 'body', property: options.property } },
 	};
 	if (options.withEmail) property.modes?.push(EMAIL_MODE);
 	return property;
