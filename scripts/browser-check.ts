@@ -74,6 +74,9 @@ async function main() {
 		check('logs in as the demo owner', true, '');
 
 		await openNode(page, baseUrl, 'bsExOrders', 'Thank the Customer');
+		const icon = page.locator('[data-test-id="ndv"] img').first();
+		const iconLoaded = await icon.evaluate((image) => (image as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0).catch(() => false);
+		check('the node icon loads', iconLoaded, `${await icon.getAttribute('src').catch(() => 'no <img>')} did not load (is dist/icons in the package?)`);
 		const resources = await menu(page, 'resource');
 		const expectedResources = optionNames(action.properties, 'resource');
 		check(`Resource menu lists the ${expectedResources.length} resources`, JSON.stringify(resources) === JSON.stringify(expectedResources), `got ${JSON.stringify(resources)}`);
@@ -104,7 +107,13 @@ async function main() {
 		const fetched = await output.getByText('incoming').first().waitFor({ timeout: 30_000 }).then(() => true, () => false);
 		check('Fetch Test Event shows recent messages from the API', fetched, (await output.innerText()).slice(0, 300));
 		await page.screenshot({ path: join(docs, 'trigger-panel.png') });
-		process.stdout.write(`screenshots: docs/node-panel.png, docs/trigger-panel.png\n`);
+
+		// The AI example: the BotSailor node as an agent tool, its parameters filled by $fromAI().
+		await openNode(page, baseUrl, 'bsExAiAgent', 'Send WhatsApp Text');
+		const panel = await page.locator('[data-test-id="ndv"]').innerText();
+		check('the BotSailor tool opens in the AI Agent example', panel.includes('Phone Number') && !/install|not known|unrecognized/i.test(panel), panel.slice(0, 300));
+		await page.screenshot({ path: join(docs, 'ai-tool-panel.png') });
+		process.stdout.write(`screenshots: docs/node-panel.png, docs/trigger-panel.png, docs/ai-tool-panel.png\n`);
 	} finally {
 		await browser.close();
 	}
