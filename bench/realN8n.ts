@@ -1,13 +1,14 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- the bench is a command-line script in plain Node.js, not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- the bench is a command-line script in plain Node.js, not node code */
 /**
  * Row 1 in a real n8n 2.41.1 (`n8n execute --id`, packed package installed as a community package):
  * three workflows with the same generated items — items only (baseline), Send Text, HTTP Request.
  * n8n's CPU per item = (CPU of the run − CPU of the baseline run) / items, which removes n8n's
  * start-up cost and the item generator; CPU read from /proc for the waited-for n8n process tree.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliOk, CREDENTIAL_ID, CREDENTIAL_NAME, ensureBuilt, execute, importCredential, installCommunityPackage, instance, pack, provision, PACKAGE_NAME, type N8nInstance } from '../test/e2e/n8n';
+import { cliOk, CREDENTIAL_ID, CREDENTIAL_NAME, execute, importCredential, installCommunityPackage, instance, pack, provision, PACKAGE_NAME, type N8nInstance } from '../test/e2e/n8n';
 import { httpSendParameters, HTTP_REQUEST_VERSION } from './httpRequest';
 import { childrenCpuMs, fmt, ROOT, type SimProcess } from './lib';
 import { sendTextParameters } from './sendTextNode';
@@ -36,7 +37,8 @@ async function prepare(sim: SimProcess): Promise<N8nInstance> {
 	rmSync(folder, { recursive: true, force: true });
 	mkdirSync(folder, { recursive: true });
 	const n8n = instance(paths, folder, 5699);
-	ensureBuilt();
+	// Always a fresh build: the packed package must be the current source, not an earlier dist/.
+	execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 	installCommunityPackage(n8n, pack(join(ROOT, '.cache', 'bench-pack')));
 	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
 	prepared = n8n;

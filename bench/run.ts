@@ -49,7 +49,7 @@ async function setLatency(sim: SimProcess, ms: number) {
 
 /** Row 1 in-process: the same items through our Send Text and through HTTP Request, CPU of this process only. */
 async function perItemInProcess(sim: SimProcess, http: INodeType, latency: number) {
-	const ours = sendTextNode(false);
+	const ours = sendTextNode({});
 	const run = (nodeType: INodeType, parameters: object, count: number, prefix: string) =>
 		timed(() => runNode({ nodeType, credentials: creds(sim), items: sendItems(count, prefix), parameters: parameters as never }));
 	const oursParameters = sendTextParameters(PHONE_NUMBER_ID);
@@ -136,7 +136,7 @@ async function triggerCost(sim: SimProcess, latency: number) {
 
 /** Row 4: 5,000 sends against a platform that answers 429 above 10 concurrent requests. */
 async function bulkSafety(sim: SimProcess, latency: number) {
-	const variants: Array<[string, INodeType]> = [['before: plain declarative (default settings)', sendTextNode(false)], ['after: with shared delivery (default settings)', sendTextNode({})]];
+	const variants: Array<[string, INodeType]> = [['before: plain declarative, RoutingNode (default settings)', sendTextNode(false)], ['after: send executor (customOperations, default settings)', sendTextNode({})]];
 	for (const [name, nodeType] of variants) {
 		await sim.control('reset');
 		await setLatency(sim, latency);

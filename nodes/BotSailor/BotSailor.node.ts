@@ -26,6 +26,7 @@ import { packageDescription } from './resources/package';
 import { teamMemberDescription } from './resources/teamMember';
 import { transactionDescription } from './resources/transaction';
 import { sendOnce } from './shared/sendOnce';
+import { sendOperations } from './shared/sendExecutor';
 
 export class BotSailor implements INodeType {
 	description: INodeTypeDescription = {
@@ -110,4 +111,8 @@ export class BotSailor implements INodeType {
 	};
 
 	methods = { listSearch, loadOptions, resourceMapping };
+
+	// The send operations (SEND_OPERATIONS) run in the shared executor instead of RoutingNode: each parameter
+	// evaluated once per item, the credential decrypted once per run, bounded and retried sends.
+	customOperations = sendOperations(() => this.description);
 }

@@ -1,4 +1,4 @@
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, WorkflowExpression } from 'n8n-workflow';
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
 import { backoffDelay, DELIVERY_DEFAULTS, isRetryable, Limiter } from '../../nodes/BotSailor/shared/delivery';
 import { runNode } from '../harness/harness';
@@ -26,7 +26,7 @@ function send(nodeType = withDelivery, count = 1, extra: { continueOnFail?: bool
 	});
 }
 
-describe('delivery: Send Text through the shared delivery hook', () => {
+describe('delivery: Send Text through the send executor (customOperations)', () => {
 	it('sends the same request and outputs exactly what unwrap("confirmation") gives', async () => {
 		const before = await send(plain);
 		const plainRequest = fx.sim.requests[0];
@@ -56,10 +56,28 @@ describe('delivery: Send Text through the shared delivery hook', () => {
 		expect(fx.sim.faults.peakInFlight).toBeLessThanOrEqual(DELIVERY_DEFAULTS.concurrency);
 	});
 
-	it('decrypts the credential no more often than a plain declarative request does (once per item, plus once per run)', async () => {
-		const { items: output, credentialLoads } = await send(withDelivery, 50);
-		expect(output).toHaveLength(50);
-		expect(credentialLoads).toBe(51);
+	it('decrypts the credential once per run, where the plain declarative operation decrypts it per item', async () => {
+		const executor = await send(withDelivery, 50);
+		expect(executor.items).toHaveLength(50);
+		expect(executor.credentialLoads).toBe(1);
+		const declarative = await send(plain, 50);
+		expect(declarative.items).toHaveLength(50);
+		expect(declarative.credentialLoads).toBeGreaterThanOrEqual(50);
+	});
+
+	it('evaluates each expression parameter once per item (RoutingNode evaluates it several times)', async () => {
+		const evaluations = jest.spyOn(WorkflowExpression.prototype, 'getParameterValue');
+		const count = (expression: string) => evaluations.mock.calls.filter(([value]) => value === expression).length;
+		try {
+			await send(withDelivery, 20);
+			expect(count('={{ $json.phone }}')).toBe(20);
+			expect(count('={{ $json.text }}')).toBe(20);
+			evaluations.mockClear();
+			await send(plain, 20);
+			expect(count('={{ $json.phone }}')).toBeGreaterThanOrEqual(40);
+		} finally {
+			evaluations.mockRestore();
+		}
 	});
 
 	it('shows why it exists: the plain declarative operation loses items against the same cap', async () => {

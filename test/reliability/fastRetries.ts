@@ -1,6 +1,6 @@
 /**
- * Imported before the node: shortens the delivery hook's backoff for tests, so a persistent 429/5xx
- * on a send ends after its retries in milliseconds. Must load before the resources call deliver().
+ * Shortens the send executor's backoff for tests, so a persistent 429/5xx on a send ends after its
+ * retries in milliseconds. The executor reads DELIVERY_DEFAULTS on every run.
  */
 import { DELIVERY_DEFAULTS } from '../../nodes/BotSailor/shared/delivery';
 

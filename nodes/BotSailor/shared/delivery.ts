@@ -1,21 +1,11 @@
-import type {
-	DeclarativeRestApiSettings,
-	INodePropertyRouting,
-	PreSendAction,
-	IExecutePaginationFunctions,
-	INodeExecutionData,
-} from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
-import { unwrap } from './output';
-import { CREDENTIAL_TYPE } from './request';
-import { routingFailure } from './sendOnce';
+import { NodeApiError } from 'n8n-workflow';
 
 /**
- * Safe bulk sends. n8n's RoutingNode starts every item's request at once, so 5,000 items are
- * 5,000 simultaneous requests and a rate-limited platform drops most of them. Used as the
- * `routing.operations.pagination` of a send operation (with `routing.send.paginate: true`), this
- * sends each item's request itself: a bounded number in flight per account, and a retry with
- * backoff when the platform answered that it did not process the request (429, 502, 503, 504).
+ * Safe bulk sends, the building blocks of the send executor (sendExecutor.ts). n8n's RoutingNode
+ * starts every item's request at once, so 5,000 items are 5,000 simultaneous requests and a
+ * rate-limited platform drops most of them. The executor sends a bounded number in flight per
+ * account, and retries with backoff when the platform answered that it did not process the
+ * request (429, 502, 503, 504).
  * A connection that dropped or timed out is never retried: the message may already have left,
  * so a retry could deliver it twice. That item fails instead (an error item under Continue On Fail).
  */
@@ -75,12 +65,6 @@ export function limiterFor(key: string, max: number): Limiter {
 /** Answers that say the request was not processed: rate limited, or a gateway/overload refusal. */
 const NOT_PROCESSED = new Set([429, 502, 503, 504]);
 
-/** The limiter key: the credential in use (one account on one platform); reading it costs nothing per item. */
-function accountKey(context: IExecutePaginationFunctions): string {
-	const credential = context.getNode().credentials?.[CREDENTIAL_TYPE];
-	return credential?.id ?? credential?.name ?? 'default';
-}
-
 /**
  * Whether a failed send may be repeated: only when the platform answered that it did not process it
  * (429, 502, 503, 504). A 500 is not retried: the message may have left before the server failed. Transport failures carry httpCode "0" (see request.ts) and a
@@ -95,45 +79,4 @@ export function isRetryable(error: unknown): boolean {
 export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random = Math.random): number {
 	const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
 	return Math.round(ceiling / 2 + (ceiling / 2) * random());
-}
-
-/**
- * The `routing.operations.pagination` of a send operation: bounded, retried. It sends through
- * RoutingNode's own request (credentials decrypted once per run, the operation's postReceive
- * applied), so a send costs what a plain declarative request costs.
- */
-export function deliver(
-	options: DeliveryOptions = {},
-): (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) => Promise<INodeExecutionData[]> {
-	const { concurrency, retries, baseDelayMs, maxDelayMs } = { ...DELIVERY_DEFAULTS, ...options };
-	return async function (this: IExecutePaginationFunctions, requestData) {
-		const limiter = limiterFor(accountKey(this), concurrency);
-		const cancelled = () => this.getExecutionCancelSignal()?.aborted === true;
-		await limiter.acquire();
-		try {
-			for (let attempt = 0; ; attempt++) {
-				let failure: unknown;
-				try {
-					return await this.makeRoutingRequest(requestData);
-				} catch (error) {
-					failure = await routingFailure(this, error);
-				}
-				if (attempt >= retries || !isRetryable(failure) || cancelled()) throw failure;
-				// The slot stays held while waiting: a limited platform then sees fewer requests overall.
-				await sleep(backoffDelay(attempt, baseDelayMs, maxDelayMs));
-			}
-		} finally {
-			limiter.release();
-		}
-	};
-}
-
-/** The routing of a send operation: validated by its preSend, then sent through `deliver` (bounded, retried). */
-export function deliveredRouting(url: string, preSend: PreSendAction[], options: DeliveryOptions = {}): INodePropertyRouting {
-	return {
-		request: { url },
-		send: { preSend, paginate: true },
-		operations: { pagination: deliver(options) },
-		output: { postReceive: [unwrap('confirmation')] },
-	};
 }

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { deliveredRouting } from '../../shared/delivery';
 import { showFor, whatsAppNumber } from '../common';
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
+import { sendRouting } from '../../shared/sendExecutor';
 
 const resource = 'botFlow';
 const NUMBER = inputs.required.describe('WhatsApp Number');
@@ -30,7 +30,7 @@ export const botFlowOperations: INodeProperties = {
 			value: 'trigger',
 			action: 'Trigger a bot flow',
 			description: 'Start a bot flow for a subscriber',
-			routing: deliveredRouting('/whatsapp/trigger-bot', [
+			routing: sendRouting('/whatsapp/trigger-bot', [
 				validateBody(
 					z.object({
 						phone_number_id: NUMBER,

@@ -40,7 +40,7 @@ export const sendButtonsFields: INodeProperties[] = [
 				],
 			},
 		],
-		routing: { send: { type: 'body', property: 'buttons', value: '={{ $value.button ?? [] }}' } },
+		routing: { send: { type: 'body', property: 'buttons' } },
 	},
 	{
 		displayName: 'Additional Fields',
@@ -92,7 +92,9 @@ function refuse(context: IExecuteSingleFunctions, message: string, description: 
 /** Buttons as the API's JSON array, and the spec's own rules on count and header media, checked before sending. */
 export async function prepareButtons(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const body = { ...((requestOptions.body ?? {}) as IDataObject) };
-	const rows = (Array.isArray(body.buttons) ? body.buttons : []) as IDataObject[];
+	// The fixedCollection's value is { button: [...] } (no routing `value` expression: each costs an evaluation per item).
+	const given = body.buttons as IDataObject | IDataObject[] | undefined;
+	const rows = (Array.isArray(given) ? given : Array.isArray(given?.button) ? given.button : []) as IDataObject[];
 	if (rows.length < 1 || rows.length > 3) refuse(this, BUTTON_COUNT_TEXT, `Parameter "Buttons" has ${rows.length} buttons.`);
 	const buttons = rows.map((row, index) => {
 		const title = String(row.title ?? '').trim();

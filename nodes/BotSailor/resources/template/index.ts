@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { deliveredRouting } from '../../shared/delivery';
 import { decodeJsonOption, showFor, whatsAppNumber } from '../common';
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
+import { sendRouting } from '../../shared/sendExecutor';
 import { templateLocator } from '../message/sendTemplate';
 import { buildTemplateBody, createFields } from './create';
 
@@ -56,7 +56,7 @@ export const templateOperations: INodeProperties = {
 			value: 'sendBroadcast',
 			action: 'Send a broadcast template',
 			description: 'Save and send a broadcast template campaign',
-			routing: deliveredRouting('/whatsapp/broadcast/template/send', [validateBody(z.object({ phone_number_id: NUMBER, flow_data: inputs.json.describe('Flow Data') }))]),
+			routing: sendRouting('/whatsapp/broadcast/template/send', [validateBody(z.object({ phone_number_id: NUMBER, flow_data: inputs.json.describe('Flow Data') }))]),
 		},
 	],
 	default: 'getMany',
