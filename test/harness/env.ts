@@ -6,3 +6,4 @@ import { join } from 'node:path';
 
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'botsailor-n8n-'));
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+process.env.N8N_LOG_LEVEL ??= 'silent';
