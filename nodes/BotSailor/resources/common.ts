@@ -80,3 +80,18 @@ export function whatsAppNumber(resource: string, operations: string[], property 
 		routing: { send: { type: 'body', property } },
 	};
 }
+
+/** A subscriber's phone number typed as people write it; the operation's schema sends digits only. */
+export function subscriberPhoneNumber(resource: string, operations: string[], property = 'phone_number'): INodeProperties {
+	return {
+		displayName: 'Phone Number',
+		name: 'phoneNumber',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. +44 7700 900123',
+		description: "The subscriber's number with country code; spaces, +, dashes and brackets are removed before sending",
+		displayOptions: showFor(resource, operations),
+		routing: { send: { type: 'body', property } },
+	};
+}

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { showFor, whatsAppNumber } from '../common';
+import { showFor, subscriberPhoneNumber, whatsAppNumber } from '../common';
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { sendRouting } from '../../shared/sendExecutor';
@@ -61,15 +61,5 @@ export const botFlowDescription: INodeProperties[] = [
 		],
 		routing: { send: { type: 'body', property: 'bot_flow_unique_id' } },
 	},
-	{
-		displayName: 'Phone Number',
-		name: 'phoneNumber',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. +44 7700 900123',
-		description: 'The subscriber\'s number with country code',
-		displayOptions: showFor(resource, ['trigger']),
-		routing: { send: { type: 'body', property: 'phone_number' } },
-	},
+	subscriberPhoneNumber(resource, ['trigger']),
 ];

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { decodeJsonOption, returnAllAndLimit, showFor, whatsAppNumber } from '../common';
+import { decodeJsonOption, returnAllAndLimit, showFor, subscriberPhoneNumber, whatsAppNumber } from '../common';
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { paginate } from '../../shared/pagination';
@@ -7,7 +7,7 @@ import { sendRouting } from '../../shared/sendExecutor';
 import { prepareButtons, sendButtonsFields } from './sendButtons';
 import { prepareMedia, sendMediaFields } from './sendMedia';
 import { prepareTemplateSend, sendTemplateFields } from './sendTemplate';
-import { phoneNumberField, sendTextFields } from './sendText';
+import { sendTextFields } from './sendText';
 
 const resource = 'message';
 const NUMBER = inputs.required.describe('WhatsApp Number');
@@ -81,7 +81,7 @@ const SENDS = ['sendText', 'sendTemplate', 'sendButtons', 'sendMedia'];
 export const messageDescription: INodeProperties[] = [
 	messageOperations,
 	whatsAppNumber(resource, [...SENDS, 'getMany']),
-	phoneNumberField([...SENDS, 'getMany']),
+	subscriberPhoneNumber(resource, [...SENDS, 'getMany']),
 	...sendTextFields,
 	...sendTemplateFields,
 	...sendButtonsFields,

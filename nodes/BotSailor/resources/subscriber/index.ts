@@ -2,7 +2,7 @@ import type { DeclarativeRestApiSettings, IExecutePaginationFunctions, INodeExec
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { paginate } from '../../shared/pagination';
-import { returnAllAndLimit, showFor, whatsAppNumber } from '../common';
+import { returnAllAndLimit, showFor, subscriberPhoneNumber, whatsAppNumber } from '../common';
 import { customFieldsBody } from './customFields';
 import { nullEmail, subscriberKeys, subscriberLocator } from './locator';
 
@@ -175,19 +175,10 @@ const onOne = [
 
 const fields: INodeProperties[] = [
 	whatsAppNumber(resource, [...onOne, 'getMany']),
-	{ ...whatsAppNumber(resource, ['create'], 'phoneNumberID') },
+	whatsAppNumber(resource, ['create'], 'phoneNumberID'),
 	subscriberLocator(resource, onOne),
-	{
-		displayName: 'Phone Number',
-		name: 'phoneNumber',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. +44 7700 900123',
-		description: 'The contact’s phone number with country code; spaces, +, - and brackets are removed before sending',
-		displayOptions: showFor(resource, ['create']),
-		routing: { send: { type: 'body', property: 'phoneNumber' } },
-	},
+	// The one endpoint with camelCase fields (spec: subscriber create); the user fills the same fields as elsewhere.
+	subscriberPhoneNumber(resource, ['create'], 'phoneNumber'),
 	{
 		displayName: 'Name',
 		name: 'name',
