@@ -5,6 +5,7 @@ import type {
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { apiBaseUrl } from '../../../credentials/BotSailorApi.credentials';
 import { apiError, readResponse, type RawResponse } from './envelope';
 
@@ -36,6 +37,18 @@ export function transportError(context: Pick<RequestContext, 'getNode'>, error: 
 }
 
 /**
+ * A failed call of n8n's request helper as the error to report. Our own errors (envelope,
+ * validation) pass through; a network failure, which n8n wraps around the AxiosError whose
+ * `config` holds the request body and headers (token inside), becomes our transport error.
+ */
+export function reportedFailure(context: Pick<RequestContext, 'getNode'>, failure: unknown, secret: string, itemIndex?: number): unknown {
+	const cause = (failure as { cause?: Error & { isAxiosError?: boolean } }).cause;
+	if (failure instanceof NodeOperationError) return failure;
+	if (failure instanceof NodeApiError && cause?.isAxiosError !== true) return failure;
+	return transportError(context, cause?.isAxiosError === true ? cause : (failure as Error), secret, itemIndex);
+}
+
+/**
  * The envelope of a response, or the NodeApiError of its failure. The token is read (to redact it
  * from the API's text) only when there is a failure: decrypting credentials costs time per item.
  */
@@ -62,7 +75,7 @@ export async function sendRequest(
 			ignoreHttpStatusErrors: true,
 		})) as IN8nHttpFullResponse;
 	} catch (error) {
-		throw transportError(this, error as Error, await apiToken(this), itemIndex);
+		throw reportedFailure(this, error, await apiToken(this), itemIndex);
 	}
 	return await envelopeOf.call(this, response, itemIndex);
 }

@@ -21,7 +21,7 @@ import { backoffDelay, DELIVERY_DEFAULTS, isRetryable, limiterFor, type Delivery
 import { apiError, payloadRecords, readResponse } from './envelope';
 import { decodeJsonFields } from './jsonStrings';
 import { unwrap } from './output';
-import { CREDENTIAL_TYPE, transportError } from './request';
+import { CREDENTIAL_TYPE, reportedFailure } from './request';
 
 /**
  * The send operations run here instead of in n8n's RoutingNode (as `customOperations`), because
@@ -203,14 +203,6 @@ async function forEachLimited(count: number, limit: number, fn: (index: number) 
 	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
 }
 
-/** The error to report for a failed request: a dropped/timed-out connection becomes our transport error (no token inside). */
-function requestFailure(context: IExecuteFunctions, error: unknown, token: string, itemIndex: number): unknown {
-	const cause = (error as { cause?: Error & { isAxiosError?: boolean } }).cause;
-	if (error instanceof NodeOperationError) return error;
-	if (error instanceof NodeApiError && cause?.isAxiosError !== true) return error;
-	return transportError(context, cause?.isAxiosError === true ? cause : (error as Error), token, itemIndex);
-}
-
 /** Executes the node's current send operation for every input item. */
 export async function executeSends(this: IExecuteFunctions, description: INodeTypeDescription, options: DeliveryOptions = {}): Promise<INodeExecutionData[][]> {
 	const { concurrency, retries, baseDelayMs, maxDelayMs } = { ...DELIVERY_DEFAULTS, ...options };
@@ -246,12 +238,12 @@ export async function executeSends(this: IExecuteFunctions, description: INodeTy
 	if (!failed()) {
 		const limiter = limiterFor(reference?.id ?? reference?.name ?? 'default', concurrency);
 		const cancelled = () => this.getExecutionCancelSignal()?.aborted === true;
-		const sendOnce = async (index: number, request: IHttpRequestOptions) => {
+		const requestOnce = async (index: number, request: IHttpRequestOptions) => {
 			let response: IN8nHttpFullResponse;
 			try {
 				response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, { ...request, returnFullResponse: true, ignoreHttpStatusErrors: true }, { credentialsDecrypted: credentials })) as IN8nHttpFullResponse;
 			} catch (error) {
-				throw requestFailure(this, error, token, index);
+				throw reportedFailure(this, error, token, index);
 			}
 			const reading = readResponse(response);
 			if ('failure' in reading) throw apiError(node, { ...reading.failure, itemIndex: index }, token);
@@ -263,7 +255,7 @@ export async function executeSends(this: IExecuteFunctions, description: INodeTy
 				for (let attempt = 0; ; attempt++) {
 					let failure: unknown;
 					try {
-						outcomes[index].records = payloadRecords(await sendOnce(index, request), 'confirmation');
+						outcomes[index].records = payloadRecords(await requestOnce(index, request), 'confirmation');
 						return;
 					} catch (error) {
 						failure = error;

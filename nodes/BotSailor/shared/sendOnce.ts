@@ -3,8 +3,7 @@ import type {
 	IExecutePaginationFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { apiToken, transportError } from './request';
+import { apiToken, reportedFailure } from './request';
 
 /**
  * The node-wide `requestOperations.pagination` (operations with their own, such as lists, replace
@@ -20,19 +19,7 @@ export async function sendOnce(
 	try {
 		return await this.makeRoutingRequest(requestData);
 	} catch (error) {
-		throw await routingFailure(this, error);
+		throw reportedFailure(this, error, await apiToken(this), this.getItemIndex());
 	}
 }
 
-/**
- * The error to report for a failed `makeRoutingRequest`. n8n's request helper wraps a network
- * failure in a NodeApiError around the AxiosError (token inside); that becomes our transport error.
- * Our own errors (envelope, validation) carry no AxiosError and pass through unchanged.
- */
-export async function routingFailure(context: IExecutePaginationFunctions, failure: unknown): Promise<unknown> {
-	const cause = (failure as { cause?: Error & { isAxiosError?: boolean } }).cause;
-	if (failure instanceof NodeOperationError) return failure;
-	if (failure instanceof NodeApiError && cause?.isAxiosError !== true) return failure;
-	const network = cause?.isAxiosError === true ? cause : (failure as Error);
-	return transportError(context, network, await apiToken(context), context.getItemIndex());
-}
