@@ -1,20 +1,6 @@
-import { startSimulator, type Simulator } from './server';
+import { useContractSimulator } from './contractClient';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => sim.close());
-beforeEach(() => sim.reset());
-
-async function call(path: string, fields: Record<string, string>, method: 'GET' | 'POST' = 'POST') {
-	const all = { apiToken: sim.token, ...fields };
-	const response =
-		method === 'GET'
-			? await fetch(`${sim.url}/api/v1${path}?${new URLSearchParams(all)}`)
-			: await fetch(`${sim.url}/api/v1${path}`, { method: 'POST', body: new URLSearchParams(all) });
-	return (await response.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+const { context, call } = useContractSimulator();
 
 const NUMBER = '104382179270221';
 const PHONE = '15550100000';
@@ -42,7 +28,7 @@ describe('conversation', () => {
 
 describe('message status and template list', () => {
 	it('returns a message status object', async () => {
-		const id = sim.state.messages.find((m) => m.sender === 'bot')!.wa_message_id;
+		const id = context.sim.state.messages.find((m) => m.sender === 'bot')!.wa_message_id;
 		const reply = await call('/whatsapp/get/message-status', { wa_message_id: id }, 'GET');
 		expect(reply).toEqual({ status: '1', message: { message_status: 'delivered', delivery_status_updated_at: expect.any(String), read_time: null, failed_time: null, failed_reason: '' } });
 	});
@@ -56,8 +42,8 @@ describe('message status and template list', () => {
 });
 
 async function json(path: string, body: Record<string, unknown>) {
-	const response = await fetch(`${sim.url}/api/v1${path}`, {
-		method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${sim.token}` }, body: JSON.stringify(body),
+	const response = await fetch(`${context.sim.url}/api/v1${path}`, {
+		method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${context.sim.token}` }, body: JSON.stringify(body),
 	});
 	return (await response.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
@@ -67,16 +53,16 @@ describe('sends', () => {
 		for (const method of ['GET', 'POST'] as const) {
 			const reply = await call('/whatsapp/send', { phone_number_id: NUMBER, phone_number: PHONE, message: 'Hi' }, method);
 			expect(reply).toEqual({ status: '1', wa_message_id: expect.stringMatching(/^wamid\./), message: 'Message sent successfully.' });
-			expect(sim.state.messages.find((m) => m.wa_message_id === reply.wa_message_id)).toMatchObject({ sender: 'bot', message_status: 'sent' });
+			expect(context.sim.state.messages.find((m) => m.wa_message_id === reply.wa_message_id)).toMatchObject({ sender: 'bot', message_status: 'sent' });
 		}
 	});
 	it('refuses a new subscriber at the subscriber limit, not an existing one', async () => {
-		sim.state.subscriberLimit = sim.state.subscribers.length;
+		context.sim.state.subscriberLimit = context.sim.state.subscribers.length;
 		expect(await call('/whatsapp/send', { phone_number_id: NUMBER, phone_number: '4479000000', message: 'Hi' })).toEqual({ status: '0', message: 'Subscriber limit has been exceeded. You cannot have more subscribers.' });
 		expect((await call('/whatsapp/send', { phone_number_id: NUMBER, phone_number: PHONE, message: 'Hi' })).status).toBe('1');
 	});
 	it('send template: variables checked against the map; unknown template text', async () => {
-		const id = String(sim.state.templates.find((t) => t.template_name === 'welcome_offer' && t.phone_number_id === NUMBER)!.template_id);
+		const id = String(context.sim.state.templates.find((t) => t.template_name === 'welcome_offer' && t.phone_number_id === NUMBER)!.template_id);
 		expect(await call('/whatsapp/send/template', { phone_number_id: NUMBER, phone_number: PHONE, template_id: id, 'templateVariable-first_name-1': 'Ava' })).toMatchObject({ status: '1', message: 'Template message has been sent successfully.' });
 		expect(await call('/whatsapp/send/template', { phone_number_id: NUMBER, phone_number: PHONE, template_id: id, 'templateVariable-nope-9': 'x' })).toEqual({ status: '0', message: 'Unknown parameter: templateVariable-nope-9.' });
 		expect(await call('/whatsapp/send/template', { phone_number_id: NUMBER, phone_number: PHONE, template_id: '1' })).toEqual({ status: '0', message: 'Message template not found.' });
@@ -91,12 +77,12 @@ describe('sends', () => {
 	});
 	it('upload (multipart, sha256 kept) then send file by id; URL type from extension; document needs a name', async () => {
 		const form = new FormData();
-		form.append('apiToken', sim.token);
+		form.append('apiToken', context.sim.token);
 		form.append('phone_number_id', NUMBER);
 		form.append('media_file', new Blob([Buffer.from('PDFDATA')], { type: 'application/pdf' }), 'menu.pdf');
-		const upload = (await (await fetch(`${sim.url}/api/v1/whatsapp/upload/media`, { method: 'POST', body: form })).json()) as Record<string, string>;
+		const upload = (await (await fetch(`${context.sim.url}/api/v1/whatsapp/upload/media`, { method: 'POST', body: form })).json()) as Record<string, string>;
 		expect(upload).toEqual({ status: '1', media_id: expect.any(String), media_type: 'document', media_name: 'menu.pdf', message: expect.stringContaining('send file') });
-		expect(sim.requests.at(-1)!.files.media_file).toMatchObject({ name: 'menu.pdf', size: 7, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+		expect(context.sim.requests.at(-1)!.files.media_file).toMatchObject({ name: 'menu.pdf', size: 7, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
 		expect((await call('/whatsapp/send/file', { phone_number_id: NUMBER, phone_number: PHONE, media_id: upload.media_id, media_type: 'document', media_name: 'menu.pdf' })).status).toBe('1');
 		expect((await call('/whatsapp/send/file', { phone_number_id: NUMBER, phone_number: PHONE, media_url: 'https://x.example/c.png' })).status).toBe('1');
 		expect((await call('/whatsapp/send/file', { phone_number_id: NUMBER, phone_number: PHONE, media_url: 'https://x.example/c.pdf' })).status).toBe('0');
@@ -115,7 +101,7 @@ describe('templates', () => {
 	it('create failure texts', async () => {
 		expect(await json('/whatsapp/template/create', { phone_number_id: NUMBER, name: 'welcome_offer', category: 'MARKETING', body_text: 'x' })).toEqual({ status: '0', message: 'WhatsApp template name already exists.' });
 		expect(await json('/whatsapp/template/create', { phone_number_id: NUMBER, name: 'otp', category: 'AUTHENTICATION' })).toEqual({ status: '0', message: 'Authentication template requires verification_code.' });
-		sim.state.carouselLimit = 0;
+		context.sim.state.carouselLimit = 0;
 		const card = { media_type: 'image', media_url: 'https://x.example/c.jpg', body_text: 'b', buttons: [] };
 		expect(await json('/whatsapp/template/create', { phone_number_id: NUMBER, name: 'cards', category: 'MARKETING', template_type: 'carousel', bubble_body_text: 'x', cards: [card] })).toEqual({ status: '0', message: 'WhatsApp Carousel module limit has been exceeded.' });
 		expect((await json('/whatsapp/template/create', { phone_number_id: NUMBER, name: 'Bad', category: 'MARKETING', body_text: 'x' })).status).toBe('0');

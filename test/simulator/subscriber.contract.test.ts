@@ -1,20 +1,6 @@
-import { startSimulator, type Simulator } from './server';
+import { useContractSimulator } from './contractClient';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator();
-});
-afterAll(async () => sim.close());
-beforeEach(() => sim.reset());
-
-async function call(path: string, fields: Record<string, string> = {}, method: 'GET' | 'POST' = 'POST') {
-	const all = { apiToken: sim.token, ...fields };
-	const response =
-		method === 'GET'
-			? await fetch(`${sim.url}/api/v1${path}?${new URLSearchParams(all)}`)
-			: await fetch(`${sim.url}/api/v1${path}`, { method: 'POST', body: new URLSearchParams(all) });
-	return (await response.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+const { context, call } = useContractSimulator();
 
 const NUMBER = '104382179270221';
 const PHONE = '15550100000';
@@ -36,10 +22,10 @@ describe.each(['GET', 'POST'] as const)('subscriber group over %s', (method) => 
 	});
 
 	it('orders by most recent message with orderBy=1', async () => {
-		sim.state.subscribers.find((row) => row.chat_id === '15550100042')!.last_message_at = '2026-02-01 00:00:00';
+		context.sim.state.subscribers.find((row) => row.chat_id === '15550100042')!.last_message_at = '2026-02-01 00:00:00';
 		const listed = await call('/whatsapp/subscriber/list', { phone_number_id: NUMBER, limit: '5', orderBy: '1' }, method);
 		expect(listed.message[0].chat_id).toBe('15550100042');
-		const times = listed.message.map((row: { chat_id: string }) => sim.state.subscriber(NUMBER, row.chat_id)!.last_message_at);
+		const times = listed.message.map((row: { chat_id: string }) => context.sim.state.subscriber(NUMBER, row.chat_id)!.last_message_at);
 		expect([...times].sort().reverse()).toEqual(times);
 	});
 
@@ -64,13 +50,13 @@ describe.each(['GET', 'POST'] as const)('subscriber group over %s', (method) => 
 		expect(await call('/whatsapp/subscriber/create', { phoneNumberID: NUMBER, name: 'Jane Doe', phoneNumber: '447700900123' }, method)).toEqual({ status: '1', mesasge: 'WhatsApp subscriber has been created.' });
 		expect(await call('/whatsapp/subscriber/create', { phoneNumberID: NUMBER, name: 'Jane Doe', phoneNumber: '447700900123' }, method)).toEqual({ status: '0', message: 'Something went wrong or subscriber already exist.' });
 		expect(await call('/whatsapp/subscriber/create', { phoneNumberID: '1', name: 'Jane', phoneNumber: '447700900124' }, method)).toEqual({ status: '0', message: 'WhatsApp account not found.' });
-		sim.state.subscriberLimit = sim.state.subscribers.length;
+		context.sim.state.subscriberLimit = context.sim.state.subscribers.length;
 		expect(await call('/whatsapp/subscriber/create', { phoneNumberID: NUMBER, name: 'Jane', phoneNumber: '447700900125' }, method)).toEqual({ status: '0', message: 'Subscriber limit has been exceeded. You cannot have more subscribers.' });
 		expect((await call('/whatsapp/subscriber/create', { phone_number_id: NUMBER, name: 'Jane', phoneNumber: '447700900126' }, method)).message).toBe('Unknown parameter: phone_number_id.');
 	});
 
 	it('updates, resets, assigns, marks, sets custom fields, labels, sequences, notes and deletes', async () => {
-		const subscriber = () => sim.state.subscriber(NUMBER, PHONE)!;
+		const subscriber = () => context.sim.state.subscriber(NUMBER, PHONE)!;
 		expect(await call('/whatsapp/subscriber/update', { ...one, first_name: 'Ann', label_ids: '32,33' }, method)).toEqual({ status: '1', message: 'Subscriber Updated Successfully.' });
 		expect(subscriber()).toMatchObject({ first_name: 'Ann', label_ids: [32, 33] });
 		expect((await call('/whatsapp/subscriber/reset/user-input-flow', one, method)).message).toBe('Reset User Input Flow successfully.');
@@ -95,7 +81,7 @@ describe.each(['GET', 'POST'] as const)('subscriber group over %s', (method) => 
 		const notes = await call('/whatsapp/subscriber/chat/get-notes', one, method);
 		expect(notes.message).toEqual([expect.objectContaining({ note_text: 'Call back', noted_by_name: 'Sunrise Owner' })]);
 		expect((await call('/whatsapp/subscriber/delete', one, method)).message).toBe('Subscriber has been deleted successfully.');
-		expect(sim.state.subscriber(NUMBER, PHONE)).toBeUndefined();
+		expect(context.sim.state.subscriber(NUMBER, PHONE)).toBeUndefined();
 		expect((await call('/whatsapp/subscriber/delete', one, method)).status).toBe('0');
 	});
 
@@ -134,7 +120,7 @@ describe.each(['GET', 'POST'] as const)('catalogs over %s', (method) => {
 
 	it('syncs a catalog', async () => {
 		expect(await call('/whatsapp/catalog/sync', { whatsapp_catalog_id: '7788990011' }, method)).toEqual({ status: '1', message: 'Catalog products have been synced successfully.' });
-		expect(sim.state.catalogSyncs).toEqual(['7788990011']);
+		expect(context.sim.state.catalogSyncs).toEqual(['7788990011']);
 		expect((await call('/whatsapp/catalog/sync', {}, method)).message).toBe('The whatsapp_catalog_id field is required.');
 	});
 
@@ -148,7 +134,7 @@ describe.each(['GET', 'POST'] as const)('catalogs over %s', (method) => {
 
 	it('changes an order status with boolean true and stamps status_changed_at', async () => {
 		expect(await call('/whatsapp/catalog/order/status-change', { order_unique_id: 'ORD-1001', cart_status: 'Refunded' }, method)).toEqual({ status: true, message: 'Cart status has been updated successfully' });
-		const order = sim.state.orders.find((row) => row.order_unique_id === 'ORD-1001')!;
+		const order = context.sim.state.orders.find((row) => row.order_unique_id === 'ORD-1001')!;
 		expect(order).toMatchObject({ cart_status_raw: 'Refunded', status_changed_at: order.updated_at });
 		expect((await call('/whatsapp/catalog/order/status-change', { order_unique_id: 'ORD-1001', cart_status: 'Lost' }, method)).status).toBe('0');
 		expect((await call('/whatsapp/catalog/order/status-change', { order_unique_id: 'NOPE', cart_status: 'Shipped' }, method)).status).toBe(false);

@@ -1,20 +1,6 @@
-import { startSimulator, type Simulator } from './server';
+import { useContractSimulator } from './contractClient';
 
-let sim: Simulator;
-beforeAll(async () => {
-	sim = await startSimulator({ seed: { subscribersPerNumber: 5, messagesPerSubscriber: 1 } });
-});
-afterAll(async () => sim.close());
-beforeEach(() => sim.reset({ subscribersPerNumber: 5, messagesPerSubscriber: 1 }));
-
-async function call(path: string, fields: Record<string, string> = {}, method: 'GET' | 'POST' = 'POST') {
-	const all = { apiToken: sim.token, ...fields };
-	const response =
-		method === 'GET'
-			? await fetch(`${sim.url}/api/v1${path}?${new URLSearchParams(all)}`)
-			: await fetch(`${sim.url}/api/v1${path}`, { method: 'POST', body: new URLSearchParams(all) });
-	return (await response.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+const { context, call } = useContractSimulator({ subscribersPerNumber: 5, messagesPerSubscriber: 1 });
 
 const both = ['GET', 'POST'] as const;
 const addonBase = { addon_name: 'A', addon_description: 'D', price: '1.5', validity: '1', validity_type: 'M', addon_type: 'one-time', extend_value: '10', variation_extend_value: '[]', variation_price: '[]' };
@@ -25,7 +11,7 @@ describe('user group contract', () => {
 		expect(log).toMatchObject({ status: '1', message: { package_name: 'Agency', total_modules: 7 } });
 		expect(log.message.modules[0]).toEqual({ module_name: 'Connect Account', limit: 5, used: 0 });
 		expect(await call('/user/team-member/list', {}, method)).toMatchObject({ status: '1', message: [{ id: 501, role: 'Support Agent' }, { id: 502 }] });
-		sim.state.teamMembers = [];
+		context.sim.state.teamMembers = [];
 		expect(await call('/user/team-member/list', {}, method)).toEqual({ status: '0', message: 'No team member found' });
 	});
 
@@ -47,11 +33,11 @@ describe('user group contract', () => {
 		const created = await call('/user/create', { name: 'N', email: 'n@example.com', password: 'p', package_id: '1', expired_date: '2026-01-01' }, method);
 		expect(created).toEqual({ status: '1', mesasge: 'User Created Successfully.', id: expect.any(Number) });
 		expect(await call('/user/update', { id: String(created.id), status: '0', reset_ai_token_usage: '1' }, method)).toEqual({ status: '1', message: 'User Updated Successfully.' });
-		expect(sim.state.users.at(-1)?.status).toBe('0');
+		expect(context.sim.state.users.at(-1)?.status).toBe('0');
 		expect(await call('/user/update', { id: 'nobody@example.com' }, method)).toEqual({ status: '0', message: 'No user found' });
 		expect(await call('/user/create', { name: 'N', email: 'bad', password: 'p', package_id: '1', expired_date: '2026-01-01' }, method)).toMatchObject({ status: '0' });
 		expect(await call('/user/create', { name: 'N', email: 'm@example.com', password: 'p', package_id: '1' }, method)).toEqual({ status: '0', message: 'The expired_date field is required.' });
-		sim.state.subscriberLimit = 2;
+		context.sim.state.subscriberLimit = 2;
 		const limit = { status: '0', message: 'Subscriber limit has been exceeded. You cannot have more subscribers.' };
 		expect(await call('/user/create', { name: 'N', email: 'o@example.com', password: 'p', package_id: '1', expired_date: '2026-01-01' }, method)).toEqual(limit);
 		expect(await call('/user/update', { id: '100', name: 'X' }, method)).toEqual(limit);
@@ -70,7 +56,7 @@ describe('user group contract', () => {
 	it.each(both)('addon create and update with parallel variation arrays (%s)', async (method) => {
 		const variations = { variation_name: '["S"]', variation_validity: '["1"]', variation_validity_type: '["W"]', variation_extend_value: '[5]', variation_price: '[2]' };
 		expect(await call('/user/addon/create', { ...addonBase, module_id: '4', access_type: 'extend', ...variations }, method)).toEqual({ status: '1', message: 'Addon has been saved successfully..' });
-		const addon = sim.state.addons.at(-1);
+		const addon = context.sim.state.addons.at(-1);
 		expect(JSON.parse(String(addon?.variation_data))).toEqual([{ name: 'S', validity: '1', validity_type: 'W', extend_value: '5', price: '2' }]);
 		expect(await call('/user/addon/create', { ...addonBase, module_id: '4', ...variations, variation_validity_type: '["Q"]' }, method)).toMatchObject({ status: '0' });
 		expect(await call('/user/addon/create', { ...addonBase, module_id: '4', variation_price: '[1,2]', variation_extend_value: '[1]' }, method)).toMatchObject({ status: '0' });
@@ -90,7 +76,7 @@ describe('user group contract', () => {
 		expect(paged.nextOffset).toBeUndefined();
 		expect((await call('/user/addon/assign/list', { limit: '3' }, method)).nextOffset).toBe(2);
 		expect(await call('/user/addon/assign/update', { id: '901', expired_date: '', status: '0' }, method)).toEqual({ status: '1', message: 'Addon purchase updated successfully.' });
-		expect(sim.state.purchases.find((entry) => entry.id === 901)).toMatchObject({ expired_date: null, status: '0' });
+		expect(context.sim.state.purchases.find((entry) => entry.id === 901)).toMatchObject({ expired_date: null, status: '0' });
 		expect(await call('/user/addon/assign/update', { id: '1' }, method)).toEqual({ status: '0', message: 'Addon purchase not found.' });
 		expect(await call('/addon/purchase/delete', { id: '907' }, method)).toMatchObject({ status: '0', message: expect.stringMatching(/AI token/) });
 		expect(await call('/addon/purchase/delete', { id: '900' }, method)).toEqual({ status: '1', message: 'Addon purchase has been deleted successfully.' });
@@ -113,7 +99,7 @@ describe('user group contract', () => {
 		expect(await call('/user/get/direct-login-url/only-new-users', { email: 'ghost@example.com', package_id: '1', expired_date: '2026-01-01' }, method)).toEqual({ status: '0', message: 'User already existed' });
 		expect((await call('/user/get/direct-login-url/only-new-users', { email: 'newer@example.com', package_id: '1', expired_date: '2026-01-01' }, method)).message.email).toBe('newer@example.com');
 		expect(await call('/user/logout', { user_id: '100' }, method)).toEqual({ status: '1', message: 'User logout from the system successfully.' });
-		expect(sim.state.loggedOutUserIds).toEqual([100]);
+		expect(context.sim.state.loggedOutUserIds).toEqual([100]);
 		const transactions = await call('/user/transaction/list', { limit: '4' }, method);
 		expect(transactions.message).toHaveLength(4);
 		expect(transactions.nextOffset).toBe(2);
