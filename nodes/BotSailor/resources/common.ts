@@ -95,3 +95,16 @@ export function subscriberPhoneNumber(resource: string, operations: string[], pr
 		routing: { send: { type: 'body', property } },
 	};
 }
+
+/** Active / inactive, sent as `status` "1" / "0" (users, addon purchases). */
+export const activeStatus: INodeProperties = {
+	displayName: 'Status',
+	name: 'status',
+	type: 'options',
+	options: [
+		{ name: 'Active', value: '1' },
+		{ name: 'Inactive', value: '0' },
+	],
+	default: '1',
+	routing: { send: { type: 'body', property: 'status' } },
+};

@@ -1,22 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { decodeJsonOption, returnAllAndLimit, showFor } from '../common';
+import { activeStatus, decodeJsonOption, returnAllAndLimit, showFor } from '../common';
 import { addonLocator, addonPurchaseLocator, userLocator } from '../user/locators';
 
 /** The fields of the Addon Purchase operations. */
 
 const resource = 'addonPurchase';
 
-const status: INodeProperties = {
-	displayName: 'Status',
-	name: 'status',
-	type: 'options',
-	options: [
-		{ name: 'Active', value: '1' },
-		{ name: 'Inactive', value: '0' },
-	],
-	default: '1',
-	routing: { send: { type: 'body', property: 'status' } },
-};
 
 export const addonPurchaseFields: INodeProperties[] = [
 	// Create (assign)
@@ -40,7 +29,7 @@ export const addonPurchaseFields: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: showFor(resource, ['create']),
-		options: [status],
+		options: [activeStatus],
 	},
 
 	// The purchase an operation acts on
@@ -89,7 +78,7 @@ export const addonPurchaseFields: INodeProperties[] = [
 				withVariations: true,
 				description: 'Switch the purchase to this addon or variation (ID written <addon ID>-<variation index>, the first variation is 0)',
 			}),
-			status,
+			activeStatus,
 		],
 	},
 

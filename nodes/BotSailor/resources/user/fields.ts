@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { returnAllAndLimit, showFor } from '../common';
+import { activeStatus, returnAllAndLimit, showFor } from '../common';
 import { packageLocator, userLocator } from './locators';
 
 /** The fields of the User operations (the operations themselves are in index.ts). */
@@ -16,18 +16,6 @@ const text = (displayName: string, name: string, property: string, extra: Partia
 	...extra,
 });
 
-const statusField = (extra: Partial<INodeProperties> = {}): INodeProperties => ({
-	displayName: 'Status',
-	name: 'status',
-	type: 'options',
-	options: [
-		{ name: 'Active', value: '1' },
-		{ name: 'Inactive', value: '0' },
-	],
-	default: '1',
-	routing: { send: { type: 'body', property: 'status' } },
-	...extra,
-});
 
 export const userFields: INodeProperties[] = [
 	userLocator({ name: 'user', property: 'id', required: true, displayOptions: showFor(resource, ['get', 'update']) }),
@@ -100,7 +88,7 @@ export const userFields: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: showFor(resource, ['getLoginLink']),
-		options: [text('Mobile', 'mobile', 'mobile'), text('Name', 'name', 'name'), statusField()],
+		options: [text('Mobile', 'mobile', 'mobile'), text('Name', 'name', 'name'), activeStatus],
 	},
 
 	// Update
@@ -134,7 +122,7 @@ export const userFields: INodeProperties[] = [
 				description: "Whether to reset this month's usage log of the user",
 				routing: { send: { type: 'body', property: 'reset_monthly_usage', value: '={{ $value ? "1" : "0" }}' } },
 			},
-			statusField(),
+			activeStatus,
 		],
 	},
 ];
