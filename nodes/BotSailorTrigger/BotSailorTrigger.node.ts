@@ -78,10 +78,11 @@ export class BotSailorTrigger implements INodeType {
 		const event = EVENTS.find((entry) => entry.value === eventName);
 		if (!event) return null;
 
-		// A manual run shows recent data so the user sees the shape; it reads no cursor and moves none.
+		// A manual run ("Fetch Test Event", or a test of the whole workflow) emits ONE record, the newest, like
+		// n8n's own polling triggers: a test acts on one sample at most. It reads no cursor and moves none.
 		if (this.getMode() === 'manual') {
-			const sample = await event.sample(this);
-			return sample.length ? [this.helpers.returnJsonArray(sample)] : null;
+			const newest = await event.newest(this);
+			return newest ? [this.helpers.returnJsonArray([newest])] : null;
 		}
 
 		const stored = this.getWorkflowStaticData('node') as Stored;

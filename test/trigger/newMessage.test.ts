@@ -17,8 +17,10 @@ describe('BotSailor Trigger → New Message', () => {
 
 		const { json, requests } = await pollCounting(fx, poller);
 		expect(json.map((item) => item.wa_message_id)).toEqual([first.wa_message_id, second.wa_message_id, third.wa_message_id]);
+		expect(json[0]).not.toHaveProperty('caption');
 		expect(json[0]).toMatchObject({
 			id: first.id, sender: 'user', direction: 'incoming', message_content: { type: 'text', text: { body: 'Do you deliver?' } },
+			text: 'Do you deliver?', message_type: 'text',
 			phone_number: ava.chat_id, subscriber_name: `${ava.first_name} ${ava.last_name}`, subscriber_id: ava.subscriber_id, phone_number_id: PNID,
 			conversation_time: first.conversation_time,
 		});
@@ -75,17 +77,55 @@ describe('BotSailor Trigger → New Message', () => {
 		expect(await poller.poll()).toEqual([]);
 	});
 
-	it('a manual run returns recent messages and leaves the cursor alone', async () => {
+	it('a manual run returns ONE message, the newest incoming, and leaves the cursor alone', async () => {
 		const poller = triggerPoller(fx, params());
 		await poller.poll();
-		const message = addMessage(fx.sim.state, { phone_number: fx.sim.state.subscribersOf(PNID)[2].chat_id, text: 'sample me' });
+		const [a, b] = fx.sim.state.subscribersOf(PNID).slice(2, 4);
+		addMessage(fx.sim.state, { phone_number: a.chat_id, text: 'older' });
+		const message = addMessage(fx.sim.state, { phone_number: b.chat_id, text: 'sample me' });
+		addMessage(fx.sim.state, { phone_number: b.chat_id, text: 'bot reply, not incoming', sender: 'bot' });
 		const before = snapshot(poller);
 		const { json } = await pollCounting(fx, poller, 'manual');
-		expect(json.length).toBeGreaterThan(0);
-		expect(json.length).toBeLessThanOrEqual(5);
-		expect(json.at(-1)).toMatchObject({ wa_message_id: message.wa_message_id, message_content: { text: { body: 'sample me' } } });
+		expect(json).toEqual([expect.objectContaining({ wa_message_id: message.wa_message_id, text: 'sample me', direction: 'incoming', phone_number: b.chat_id })]);
 		expect(snapshot(poller)).toEqual(before);
-		expect((await poller.poll()).map((item) => item.json.wa_message_id)).toEqual([message.wa_message_id]);
+		expect((await poller.poll()).map((item) => item.json.text)).toEqual(['older', 'sample me']);
+	});
+
+	it('a manual run on a number without messages emits nothing', async () => {
+		fx.sim.state.messages = [];
+		const poller = triggerPoller(fx, params());
+		expect(await poller.poll('manual')).toEqual([]);
+	});
+
+	it('gives every message a flat text, message_type and (for media that have one) caption', async () => {
+		const poller = triggerPoller(fx, params());
+		await poller.poll();
+		const chat = fx.sim.state.subscribersOf(PNID)[6].chat_id;
+		const contents = [
+			{ type: 'text', text: { body: 'price please' } },
+			{ type: 'image', image: { id: 'media-1', mime_type: 'image/jpeg', caption: 'Is this cake available?' } },
+			{ type: 'document', document: { id: 'media-2', filename: 'order.pdf' } },
+			{ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'size-l', title: 'Large' } } },
+			{ type: 'interactive', interactive: { type: 'list_reply', list_reply: { id: 'row-2', title: 'Carrot cake' } } },
+			{ type: 'button', button: { text: 'Stop promotions', payload: 'STOP' } },
+			{ type: 'reaction', reaction: { message_id: 'wamid.x', emoji: '👍' } },
+			{ type: 'location', location: { latitude: 51.5, longitude: -0.1 } },
+		];
+		for (const content of contents) addMessage(fx.sim.state, { phone_number: chat, content });
+		const { json } = await pollCounting(fx, poller);
+		expect(json.map((item) => [item.message_type, item.text, item.caption])).toEqual([
+			['text', 'price please', undefined],
+			['image', 'Is this cake available?', 'Is this cake available?'],
+			['document', '', undefined],
+			['interactive', 'Large', undefined],
+			['interactive', 'Carrot cake', undefined],
+			['button', 'Stop promotions', undefined],
+			['reaction', '👍', undefined],
+			['location', '', undefined],
+		]);
+		expect(json[2]).not.toHaveProperty('caption');
+		// The decoded message_content stays as it was.
+		expect(json[1].message_content).toEqual(contents[1]);
 	});
 
 	it('costs 2 requests when idle with 10,000 subscribers, and k + 2 when k subscribers wrote', async () => {

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { SAMPLE_SIZE, type TriggerEvent } from '../lib/event';
+import type { TriggerEvent } from '../lib/event';
 import { catalogIdOf, isNewOrder, listOrders, orderCursor, orderIdOf, orderItem, type OrderCursor } from '../lib/orders';
 
 const EVENT = 'catalogOrderStatusChanged';
@@ -50,14 +50,13 @@ export const catalogOrderStatusChanged: TriggerEvent<OrderStatusState> = {
 		items.sort((a, b) => String(a.status_changed_at ?? '').localeCompare(String(b.status_changed_at ?? '')));
 		return { items, state: { orders: orderCursor(state.orders, orders), statuses: statusesOf(orders) } };
 	},
-	async sample(context) {
+	async newest(context) {
 		const orders = await listOrders(context);
 		const changed = orders.filter(changedSincePlaced);
-		// Orders whose status changed, most recent change first; otherwise the latest orders, to show the shape.
-		return (changed.length ? changed : orders)
-			.sort((a, b) => String(b.status_changed_at ?? '').localeCompare(String(a.status_changed_at ?? '')))
-			.slice(0, SAMPLE_SIZE)
-			.reverse()
-			.map((order) => orderItem(order, { previous_status: null }));
+		// The order with the most recent status change; otherwise the latest order, to show the shape.
+		const [order] = (changed.length ? changed : orders).sort((a, b) =>
+			String(b.status_changed_at ?? '').localeCompare(String(a.status_changed_at ?? '')),
+		);
+		return order ? orderItem(order, { previous_status: null }) : undefined;
 	},
 };

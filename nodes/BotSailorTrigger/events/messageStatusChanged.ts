@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { botSailorRequest } from '../../BotSailor/shared/request';
 import { compareMessages, conversationPage, isIncoming, subscriberName } from '../lib/api';
 import { recentActivity, startActivity, walkActivity, type ActivityCursor } from '../lib/activityWalk';
-import { phoneNumberIdOf, SAMPLE_SIZE, showForEvents, type TriggerEvent } from '../lib/event';
+import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, showForEvents, type TriggerEvent } from '../lib/event';
 import { messageItem } from '../lib/subscriber';
 
 const EVENT = 'messageStatusChanged';
@@ -131,16 +131,16 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 			.map(({ message, subscriber, previous }) => statusItem(message, subscriber, phoneNumberId, previous));
 		return { items, state: { activity: cursor, tracked } };
 	},
-	async sample(context) {
+	async newest(context) {
 		const phoneNumberId = phoneNumberIdOf(context);
 		const statuses = wanted(context);
-		const found = await recentActivity(context, phoneNumberId, SAMPLE_SIZE);
-		return found
+		const found = await recentActivity(context, phoneNumberId, SAMPLE_SUBSCRIBERS);
+		const newest = found
 			.flatMap(({ subscriber, fresh }) =>
 				fresh.filter((message) => !isIncoming(message) && statuses.has(statusOf(message))).map((message) => ({ message, subscriber })),
 			)
 			.sort((a, b) => compareMessages(a.message, b.message))
-			.slice(-SAMPLE_SIZE)
-			.map(({ message, subscriber }) => statusItem(message, subscriber, phoneNumberId, null));
+			.at(-1);
+		return newest ? statusItem(newest.message, newest.subscriber, phoneNumberId, null) : undefined;
 	},
 };

@@ -1,4 +1,4 @@
-import { SAMPLE_SIZE, type TriggerEvent } from '../lib/event';
+import type { TriggerEvent } from '../lib/event';
 import { catalogIdOf, isNewOrder, listOrders, orderCursor, orderItem, orderOptions, type OrderCursor } from '../lib/orders';
 
 const EVENT = 'newCatalogOrder';
@@ -16,7 +16,8 @@ export const newCatalogOrder: TriggerEvent<OrderCursor> = {
 		const fresh = orders.filter((order) => isNewOrder(state, order)).reverse();
 		return { items: fresh.map((order) => orderItem(order)), state: orderCursor(state, orders) };
 	},
-	async sample(context) {
-		return (await listOrders(context)).slice(0, SAMPLE_SIZE).reverse().map((order) => orderItem(order));
+	async newest(context) {
+		const [order] = await listOrders(context);
+		return order ? orderItem(order) : undefined;
 	},
 };

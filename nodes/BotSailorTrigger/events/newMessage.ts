@@ -2,7 +2,7 @@ import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-w
 import { inputs } from '../../BotSailor/shared/inputs';
 import { compareMessages, isIncoming } from '../lib/api';
 import { recentActivity, startActivity, walkActivity, type ActivityCursor, type SubscriberActivity } from '../lib/activityWalk';
-import { phoneNumberIdOf, SAMPLE_SIZE, showForEvents, type TriggerEvent } from '../lib/event';
+import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, showForEvents, type TriggerEvent } from '../lib/event';
 import { messageItem } from '../lib/subscriber';
 
 const EVENT = 'newMessage';
@@ -78,10 +78,10 @@ export const newMessage: TriggerEvent<ActivityCursor> = {
 		const { found, cursor } = await walkActivity(context, phoneNumberId, state);
 		return { items: itemsOf(found, filters, phoneNumberId), state: cursor };
 	},
-	async sample(context) {
+	async newest(context) {
 		const filters = filtersOf(context);
 		const phoneNumberId = phoneNumberIdOf(context);
-		const found = await recentActivity(context, phoneNumberId, SAMPLE_SIZE);
-		return itemsOf(found, filters, phoneNumberId).slice(-SAMPLE_SIZE);
+		const found = await recentActivity(context, phoneNumberId, SAMPLE_SUBSCRIBERS);
+		return itemsOf(found, filters, phoneNumberId).at(-1);
 	},
 };

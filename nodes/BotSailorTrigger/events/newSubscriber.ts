@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import type { Page } from '../../BotSailor/shared/pagination';
 import { nextPage, subscriberPage, SUBSCRIBER_PAGE_SIZE } from '../lib/api';
-import { phoneNumberIdOf, SAMPLE_SIZE, type TriggerEvent } from '../lib/event';
+import { phoneNumberIdOf, type TriggerEvent } from '../lib/event';
 
 const EVENT = 'newSubscriber';
 
@@ -100,16 +100,10 @@ export const newSubscriber: TriggerEvent<SubscriberState> = {
 			state: { page: filled.length ? Math.max(...filled) : 1, maxId: Math.max(state.maxId, ...fresh.map(idOf)) },
 		};
 	},
-	async sample(context) {
+	async newest(context) {
 		const phoneNumberId = phoneNumberIdOf(context);
-		const { number, page } = await lastPage(context, phoneNumberId);
-		let records = page.records;
-		if (records.length < SAMPLE_SIZE && number > 1) {
-			records = [...(await subscriberPage(context, phoneNumberId, number - 1, 0)).records, ...records];
-		}
-		return records
-			.sort((a, b) => idOf(a) - idOf(b))
-			.slice(-SAMPLE_SIZE)
-			.map((record) => withNumber(record, phoneNumberId));
+		const { page } = await lastPage(context, phoneNumberId);
+		const newest = [...page.records].sort((a, b) => idOf(a) - idOf(b)).at(-1);
+		return newest ? withNumber(newest, phoneNumberId) : undefined;
 	},
 };

@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { decodeJsonFields } from '../../BotSailor/shared/jsonStrings';
 import { botSailorRequest } from '../../BotSailor/shared/request';
 import { listPayload } from '../lib/api';
-import { phoneNumberIdOf, SAMPLE_SIZE, type TriggerEvent } from '../lib/event';
+import { phoneNumberIdOf, type TriggerEvent } from '../lib/event';
 
 const EVENT = 'templateStatusChanged';
 
@@ -52,11 +52,8 @@ export const templateStatusChanged: TriggerEvent<TemplateState> = {
 			.map((template) => templateItem(template, state.statuses[idOf(template)], phoneNumberId));
 		return { items, state: { statuses: statusesOf(templates) } };
 	},
-	async sample(context) {
-		const phoneNumberId = phoneNumberIdOf(context);
-		return (await listTemplates(context))
-			.slice(0, SAMPLE_SIZE)
-			.reverse()
-			.map((template) => templateItem(template, null, phoneNumberId));
+	async newest(context) {
+		const [template] = await listTemplates(context);
+		return template ? templateItem(template, null, phoneNumberIdOf(context)) : undefined;
 	},
 };

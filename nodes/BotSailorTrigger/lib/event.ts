@@ -21,8 +21,12 @@ export interface TriggerEvent<State = IDataObject> {
 	start(context: IPollFunctions): Promise<State>;
 	/** A later poll from the stored state, which it must not modify. */
 	poll(context: IPollFunctions, state: State): Promise<PollResult<State>>;
-	/** Manual run: a few recent matching records, no state involved. */
-	sample(context: IPollFunctions): Promise<IDataObject[]>;
+	/**
+	 * Manual run ("Fetch Test Event"): the newest matching record, or undefined when there is none.
+	 * One record, like n8n's own polling triggers, so that testing a workflow acts on one sample at
+	 * most; no state involved.
+	 */
+	newest(context: IPollFunctions): Promise<IDataObject | undefined>;
 }
 
 export function showForEvents(events: string[]): INodeProperties['displayOptions'] {
@@ -34,4 +38,5 @@ export function phoneNumberIdOf(context: IPollFunctions): string {
 	return String(context.getNodeParameter('phoneNumberId', '', { extractValue: true }) ?? '').trim();
 }
 
-export const SAMPLE_SIZE = 5;
+/** How many of the most recently active subscribers a manual run reads to find the newest matching message. */
+export const SAMPLE_SUBSCRIBERS = 5;

@@ -1,11 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 import { decodeJsonFields } from '../../BotSailor/shared/jsonStrings';
 import { isIncoming, subscriberName } from './api';
+import { flatMessageFields } from './messageContent';
 
-/** A conversation message as the trigger emits it: decoded, with who it is from and where it arrived. */
+/**
+ * A conversation message as the trigger emits it: decoded, with its text, type and caption as flat
+ * fields (`text`, `message_type`, `caption`), who it is from and where it arrived.
+ */
 export function messageItem(message: IDataObject, subscriber: IDataObject, phoneNumberId: string): IDataObject {
+	const decoded = decodeJsonFields(message);
 	return {
-		...decodeJsonFields(message),
+		...decoded,
+		...flatMessageFields(decoded.message_content),
 		direction: isIncoming(message) ? 'incoming' : 'outgoing',
 		phone_number: String(subscriber.chat_id ?? message.whatsapp_bot_subscriber_subscriber_id ?? ''),
 		subscriber_name: subscriberName(subscriber),
