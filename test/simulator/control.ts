@@ -15,6 +15,8 @@ export interface ControlContext {
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from tests and the HTTP control API
 	input: any;
 	reset(seed?: SeedOptions): void;
+	/** Refuses TCP connections for `ms` milliseconds, then accepts again on the same port (see Simulator.refuseConnections). */
+	refuseConnections(ms: number): void;
 }
 
 function ensureSubscriber(state: SimState, phoneNumberId: string, phoneNumber: string, name = 'New Customer'): Subscriber {
@@ -125,6 +127,12 @@ export const controlRoutes: Record<string, (context: ControlContext) => unknown>
 	'concurrency-cap': ({ faults, input }) => void (faults.maxConcurrent = input.max ?? Infinity),
 	latency: ({ faults, input }) => void (faults.latencyMs = input.ms ?? 0),
 	'clear-faults': ({ faults }) => faults.clear(),
+	// SPEC-GAP: refused connections model a reverse proxy/CDN in front of the platform restarting. `{"ms": 300}`; this
+	// request itself is answered, then its connection is closed; nothing (not even this API) answers until the window ends.
+	refuseConnections: ({ refuseConnections, input }) => {
+		refuseConnections(input.ms);
+		return { refusingMs: input.ms };
+	},
 	requests: ({ requests }) => requests.map((request) => ({ ...request, headers: undefined })),
 	'clear-requests': ({ requests }) => void requests.splice(0),
 	reset: ({ reset, input }) => void reset(input.seed),

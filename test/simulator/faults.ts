@@ -1,11 +1,32 @@
 /** Fault injection: per path (or every path with '*'), a number of times or forever, plus a concurrency cap. */
 
-export type FaultKind = 'none' | 'html500' | 'unavailable503' | 'malformed' | 'drop' | 'timeout' | 'rate429' | 'status0' | 'unauthorized' | 'redirect';
+/**
+ * `processThen504`, `processThen502` and `processThenDrop` handle the request completely (token check, the route's
+ * handler, its state changes: a send is recorded in state.messages) and then answer HTTP 504 / HTTP 502 with an
+ * nginx-style HTML page, or destroy the socket without an answer: the client cannot tell whether its request was done.
+ * SPEC-GAP: the spec (../shared/spec/api.md) says nothing about gateways; these model a reverse proxy or CDN in front
+ * of the platform that gives up on, or loses, the platform's answer after the platform has acted.
+ */
+export type FaultKind =
+	| 'none' | 'html500' | 'unavailable503' | 'malformed' | 'drop' | 'timeout' | 'rate429' | 'status0' | 'unauthorized' | 'redirect'
+	| 'processThen504' | 'processThen502' | 'processThenDrop';
+
+/** The kinds that run the request before failing it. */
+export const PROCESSING_FAULTS: readonly FaultKind[] = ['processThen504', 'processThen502', 'processThenDrop'];
 
 export interface Fault {
 	kind: FaultKind;
-	/** Delay before answering (alone with kind 'none', or before the fault). */
+	/**
+	 * Delay before answering (alone with kind 'none', or before the fault). For the processThen* kinds the request is
+	 * processed first and the delay comes between processing and the failure (SPEC-GAP: a gateway that waits on the
+	 * platform's answer, then gives up), so the state change is there as soon as the client could notice anything.
+	 */
 	latencyMs?: number;
+	/**
+	 * With `unavailable503` or `rate429`: the answer carries `Retry-After: <seconds>` (none when unset).
+	 * SPEC-GAP: the spec names no Retry-After header; this models a reverse proxy/CDN or rate limiter in front of the platform.
+	 */
+	retryAfterSeconds?: number;
 	/** Text of a status0 failure. */
 	message?: string;
 	/** How many requests it applies to; undefined = until cleared. */

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Faults } from './faults';
+import { Faults, PROCESSING_FAULTS } from './faults';
 import type { Reply, Route, UploadedFile } from './route';
 import { allRoutes } from './routes';
 import { seedState, type SeedOptions } from './seed';
@@ -45,8 +45,20 @@ export interface Simulator {
 	faults: Faults;
 	/** Forgets the recorded requests. */
 	clearRequests(): void;
-	/** Replaces the world with a fresh seed. */
+	/** Replaces the world with a fresh seed, clears the faults and requests, and accepts connections again if refusing. */
 	reset(seed?: SeedOptions): void;
+	/**
+	 * Refuses TCP connections (clients get ECONNREFUSED) for `ms` milliseconds, then listens again on the same port.
+	 * Effective on return: the listening socket is closed at once. Connections already open finish their current request
+	 * and are then closed (`Connection: close`), so no kept-alive socket slips a request in; idle ones are closed at once.
+	 * Calling it again while refusing restarts the window with the new `ms`.
+	 * SPEC-GAP: the spec says nothing about refused connections; this models a reverse proxy/CDN (or the platform's
+	 * web server) restarting in front of the platform. Only a time window is offered: a refused connection never reaches
+	 * the process (the kernel answers it), so "the next N connection attempts" cannot be counted.
+	 */
+	refuseConnections(ms: number): void;
+	/** Resolves when the simulator accepts connections (at once unless refusing); rejects if it could not listen again. */
+	whenAccepting(): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -90,10 +102,37 @@ async function parseRequest(request: http.IncomingMessage, raw: Buffer, url: URL
 	return { fields, files };
 }
 
-function send(response: http.ServerResponse, status: number, body: unknown, contentType = 'application/json') {
-	const text = typeof body === 'string' ? body : JSON.stringify(body);
-	response.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
-	response.end(text);
+/** What the simulator answers: a status, a body (JSON unless a string with another content type) and extra headers. */
+interface Answer {
+	status: number;
+	body: unknown;
+	contentType?: string;
+	headers?: Record<string, string>;
+}
+
+const REDIRECT_TO_LOGIN: Answer = { status: 302, body: '<html><body>Redirecting to /login</body></html>', contentType: 'text/html', headers: { location: '/login' } };
+
+/**
+ * nginx's default error page for a gateway failure, e.g. "504 Gateway Time-out".
+ * SPEC-GAP: the spec says nothing about gateways; this is what a reverse proxy/CDN in front of the platform shows.
+ */
+function gatewayPage(title: string): string {
+	return `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+}
+
+/** Retry-After for a 503/429 fault that asks for one. */
+function retryAfter(seconds: number | undefined): Record<string, string> {
+	return seconds === undefined ? {} : { 'retry-after': String(seconds) };
+}
+
+/** The request as the API part of the handler needs it, after the token has been taken out of the fields. */
+interface Received {
+	method: string;
+	path: string;
+	contentType: string;
+	parsed: Parsed;
+	fields: Record<string, unknown>;
+	presented: string | undefined;
 }
 
 /** Explains the first problem with an endpoint's parameters the way a PHP API would: one sentence. */
@@ -116,6 +155,42 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const routes = new Map(allRoutes.map((route) => [route.path, route]));
 	let state = seedState(options.seed);
 
+	/** Refused connections: the timer that listens again, and who waits for it. */
+	const refusal: { timer?: NodeJS.Timeout; accepting: Promise<void>; resume(): void; fail(error: Error): void } = { accepting: Promise.resolve(), resume: () => {}, fail: () => {} };
+	let closed = false;
+
+	/** Writes an answer; while refusing connections, closes the connection after it so that no kept-alive socket is reused. */
+	function send(response: http.ServerResponse, status: number, body: unknown, contentType = 'application/json', headers: Record<string, string> = {}) {
+		const text = typeof body === 'string' ? body : JSON.stringify(body);
+		if (refusal.timer) response.shouldKeepAlive = false;
+		response.writeHead(status, { ...headers, 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
+		response.end(text);
+	}
+	const respond = (response: http.ServerResponse, answer: Answer) => send(response, answer.status, answer.body, answer.contentType, answer.headers);
+
+	/**
+	 * Everything after the fault checks: the token, the route, its parameters, then the route's handler, which changes
+	 * the state (a send is recorded in state.messages) and builds the reply. Used for the normal answer and for the
+	 * processThen* faults, which throw that reply away.
+	 */
+	function processApiRequest({ method, path, contentType, parsed, fields, presented }: Received): Answer {
+		if (!presented) return REDIRECT_TO_LOGIN;
+		if (presented !== token) return { status: 401, body: { status: '0', message: 'Unauthenticated.' } };
+		const route = routes.get(path);
+		if (!route) return { status: 404, body: '<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>', contentType: 'text/html' };
+		if (!(route.methods ?? ['GET', 'POST']).includes(method as 'GET' | 'POST')) {
+			return { status: 405, body: '<!DOCTYPE html><html><body><h1>405 Method Not Allowed</h1></body></html>', contentType: 'text/html' };
+		}
+		if (parsed.malformed) return { status: 200, body: { status: '0', message: parsed.malformed } };
+		if (contentType.includes('application/json') && !route.json) return { status: 200, body: { status: '0', message: 'JSON bodies are not accepted here.' } };
+		if (contentType.includes('multipart/form-data') && !route.multipart) return { status: 200, body: { status: '0', message: 'Multipart bodies are not accepted here.' } };
+		const problem = parameterProblem(route, fields);
+		if (problem) return { status: 200, body: { status: '0', message: problem } };
+		const reply = route.handle({ params: route.params.parse(fields), files: parsed.files, state, method });
+		const { httpStatus, body } = ('body' in reply && typeof reply.body === 'object' ? reply : { body: reply }) as Reply;
+		return { status: httpStatus ?? 200, body };
+	}
+
 	const server = http.createServer(async (request, response) => {
 		const url = new URL(request.url ?? '/', 'http://simulator');
 		try {
@@ -125,7 +200,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				const handler = controlRoutes[url.pathname.slice('/__control/'.length)];
 				if (!handler) return send(response, 404, { error: 'unknown control action' });
 				const input = raw.length ? JSON.parse(raw.toString('utf8')) : {};
-				return send(response, 200, { ok: true, result: handler({ state, faults, requests, input, reset: (seed?: SeedOptions) => (state = seedState(seed)) }) ?? null });
+				return send(response, 200, {
+					ok: true,
+					result: handler({ state, faults, requests, input, reset: (seed?: SeedOptions) => (state = seedState(seed)), refuseConnections }) ?? null,
+				});
 			}
 			if (!url.pathname.startsWith('/api/v1/')) return send(response, 404, '<html><body>Not Found</body></html>', 'text/html');
 			const path = url.pathname.slice('/api/v1'.length).replace(/\/+$/, '');
@@ -143,45 +221,36 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				files: Object.fromEntries(Object.entries(parsed.files).map(([name, file]) => [name, { name: file.name, type: file.type, size: file.size, sha256: file.sha256 }])),
 				contentType: String(request.headers['content-type'] ?? ''), tokenIn, headers: request.headers,
 			});
+			const received: Received = { method: (request.method ?? 'GET').toUpperCase(), path, contentType: String(request.headers['content-type'] ?? ''), parsed, fields, presented };
 
 			const release = faults.enter();
 			try {
 				const fault = faults.take(path);
-				if (fault?.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+				const processesFirst = fault !== undefined && PROCESSING_FAULTS.includes(fault.kind);
+				const wait = () => new Promise((resolve) => setTimeout(resolve, fault?.latencyMs));
+				if (fault?.latencyMs && !processesFirst) await wait();
 				if (fault?.kind === 'drop') return request.socket.destroy();
 				if (fault?.kind === 'timeout') return; // never answers; the client's timeout fires
-				if (fault?.kind === 'rate429' || release.overCapacity) return send(response, 429, { status: '0', message: 'Too Many Requests' });
-				if (fault?.kind === 'unavailable503') return send(response, 503, '<!DOCTYPE html><html><body><h1>503 Service Unavailable</h1></body></html>', 'text/html');
+				if (fault?.kind === 'rate429' || release.overCapacity) {
+					return send(response, 429, { status: '0', message: 'Too Many Requests' }, undefined, retryAfter(fault?.kind === 'rate429' ? fault.retryAfterSeconds : undefined));
+				}
+				if (fault?.kind === 'unavailable503') {
+					return send(response, 503, '<!DOCTYPE html><html><body><h1>503 Service Unavailable</h1></body></html>', 'text/html', retryAfter(fault.retryAfterSeconds));
+				}
 				if (fault?.kind === 'html500') return send(response, 500, '<!DOCTYPE html><html><body><h1>500 Internal Server Error</h1></body></html>', 'text/html');
 				if (fault?.kind === 'malformed') return send(response, 200, '{"status":"1","message":[{"id":1,', 'application/json');
 				if (fault?.kind === 'status0') return send(response, 200, { status: '0', message: fault.message ?? 'Something went wrong.' });
 				if (fault?.kind === 'unauthorized') return send(response, 401, { status: '0', message: 'Unauthenticated.' });
-				if (fault?.kind === 'redirect') {
-					response.writeHead(302, { location: '/login', 'content-type': 'text/html' });
-					return response.end('<html><body>Redirecting to /login</body></html>');
+				if (fault?.kind === 'redirect') return respond(response, REDIRECT_TO_LOGIN);
+				// SPEC-GAP (see FaultKind): a gateway in front of the platform loses the answer after the platform acted. Over the
+				// concurrency cap such a request was answered 429 above without being processed, like any other.
+				if (processesFirst) {
+					processApiRequest(received); // done, state changed; its answer is lost
+					if (fault.latencyMs) await wait();
+					if (fault.kind === 'processThenDrop') return request.socket.destroy();
+					return send(response, fault.kind === 'processThen504' ? 504 : 502, gatewayPage(fault.kind === 'processThen504' ? '504 Gateway Time-out' : '502 Bad Gateway'), 'text/html');
 				}
-
-				if (!presented) {
-					response.writeHead(302, { location: '/login', 'content-type': 'text/html' });
-					return response.end('<html><body>Redirecting to /login</body></html>');
-				}
-				if (presented !== token) return send(response, 401, { status: '0', message: 'Unauthenticated.' });
-
-				const route = routes.get(path);
-				if (!route) return send(response, 404, '<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>', 'text/html');
-				const method = (request.method ?? 'GET').toUpperCase();
-				if (!(route.methods ?? ['GET', 'POST']).includes(method as 'GET' | 'POST')) {
-					return send(response, 405, '<!DOCTYPE html><html><body><h1>405 Method Not Allowed</h1></body></html>', 'text/html');
-				}
-				if (parsed.malformed) return send(response, 200, { status: '0', message: parsed.malformed });
-				const contentType = String(request.headers['content-type'] ?? '');
-				if (contentType.includes('application/json') && !route.json) return send(response, 200, { status: '0', message: 'JSON bodies are not accepted here.' });
-				if (contentType.includes('multipart/form-data') && !route.multipart) return send(response, 200, { status: '0', message: 'Multipart bodies are not accepted here.' });
-				const problem = parameterProblem(route, fields);
-				if (problem) return send(response, 200, { status: '0', message: problem });
-				const reply = route.handle({ params: route.params.parse(fields), files: parsed.files, state, method });
-				const { httpStatus, body } = ('body' in reply && typeof reply.body === 'object' ? reply : { body: reply }) as Reply;
-				return send(response, httpStatus ?? 200, body);
+				return respond(response, processApiRequest(received));
 			} finally {
 				release.done();
 			}
@@ -191,8 +260,43 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	});
 	server.keepAliveTimeout = 1000;
 
-	await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+	const listen = (port: number, host: string) =>
+		new Promise<void>((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(port, host, () => {
+				server.off('error', reject);
+				resolve();
+			});
+		});
+	await listen(options.port ?? 0, options.host ?? '127.0.0.1');
 	const address = server.address() as AddressInfo;
+
+	/** Listens again on the same address and port, ending a refusal window. */
+	function stopRefusing() {
+		if (!refusal.timer) return;
+		clearTimeout(refusal.timer);
+		refusal.timer = undefined;
+		if (closed) return refusal.fail(new Error('the simulator was closed while refusing connections'));
+		listen(address.port, address.address).then(refusal.resume, refusal.fail);
+	}
+
+	function refuseConnections(ms: number) {
+		if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new Error(`refuseConnections needs a number of milliseconds >= 0, got ${String(ms)}`);
+		if (closed) throw new Error('the simulator is closed');
+		if (refusal.timer) clearTimeout(refusal.timer);
+		else {
+			// Closes the listening socket at once (new connections are refused by the kernel) and the idle kept-alive
+			// sockets; requests in flight finish, and send() closes their connections after answering.
+			server.close();
+			refusal.accepting = new Promise<void>((resolve, reject) => {
+				refusal.resume = resolve;
+				refusal.fail = reject;
+			});
+			refusal.accepting.catch(() => {}); // reported to whoever awaits whenAccepting(), not as an unhandled rejection
+		}
+		refusal.timer = setTimeout(stopRefusing, ms);
+	}
+
 	return {
 		url: `http://${address.address}:${address.port}`,
 		token,
@@ -206,9 +310,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			state = seedState(seed);
 			faults.clear();
 			requests.splice(0);
+			stopRefusing();
 		},
+		refuseConnections,
+		whenAccepting: () => refusal.accepting,
 		close: () =>
 			new Promise<void>((resolve) => {
+				closed = true;
+				stopRefusing();
 				server.closeAllConnections();
 				server.close(() => resolve());
 			}),
