@@ -1,0 +1,134 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the example workflows in plain Node.js */
+/**
+ * Every example is safe to test with the editor's default "Execute workflow" button: the trigger
+ * the editor picks must not read real data (a Manual Trigger, or a trigger with pinned data), and
+ * every phone number a test run can reach is a fictional one. The real editor's run is checked by
+ * `npm run check:browser`; these checks keep the examples from drifting.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IDataObject } from 'n8n-workflow';
+import { messageItem } from '../nodes/BotSailorTrigger/lib/subscriber';
+
+interface ExampleNode {
+	name: string;
+	type: string;
+	disabled?: boolean;
+	parameters: IDataObject;
+}
+
+interface Example {
+	file: string;
+	nodes: ExampleNode[];
+	connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+	pinData?: Record<string, Array<{ json: IDataObject }>>;
+}
+
+const DIR = join(__dirname, '..', 'examples');
+const PACKAGE = 'n8n-nodes-botsailor';
+const TRIGGER = `${PACKAGE}.botSailorTrigger`;
+const MANUAL = 'n8n-nodes-base.manualTrigger';
+
+const examples: Example[] = readdirSync(DIR)
+	.filter((file) => file.endsWith('.json') && file !== 'ai-agent-tool.json')
+	.map((file) => ({ file, ...(JSON.parse(readFileSync(join(DIR, file), 'utf8')) as Omit<Example, 'file'>) }));
+
+/**
+ * The trigger n8n 2.41's editor runs when the user clicks "Execute workflow" without choosing one
+ * (editor-ui, workflows store: form 10, webhook 9, schedule 7, manual 6, workflow 5, error 4, other
+ * core nodes 0, any other trigger 8; the first enabled trigger with the highest rank). A community
+ * trigger such as BotSailor Trigger therefore wins over a Manual Trigger.
+ */
+function defaultTrigger(example: Example): ExampleNode | undefined {
+	const rank: Record<string, number> = {
+		'n8n-nodes-base.formTrigger': 10,
+		'n8n-nodes-base.webhook': 9,
+		'n8n-nodes-base.scheduleTrigger': 7,
+		[MANUAL]: 6,
+		'n8n-nodes-base.workflowTrigger': 5,
+		'n8n-nodes-base.errorTrigger': 4,
+	};
+	const triggers = example.nodes.filter((node) => !node.disabled && (node.type === MANUAL || node.type.toLowerCase().includes('trigger')));
+	return [...triggers].sort((a, b) => (rank[b.type] ?? 8) - (rank[a.type] ?? 8))[0];
+}
+
+/** The output a Set node in raw mode produces (the examples' sample branches). */
+function setOutput(node: ExampleNode): IDataObject {
+	return JSON.parse(String(node.parameters.jsonOutput)) as IDataObject;
+}
+
+/** Keys whose value is a subscriber's phone number (not the WhatsApp number's id). */
+const SUBSCRIBER_KEY = /^(phone_number|chat_id|whatsapp_bot_subscriber_subscriber_id)$/;
+
+/** Every subscriber phone number anywhere in a value (objects searched by key; JSON text decoded). */
+function phoneNumbers(value: unknown, key = ''): string[] {
+	if (typeof value === 'string') {
+		if (value.trim().startsWith('{')) return phoneNumbers(JSON.parse(value) as unknown);
+		return SUBSCRIBER_KEY.test(key) ? [value] : [];
+	}
+	if (Array.isArray(value)) return value.flatMap((entry) => phoneNumbers(entry, key));
+	if (value && typeof value === 'object') return Object.entries(value).flatMap(([name, entry]) => phoneNumbers(entry, name));
+	return [];
+}
+
+const FICTIONAL = /^1555010\d{4}$/; // +1 555 010 xxxx: the NANP range reserved for fiction
+
+describe('examples: a test run with the default button sends nothing to a real customer', () => {
+	it.each(examples.map((example) => [example.file, example]))('%s: the default trigger is a Manual Trigger or pinned', (_file, example) => {
+		const trigger = defaultTrigger(example);
+		expect(trigger).toBeDefined();
+		const pinned = example.pinData?.[trigger!.name];
+		expect({ trigger: trigger!.name, safe: trigger!.type === MANUAL || (Array.isArray(pinned) && pinned.length > 0) }).toEqual({ trigger: trigger!.name, safe: true });
+	});
+
+	it('every BotSailor Trigger in an example is pinned, so no test run reads real data whichever trigger runs', () => {
+		const triggers = examples.flatMap((example) => example.nodes.filter((node) => node.type === TRIGGER).map((node) => ({ example, node })));
+		expect(triggers.map(({ example }) => example.file).sort()).toEqual(['catalog-orders.json', 'keyword-routing.json', 'welcome-new-subscriber.json']);
+		for (const { example, node } of triggers) {
+			expect({ file: example.file, pinned: (example.pinData?.[node.name]?.length ?? 0) > 0 }).toEqual({ file: example.file, pinned: true });
+		}
+	});
+
+	it('the pinned trigger output and the Test With Sample Data branch carry the same samples', () => {
+		for (const example of examples.filter((entry) => entry.nodes.some((node) => node.type === TRIGGER))) {
+			const trigger = example.nodes.find((node) => node.type === TRIGGER)!;
+			const pinned = example.pinData![trigger.name].map((item) => item.json);
+			const manual = example.nodes.find((node) => node.type === MANUAL)!;
+			const sample = example.nodes.find((node) => node.name === example.connections[manual.name].main[0][0].node)!;
+			const output = setOutput(sample);
+			const samples = Array.isArray(output.messages) ? (output.messages as IDataObject[]) : [output];
+			expect({ file: example.file, samples }).toEqual({ file: example.file, samples: pinned });
+		}
+	});
+
+	it('every subscriber phone number in the samples is a fictional +1 555 010 xxxx number', () => {
+		let checked = 0;
+		for (const example of examples) {
+			const samples = [
+				...Object.values(example.pinData ?? {}),
+				...example.nodes.filter((node) => node.type === 'n8n-nodes-base.set').map((node) => node.parameters.jsonOutput),
+			];
+			for (const number of phoneNumbers(samples)) {
+				checked++;
+				expect({ file: example.file, number, fictional: FICTIONAL.test(number) }).toEqual({ file: example.file, number, fictional: true });
+			}
+		}
+		expect(checked).toBeGreaterThanOrEqual(10);
+	});
+
+	it('pinned New Message items have the fields the trigger emits (flat text included), so the Switch sees what a live run sees', () => {
+		const example = examples.find((entry) => entry.file === 'keyword-routing.json')!;
+		for (const { json } of example.pinData!['On New Message']) {
+			const { subscriber_name: name, phone_number: chat, subscriber_id: id, phone_number_id: number, ...message } = json;
+			const [first, ...last] = String(name).split(' ');
+			const emitted = messageItem(
+				{ ...message, message_content: JSON.stringify(message.message_content) },
+				{ chat_id: chat, first_name: first, last_name: last.join(' '), subscriber_id: id },
+				String(number),
+			);
+			expect(json).toEqual(emitted);
+		}
+		const router = example.nodes.find((node) => node.name === 'Route by Keyword')!;
+		expect(JSON.stringify(router.parameters)).toContain('$json.text');
+	});
+});
