@@ -1,7 +1,7 @@
 /**
  * Send Text node variants for the bench and the delivery tests: the plain declarative operation
  * ("before": the node without its customOperations, so n8n's RoutingNode runs the operation's
- * routing, every item at once, no retry) and the real node ("after": the send executor, optionally
+ * routing and the sends' declarative path) and the real node ("after": the bulk path, optionally
  * with other delivery settings).
  */
 import { DirectoryLoader } from 'n8n-core';
@@ -10,13 +10,14 @@ import type { INodeType } from 'n8n-workflow';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { BotSailor } = require('../nodes/BotSailor/BotSailor.node.ts') as typeof import('../nodes/BotSailor/BotSailor.node');
 import type { DeliveryOptions } from '../nodes/BotSailor/shared/delivery';
-import { sendOperations } from '../nodes/BotSailor/shared/sendExecutor';
+import { bulkSends } from '../nodes/BotSailor/shared/bulkSend';
+import { SENDS } from '../nodes/BotSailor/resources/sends';
 
 /** The node with its sends declarative (delivery: false) or through the send executor with these settings. */
 export function sendTextNode(delivery: false | DeliveryOptions): INodeType {
 	const node: INodeType = new BotSailor();
 	node.description = { ...node.description, properties: [...node.description.properties] };
-	node.customOperations = delivery ? sendOperations(() => node.description, delivery) : undefined;
+	node.customOperations = delivery ? bulkSends([...SENDS], delivery) : undefined;
 	// As n8n's loader does for every declarative node: adds Request Options (batching, timeout, proxy).
 	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
 	return node;

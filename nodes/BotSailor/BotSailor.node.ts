@@ -25,8 +25,9 @@ import { moduleDescription } from './resources/module';
 import { packageDescription } from './resources/package';
 import { teamMemberDescription } from './resources/teamMember';
 import { transactionDescription } from './resources/transaction';
+import { SENDS } from './resources/sends';
+import { bulkSends } from './shared/bulkSend';
 import { sendOnce } from './shared/sendOnce';
-import { sendOperations } from './shared/sendExecutor';
 
 export class BotSailor implements INodeType {
 	description: INodeTypeDescription = {
@@ -112,7 +113,7 @@ export class BotSailor implements INodeType {
 
 	methods = { listSearch, loadOptions, resourceMapping };
 
-	// The send operations (SEND_OPERATIONS) run in the shared executor instead of RoutingNode: each parameter
-	// evaluated once per item, the credential decrypted once per run, bounded and retried sends.
-	customOperations = sendOperations(() => this.description);
+	// In a workflow the sends run on the bulk path (checked first, bounded, at most once, a failed run says what
+	// was delivered); n8n's declarative engine, used by some AI Agent tool paths, runs the same definitions.
+	customOperations = bulkSends([...SENDS]);
 }

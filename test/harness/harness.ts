@@ -45,6 +45,14 @@ export interface RunOptions {
 	continueOnFail?: boolean;
 	/** The node type under test (default: the BotSailor action node). */
 	nodeType?: INodeType;
+	/** n8n's node setting Retry On Fail: the engine runs the node again, in the same execution, after a failure. */
+	retryOnFail?: { maxTries: number; waitBetweenTries?: number };
+	/**
+	 * How n8n runs the node: 'workflow' (a workflow run: WorkflowExecute, customOperations first) or
+	 * 'execute' (the node type's `execute`, which n8n gives a declarative node for tool consumers such
+	 * as AI Agent 2.x and the MCP Server Trigger: RoutingNode, customOperations not consulted).
+	 */
+	path?: 'workflow' | 'execute';
 }
 
 export interface RunResult {
@@ -104,11 +112,13 @@ export function credentialsHelper(credentials: TestCredentials, onLoad: () => vo
 	} as unknown as ICredentialsHelper;
 }
 
-function additionalDataFor(credentials: TestCredentials, hooks?: ExecutionLifecycleHooks, onLoad?: () => void): IWorkflowExecuteAdditionalData {
+let executions = 0;
+
+function additionalDataFor(credentials: TestCredentials, hooks?: ExecutionLifecycleHooks, onLoad?: () => void, executionId = 'test-execution'): IWorkflowExecuteAdditionalData {
 	return {
 		credentialsHelper: credentialsHelper(credentials, onLoad),
 		hooks,
-		executionId: 'test-execution',
+		executionId,
 		restApiUrl: 'http://localhost:5678/rest',
 		instanceBaseUrl: 'http://localhost:5678/',
 		webhookBaseUrl: 'http://localhost:5678/webhook',
@@ -139,27 +149,40 @@ function toExecutionItems(items: InputItem[]): INodeExecutionData[] {
 	});
 }
 
+/**
+ * The node as a tool consumer that calls `execute` runs it: n8n gives a declarative node an `execute`
+ * that runs RoutingNode and does not consult customOperations; without customOperations the engine
+ * runs the node's RoutingNode the same way.
+ */
+function executePathOf(nodeType: INodeType): INodeType {
+	const copy = Object.create(nodeType) as INodeType;
+	copy.customOperations = undefined;
+	return copy;
+}
+
 /** Runs one node of a two-node workflow (Input → node) and returns the node's output. */
 export async function runNode(options: RunOptions): Promise<RunResult> {
-	const nodeType = options.nodeType ?? new BotSailor();
+	const nodeType = options.path === 'execute' ? executePathOf(options.nodeType ?? new BotSailor()) : (options.nodeType ?? new BotSailor());
 	const input = toExecutionItems(options.items ?? [{ json: {} }]);
+	const executionId = `test-execution-${++executions}`;
 	const types = nodeTypesOf({ testInput: inputNodeType(input), botSailor: nodeType });
 	const inputNode: INode = { id: 'input', name: INPUT_NAME, type: 'testInput', typeVersion: 1, position: [0, 0], parameters: {} };
 	const node: INode = {
 		id: 'botsailor', name: NODE_NAME, type: 'botSailor', typeVersion: 1, position: [200, 0], parameters: options.parameters,
 		credentials: { botSailorApi: { id: 'cred-1', name: 'BotSailor account' } },
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.retryOnFail ? { retryOnFail: true, maxTries: options.retryOnFail.maxTries, waitBetweenTries: options.retryOnFail.waitBetweenTries ?? 0 } : {}),
 	};
 	const workflow = new Workflow({
 		id: 'test-workflow', nodes: [inputNode, node], nodeTypes: types, active: false,
 		connections: { [INPUT_NAME]: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
 	});
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
 		id: 'test-workflow', name: 'test', active: false, nodes: workflow.nodes ? Object.values(workflow.nodes) : [], connections: workflow.connectionsBySourceNode, createdAt: new Date(), updatedAt: new Date(), isArchived: false,
 	} as never);
 	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
 	let credentialLoads = 0;
-	const additionalData = additionalDataFor(options.credentials, hooks, () => credentialLoads++);
+	const additionalData = additionalDataFor(options.credentials, hooks, () => credentialLoads++, executionId);
 	const runExecutionData = createRunExecutionData({
 		executionData: { nodeExecutionStack: [{ node: inputNode, data: { main: [[{ json: {} }]] }, source: null }] },
 	});

@@ -1,6 +1,6 @@
 import { NodeApiError, WorkflowExpression } from 'n8n-workflow';
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
-import { backoffDelay, DELIVERY_DEFAULTS, isRetryable, Limiter } from '../../nodes/BotSailor/shared/delivery';
+import { backoffDelay, DELIVERY_DEFAULTS, isRetryable, Limiter, outcomeOf } from '../../nodes/BotSailor/shared/delivery';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 
@@ -80,13 +80,17 @@ describe('delivery: Send Text through the send executor (customOperations)', () 
 		}
 	});
 
-	it('shows why it exists: the plain declarative operation loses items against the same cap', async () => {
+	it('holds on the declarative path too (a tool run through execute): same cap, every item delivered once', async () => {
 		fx.sim.faults.maxConcurrent = 10;
 		fx.sim.faults.latencyMs = 5;
-		const { items: output } = await send(plain, 300, { continueOnFail: true });
-		const failed = output.filter((item) => item.json.error !== undefined);
-		expect(failed.length).toBeGreaterThan(0);
-		expect(sentTo().size).toBe(300 - failed.length);
+		fx.sim.faults.peakInFlight = 0;
+		const { items: output, error } = await send(plain, 300, { continueOnFail: true });
+		expect(error).toBeUndefined();
+		expect(output.filter((item) => item.json.error !== undefined)).toEqual([]);
+		const counts = sentTo();
+		expect(counts.size).toBe(300);
+		expect([...counts.values()].every((count) => count === 1)).toBe(true);
+		expect(fx.sim.faults.peakInFlight).toBeLessThanOrEqual(DELIVERY_DEFAULTS.concurrency);
 	});
 
 	it.each([
@@ -119,14 +123,14 @@ describe('delivery: Send Text through the send executor (customOperations)', () 
 		expect(sentTo().size).toBe(0);
 	});
 
-	it('never retries a dropped connection: that item fails, the others are delivered once', async () => {
+	it('never retries a dropped connection: that item fails as "may have been delivered", the others are delivered once', async () => {
 		fx.sim.faults.add('/whatsapp/send', { kind: 'drop', times: 1 });
 		const { items: output, error } = await send(withDelivery, 3, { continueOnFail: true });
 		expect(error).toBeUndefined();
 		expect(fx.sim.requests).toHaveLength(3);
 		const failed = output.filter((item) => item.json.error !== undefined);
 		expect(failed).toHaveLength(1);
-		expect(String(failed[0].json.error)).toMatch(/connection to the platform failed/);
+		expect(String(failed[0].json.error)).toMatch(/^The message may have been delivered: The connection to the platform failed/);
 		expect(sentTo().size).toBe(2);
 	});
 
@@ -146,11 +150,15 @@ describe('delivery: Send Text through the send executor (customOperations)', () 
 });
 
 describe('delivery building blocks', () => {
-	it('retries only answers that say the request was not processed (429, 502, 503, 504)', () => {
+	it('retries only what proves nothing was done: 429, 503 and connections never made', () => {
 		const node = { id: '1', name: 'n', type: 't', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
 		const withCode = (httpCode: string) => new NodeApiError(node, { message: 'x' }, { httpCode });
-		expect(['429', '502', '503', '504'].map((code) => isRetryable(withCode(code)))).toEqual([true, true, true, true]);
-		expect(['0', '200', '401', '404', '500'].map((code) => isRetryable(withCode(code)))).toEqual([false, false, false, false, false]);
+		const connection = (code: string) => Object.assign(withCode('0'), { context: { connection: code } });
+		expect(['429', '503'].map((code) => outcomeOf(withCode(code)))).toEqual(['notSent', 'notSent']);
+		expect(['500', '502', '504'].map((code) => outcomeOf(withCode(code)))).toEqual(['unknown', 'unknown', 'unknown']);
+		expect(['200', '400', '401', '404'].map((code) => outcomeOf(withCode(code)))).toEqual(['refused', 'refused', 'refused', 'refused']);
+		expect(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].map((code) => isRetryable(connection(code)))).toEqual([true, true, true]);
+		expect(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'UNKNOWN'].map((code) => outcomeOf(connection(code)))).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
 		expect(isRetryable(new Error('socket hang up'))).toBe(false);
 	});
 

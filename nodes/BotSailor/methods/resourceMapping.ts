@@ -43,7 +43,8 @@ async function getTemplateVariables(this: ILoadOptionsFunctions): Promise<Resour
 			fields.push({
 				id: `templateVariable-${label}-${position}`,
 				displayName: `${section === 'header' ? 'Header' : 'Body'} {{${position}}} (${label})`,
-				required: false,
+				// Every variable of the template must have a value: WhatsApp fails or sends a broken message otherwise.
+				required: true,
 				defaultMatch: false,
 				display: true,
 				type: 'string',

@@ -5,6 +5,7 @@ import { operationLabel } from './operationLabel';
 /** The HTTP response as n8n's helpers return it with `returnFullResponse`. */
 export interface RawResponse {
 	statusCode?: number;
+	headers?: Record<string, unknown>;
 	body: unknown;
 }
 
@@ -60,23 +61,43 @@ function hintFor(statusCode: number): string {
 /** Builds the one error type every failed call ends in: the API's own text, never the token. */
 export function apiError(
 	node: INode,
-	details: { message: string; description: string; httpCode: number; itemIndex?: number },
+	details: Failure & { itemIndex?: number },
 	secret?: string,
 ): NodeApiError {
 	const message = redact(details.message, secret);
 	// The API's own text stays the message; the description says which operation failed.
 	const label = operationLabel(node);
 	const description = redact(label ? `BotSailor ${label} failed. ${details.description}` : details.description, secret);
-	return new NodeApiError(node, { message, description } as JsonObject, {
+	const error = new NodeApiError(node, { message, description } as JsonObject, {
 		message,
 		description,
 		httpCode: String(details.httpCode),
 		itemIndex: details.itemIndex,
 	});
+	if (details.retryAfterMs !== undefined) error.context = { ...error.context, retryAfterMs: details.retryAfterMs };
+	return error;
+}
+
+/** A Retry-After header (seconds or an HTTP date) in milliseconds from now. */
+function retryAfterMs(headers: RawResponse['headers']): number | undefined {
+	const value = headers?.['retry-after'];
+	if (value === undefined || value === null || value === '') return undefined;
+	const text = String(value).trim();
+	if (/^\d+$/.test(text)) return Number(text) * 1000;
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** Why a call failed: the API's text, our hint, the HTTP status, and when the platform asked to be retried. */
+export interface Failure {
+	message: string;
+	description: string;
+	httpCode: number;
+	retryAfterMs?: number;
 }
 
 /** What a response says: the successful envelope, or why the call failed. */
-export type Reading = { envelope: IDataObject } | { failure: { message: string; description: string; httpCode: number } };
+export type Reading = { envelope: IDataObject } | { failure: Failure };
 
 /**
  * Reads a response without any side effect: a successful envelope (with `mesasge` renamed to
@@ -91,11 +112,11 @@ export function readResponse(response: RawResponse): Reading {
 			: `The platform answered with a body that is not valid JSON (HTTP ${statusCode})`;
 		const description =
 			statusCode >= 400 ? hintFor(statusCode) : `This usually means a wrong Base URL or a missing API token. ${CREDENTIAL_HINT}`;
-		return { failure: { message, description, httpCode: statusCode } };
+		return { failure: { message, description, httpCode: statusCode, retryAfterMs: retryAfterMs(response.headers) } };
 	}
 	if (statusCode >= 400 || !isSuccessStatus(envelope.status)) {
 		const message = apiText(envelope) ?? `The request failed (HTTP ${statusCode})`;
-		return { failure: { message, description: hintFor(statusCode), httpCode: statusCode } };
+		return { failure: { message, description: hintFor(statusCode), httpCode: statusCode, retryAfterMs: retryAfterMs(response.headers) } };
 	}
 	if ('mesasge' in envelope) {
 		const { mesasge, ...rest } = envelope;

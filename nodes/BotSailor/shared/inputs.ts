@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INode, PreSendAction } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
@@ -99,9 +99,20 @@ function fieldLabel(schema: z.ZodTypeAny | undefined, key: string): string {
 	return schema?.description ?? key;
 }
 
+/** The item an input check is about: n8n's per-item context, or a send's item. */
+export interface ItemTarget {
+	getNode(): INode;
+	getItemIndex(): number;
+}
+
+/** Fails the item with a local input error (nothing was sent): what is wrong, and what to set. */
+export function refuse(target: ItemTarget, message: string, description: string): never {
+	throw new NodeOperationError(target.getNode(), message, { description: `${description} Nothing was sent to the platform.`, itemIndex: target.getItemIndex() });
+}
+
 /** Validates the request body built from the parameters; the first problem fails the item, naming the field. */
 export function checkBody(
-	context: IExecuteSingleFunctions,
+	context: ItemTarget,
 	schema: z.ZodObject<z.ZodRawShape>,
 	body: IDataObject,
 ): IDataObject {
@@ -145,10 +156,18 @@ export function validateBody(
 ): PreSendAction {
 	const strict = schema.strict();
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const body = withoutEmpty((requestOptions.body ?? {}) as IDataObject, keepEmpty);
-		const checked = checkBody(this, strict, body);
-		return { ...requestOptions, body: withoutEmpty(checked, keepEmpty) };
+		return { ...requestOptions, body: checkFields(this, strict, (requestOptions.body ?? {}) as IDataObject, keepEmpty) };
 	};
+}
+
+/** The fields an operation sends: empty optional ones dropped, the rest validated (strictly) and normalised. */
+export function checkFields(
+	target: ItemTarget,
+	schema: z.ZodObject<z.ZodRawShape>,
+	fields: Record<string, unknown>,
+	keepEmpty: readonly string[] = [],
+): IDataObject {
+	return withoutEmpty(checkBody(target, schema.strict(), withoutEmpty(fields as IDataObject, keepEmpty)), keepEmpty);
 }
 
 export { z };

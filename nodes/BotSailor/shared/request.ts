@@ -1,5 +1,6 @@
 import type {
 	FunctionsBase,
+	ICredentialsDecrypted,
 	IAllExecuteFunctions,
 	IDataObject,
 	IHttpRequestOptions,
@@ -20,20 +21,30 @@ export async function apiToken(context: Pick<FunctionsBase, 'getCredentials'>): 
 	return String(credentials.apiToken ?? '');
 }
 
-/** Network failures (refused, reset, timeout) as a NodeApiError that carries no request data. */
+/** Connection failures before the request left: nothing reached the platform. */
+const NEVER_CONNECTED = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$/;
+
+/**
+ * Network failures (refused, reset, timeout) as a NodeApiError that carries no request data; its
+ * `context.connection` keeps the error code, so the delivery policy can tell "never connected" from "answer lost".
+ */
 export function transportError(context: Pick<RequestContext, 'getNode'>, error: Error & { code?: string }, secret: string, itemIndex?: number) {
-	const reason = error.code === 'ECONNABORTED' || /timeout/i.test(error.message) ? 'timed out' : 'failed';
-	return apiError(
+	const code = error.code ?? 'UNKNOWN';
+	const reason = code === 'ECONNABORTED' || /timeout/i.test(error.message) ? 'timed out' : 'failed';
+	const failure = apiError(
 		context.getNode(),
 		{
 			message: `The connection to the platform ${reason}: ${error.message}`,
-			description:
-				'The request may or may not have reached the platform. Check the Base URL and the network, then retry.',
+			description: NEVER_CONNECTED.test(code)
+				? 'The request did not reach the platform. Check the Base URL and the network, then retry.'
+				: 'The request may or may not have reached the platform. Check the Base URL and the network.',
 			httpCode: 0,
 			itemIndex,
 		},
 		secret,
 	);
+	failure.context = { ...failure.context, connection: code };
+	return failure;
 }
 
 /**
@@ -66,18 +77,24 @@ export async function sendRequest(
 	this: RequestContext,
 	options: IHttpRequestOptions,
 	itemIndex?: number,
+	credentials?: ICredentialsDecrypted,
 ): Promise<IDataObject> {
+	const secret = async () => (credentials ? String(credentials.data?.apiToken ?? '') : await apiToken(this));
 	let response: IN8nHttpFullResponse;
 	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
-			...options,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		})) as IN8nHttpFullResponse;
+		response = (await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			CREDENTIAL_TYPE,
+			{ ...options, returnFullResponse: true, ignoreHttpStatusErrors: true },
+			// The run's credential, when the caller decrypted it once for many requests.
+			credentials ? { credentialsDecrypted: credentials } : undefined,
+		)) as IN8nHttpFullResponse;
 	} catch (error) {
-		throw reportedFailure(this, error, await apiToken(this), itemIndex);
+		throw reportedFailure(this, error, await secret(), itemIndex);
 	}
-	return await envelopeOf.call(this, response, itemIndex);
+	const reading = readResponse(response);
+	if ('failure' in reading) throw apiError(this.getNode(), { ...reading.failure, itemIndex }, await secret());
+	return reading.envelope;
 }
 
 /** A programmatic POST of form fields to a path under /api/v1 (trigger, dropdowns, multi-step operations). */

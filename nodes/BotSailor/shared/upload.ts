@@ -1,7 +1,6 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { apiBaseUrl } from '../../../credentials/BotSailorApi.credentials';
-import { CREDENTIAL_TYPE, sendRequest } from './request';
+import { sendItemOf, type SendItem } from './sendDefinition';
 
 /** What the platform returns for an uploaded file (spec: "Uploaded media"). */
 export interface UploadedMedia {
@@ -10,35 +9,30 @@ export interface UploadedMedia {
 	media_name: string;
 }
 
-/** The input item's binary property as a Blob, or a clear error naming the missing property. */
-async function binaryBlob(context: IExecuteSingleFunctions, propertyName: string) {
+/** The item's binary property, or a clear error naming the missing property and the ones there are. */
+export function binaryFile(item: SendItem, propertyName: string): IBinaryData {
 	const name = propertyName.trim();
-	const binary = context.getInputData().binary ?? {};
+	const binary = item.binaries();
 	if (!name || !binary[name]) {
 		const available = Object.keys(binary);
-		throw new NodeOperationError(context.getNode(), `The input item has no binary property "${name}"`, {
+		throw new NodeOperationError(item.getNode(), `The input item has no binary property "${name}"`, {
 			description: available.length
 				? `Binary properties on this item: ${available.join(', ')}. Set "Input Binary Field" to one of them.`
 				: 'This item carries no binary data. Add a node that reads or downloads the file before this one.',
-			itemIndex: context.getItemIndex(),
+			itemIndex: item.getItemIndex(),
 		});
 	}
-	const meta = binary[name];
-	const bytes = await context.helpers.getBinaryDataBuffer(name);
-	const fileName = meta.fileName ?? `${name}${meta.fileExtension ? `.${meta.fileExtension}` : ''}`;
-	return { blob: new Blob([new Uint8Array(bytes)], { type: meta.mimeType }), fileName };
+	return binary[name];
 }
 
 /** The multipart body of upload media: phone_number_id and the file as media_file (the credential adds the token). */
-export async function mediaFormData(
-	context: IExecuteSingleFunctions,
-	phoneNumberId: string,
-	propertyName: string,
-): Promise<FormData> {
-	const { blob, fileName } = await binaryBlob(context, propertyName);
+async function mediaFormData(item: SendItem, phoneNumberId: string, propertyName: string): Promise<FormData> {
+	const meta = binaryFile(item, propertyName);
+	const bytes = await item.binaryBuffer(propertyName.trim());
+	const fileName = meta.fileName ?? `${propertyName.trim()}${meta.fileExtension ? `.${meta.fileExtension}` : ''}`;
 	const form = new FormData();
 	form.append('phone_number_id', phoneNumberId);
-	form.append('media_file', blob, fileName);
+	form.append('media_file', new Blob([new Uint8Array(bytes)], { type: meta.mimeType }), fileName);
 	return form;
 }
 
@@ -59,25 +53,16 @@ export function multipartUpload(binaryPropertyParameter: string): PreSendAction 
 			throw new NodeOperationError(this.getNode(), 'WhatsApp Number is required', { itemIndex: this.getItemIndex() });
 		}
 		const propertyName = String(this.getNodeParameter(binaryPropertyParameter, 'data'));
-		const body = await mediaFormData(this, phoneNumberId, propertyName);
+		const body = await mediaFormData(sendItemOf(this), phoneNumberId, propertyName);
 		return { ...requestOptions, body, headers: withoutContentType(requestOptions.headers) };
 	};
 }
 
 /** Uploads the item's binary property to a number and returns the media id to send it by (a step of Send Media). */
-export async function uploadBinary(
-	context: IExecuteSingleFunctions,
-	phoneNumberId: string,
-	propertyName: string,
-): Promise<UploadedMedia> {
-	const body = await mediaFormData(context, phoneNumberId, propertyName);
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+export async function uploadBinary(item: SendItem, phoneNumberId: string, propertyName: string): Promise<UploadedMedia> {
+	const body = await mediaFormData(item, phoneNumberId, propertyName);
 	// The node's Options → Timeout (n8n adds it to declarative nodes) applies to this step too.
-	const timeout = Number(context.getNodeParameter('requestOptions.timeout', 300_000)) || 300_000;
-	const envelope = await sendRequest.call(
-		context,
-		{ method: 'POST', baseURL: apiBaseUrl(credentials.baseUrl), url: '/whatsapp/upload/media', body, headers: { Accept: 'application/json' }, timeout },
-		context.getItemIndex(),
-	);
+	const timeout = Number(item.param('requestOptions.timeout', 300_000)) || 300_000;
+	const envelope = await item.request({ method: 'POST', url: '/whatsapp/upload/media', body, headers: { Accept: 'application/json' }, timeout });
 	return { media_id: String(envelope.media_id ?? ''), media_type: String(envelope.media_type ?? ''), media_name: String(envelope.media_name ?? '') };
 }

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { showFor, subscriberPhoneNumber, whatsAppNumber } from '../common';
+import { subscriberPhoneNumber, whatsAppNumber } from '../common';
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
-import { sendRouting } from '../../shared/sendExecutor';
+import { sendRouting } from '../../shared/sendDefinition';
+import { triggerBotFlow, triggerFields } from './trigger';
 
 const resource = 'botFlow';
 const NUMBER = inputs.required.describe('WhatsApp Number');
@@ -30,15 +31,7 @@ export const botFlowOperations: INodeProperties = {
 			value: 'trigger',
 			action: 'Trigger a bot flow',
 			description: 'Start a bot flow for a subscriber',
-			routing: sendRouting('/whatsapp/trigger-bot', [
-				validateBody(
-					z.object({
-						phone_number_id: NUMBER,
-						bot_flow_unique_id: inputs.required.describe('Bot Flow'),
-						phone_number: inputs.phoneNumber.describe('Phone Number'),
-					}),
-				),
-			]),
+			routing: sendRouting(triggerBotFlow),
 		},
 	],
 	default: 'getMany',
@@ -47,19 +40,6 @@ export const botFlowOperations: INodeProperties = {
 export const botFlowDescription: INodeProperties[] = [
 	botFlowOperations,
 	whatsAppNumber(resource, ['getMany', 'trigger']),
-	{
-		displayName: 'Bot Flow',
-		name: 'botFlowUniqueId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description: 'The bot flow to start; its unique_id is sent',
-		displayOptions: showFor(resource, ['trigger']),
-		modes: [
-			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchBotFlows', searchable: true } },
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. flow_0_0_a1b2c3', hint: 'The unique_id from Bot Flow → Get Many' },
-		],
-		routing: { send: { type: 'body', property: 'bot_flow_unique_id' } },
-	},
+	...triggerFields,
 	subscriberPhoneNumber(resource, ['trigger']),
 ];

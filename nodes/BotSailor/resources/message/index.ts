@@ -3,11 +3,11 @@ import { decodeJsonOption, returnAllAndLimit, showFor, subscriberPhoneNumber, wh
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { paginate } from '../../shared/pagination';
-import { sendRouting } from '../../shared/sendExecutor';
-import { prepareButtons, sendButtonsFields } from './sendButtons';
-import { prepareMedia, sendMediaFields } from './sendMedia';
-import { prepareTemplateSend, sendTemplateFields } from './sendTemplate';
-import { sendTextFields } from './sendText';
+import { sendRouting } from '../../shared/sendDefinition';
+import { sendButtons, sendButtonsFields } from './sendButtons';
+import { sendMedia, sendMediaFields } from './sendMedia';
+import { sendTemplate, sendTemplateFields } from './sendTemplate';
+import { sendText, sendTextFields } from './sendText';
 
 const resource = 'message';
 const NUMBER = inputs.required.describe('WhatsApp Number');
@@ -48,21 +48,21 @@ export const messageOperations: INodeProperties = {
 			value: 'sendButtons',
 			action: 'Send a message with reply buttons',
 			description: 'Send a session message with one to three reply buttons',
-			routing: sendRouting('/whatsapp/send/interactive-buttons', [prepareButtons]),
+			routing: sendRouting(sendButtons),
 		},
 		{
 			name: 'Send Media',
 			value: 'sendMedia',
 			action: 'Send a media message',
 			description: 'Send an image, video, audio or document from a URL, a media ID or a binary file',
-			routing: sendRouting('/whatsapp/send/file', [prepareMedia]),
+			routing: sendRouting(sendMedia),
 		},
 		{
 			name: 'Send Template',
 			value: 'sendTemplate',
 			action: 'Send a template message',
 			description: 'Send an approved message template; works outside the 24-hour session window',
-			routing: sendRouting('/whatsapp/send/template', [prepareTemplateSend]),
+			routing: sendRouting(sendTemplate),
 		},
 		{
 			name: 'Send Text',
@@ -70,7 +70,7 @@ export const messageOperations: INodeProperties = {
 			action: 'Send a text message',
 			description:
 				'Send free text. It only reaches a subscriber inside the 24-hour session window after their last message; otherwise use Send Template.',
-			routing: sendRouting('/whatsapp/send', [validateBody(z.object({ phone_number_id: NUMBER, phone_number: PHONE, message: inputs.required.describe('Message') }))]),
+			routing: sendRouting(sendText),
 		},
 	],
 	default: 'sendText',

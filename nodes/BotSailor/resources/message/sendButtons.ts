@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { showFor } from '../common';
-import { inputs, validateBody, z } from '../../shared/inputs';
+import { checkFields, inputs, refuse, z } from '../../shared/inputs';
+import type { SendDefinition, SendItem } from '../../shared/sendDefinition';
 import { mediaTypeFromUrl } from './mediaType';
 
 const show = showFor('message', ['sendButtons']);
@@ -18,7 +18,6 @@ export const sendButtonsFields: INodeProperties[] = [
 		required: true,
 		description: 'Body text shown above the buttons',
 		displayOptions: show,
-		routing: { send: { type: 'body', property: 'message' } },
 	},
 	{
 		displayName: 'Buttons',
@@ -40,7 +39,6 @@ export const sendButtonsFields: INodeProperties[] = [
 				],
 			},
 		],
-		routing: { send: { type: 'body', property: 'buttons' } },
 	},
 	{
 		displayName: 'Additional Fields',
@@ -50,10 +48,10 @@ export const sendButtonsFields: INodeProperties[] = [
 		default: {},
 		displayOptions: show,
 		options: [
-			{ displayName: 'Footer Text', name: 'footerText', type: 'string', default: '', routing: { send: { type: 'body', property: 'button_footer_text' } } },
-			{ displayName: 'Header Text', name: 'headerText', type: 'string', default: '', description: 'Ignored when a media header is sent', routing: { send: { type: 'body', property: 'button_header_text' } } },
-			{ displayName: 'Media ID', name: 'mediaId', type: 'string', default: '', description: 'Media header by the ID from Media → Upload (then Media Type is required). Use either Media URL or Media ID.', routing: { send: { type: 'body', property: 'media_id' } } },
-			{ displayName: 'Media Name', name: 'mediaName', type: 'string', default: '', description: 'File name, used only for a document header', routing: { send: { type: 'body', property: 'media_name' } } },
+			{ displayName: 'Footer Text', name: 'footerText', type: 'string', default: '' },
+			{ displayName: 'Header Text', name: 'headerText', type: 'string', default: '', description: 'Ignored when a media header is sent' },
+			{ displayName: 'Media ID', name: 'mediaId', type: 'string', default: '', description: 'Media header by the ID from Media → Upload (then Media Type is required). Use either Media URL or Media ID.' },
+			{ displayName: 'Media Name', name: 'mediaName', type: 'string', default: '', description: 'File name, used only for a document header' },
 			{
 				displayName: 'Media Type',
 				name: 'mediaType',
@@ -65,9 +63,8 @@ export const sendButtonsFields: INodeProperties[] = [
 				],
 				default: 'image',
 				description: 'Type of the media header (audio is not supported as a header). Required with Media ID or a URL without a file extension.',
-				routing: { send: { type: 'body', property: 'media_type' } },
 			},
-			{ displayName: 'Media URL', name: 'mediaUrl', type: 'string', default: '', placeholder: 'https://example.com/menu.jpg', description: 'Public HTTPS URL of an image, video or document shown as header', routing: { send: { type: 'body', property: 'media_url' } } },
+			{ displayName: 'Media URL', name: 'mediaUrl', type: 'string', default: '', placeholder: 'https://example.com/menu.jpg', description: 'Public HTTPS URL of an image, video or document shown as header' },
 		],
 	},
 ];
@@ -85,39 +82,59 @@ const schema = z.object({
 	media_name: z.string().optional().describe('Media Name'),
 });
 
-function refuse(context: IExecuteSingleFunctions, message: string, description: string): never {
-	throw new NodeOperationError(context.getNode(), message, { description: `${description} Nothing was sent to the platform.`, itemIndex: context.getItemIndex() });
-}
+/** The Additional Fields and the form field each is sent as. */
+const OPTIONAL_FIELDS = {
+	footerText: 'button_footer_text',
+	headerText: 'button_header_text',
+	mediaId: 'media_id',
+	mediaName: 'media_name',
+	mediaType: 'media_type',
+	mediaUrl: 'media_url',
+} as const;
 
 /** Buttons as the API's JSON array, and the spec's own rules on count and header media, checked before sending. */
-export async function prepareButtons(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const body = { ...((requestOptions.body ?? {}) as IDataObject) };
-	// The fixedCollection's value is { button: [...] } (no routing `value` expression: each costs an evaluation per item).
-	const given = body.buttons as IDataObject | IDataObject[] | undefined;
-	const rows = (Array.isArray(given) ? given : Array.isArray(given?.button) ? given.button : []) as IDataObject[];
-	if (rows.length < 1 || rows.length > 3) refuse(this, BUTTON_COUNT_TEXT, `Parameter "Buttons" has ${rows.length} buttons.`);
+function buttonsField(item: SendItem): string {
+	// The fixedCollection's value is { button: [...] }.
+	const rows = (item.param('buttons.button', []) ?? []) as IDataObject[];
+	if (rows.length < 1 || rows.length > 3) refuse(item, BUTTON_COUNT_TEXT, `Parameter "Buttons" has ${rows.length} buttons.`);
 	const buttons = rows.map((row, index) => {
 		const title = String(row.title ?? '').trim();
 		const id = String(row.id ?? '').trim();
-		if (!title) refuse(this, `Button ${index + 1} needs a title`, 'Parameter "Buttons": every button has a Title.');
+		if (!title) refuse(item, `Button ${index + 1} needs a title`, 'Parameter "Buttons": every button has a Title.');
 		return id ? { id, title } : title;
 	});
-	body.buttons = JSON.stringify(buttons);
-
-	const mediaUrl = String(body.media_url ?? '').trim();
-	const mediaId = String(body.media_id ?? '').trim();
-	if (mediaUrl && mediaId) refuse(this, 'Use either Media URL or Media ID, not both', 'Parameters "Media URL" and "Media ID" are both set.');
-	const hasMedia = Boolean(mediaUrl || mediaId);
-	if (!hasMedia) {
-		// A media type or name without media means nothing to the API.
-		delete body.media_type;
-		delete body.media_name;
-	} else {
-		const given = String(body.media_type ?? '').trim();
-		const mediaType = given || (mediaUrl ? mediaTypeFromUrl(mediaUrl) : undefined);
-		if (!mediaType) refuse(this, 'Media Type is required for this media header', 'Set "Media Type" when using Media ID or a URL without a file extension.');
-		if (!['image', 'video', 'document'].includes(mediaType)) refuse(this, BUTTON_MEDIA_TEXT, `Parameter "Media Type" is ${mediaType}.`);
-		if (mediaType !== 'document') delete body.media_name;
-	}
-	return await validateBody(schema).call(this, { ...requestOptions, body });
+	return JSON.stringify(buttons);
 }
+
+/** Message → Send Buttons: a session message with one to three reply buttons and an optional header. */
+export const sendButtons: SendDefinition = {
+	resource: 'message',
+	operation: 'sendButtons',
+	url: '/whatsapp/send/interactive-buttons',
+	async build(item) {
+		const additional = (item.param('additionalFields', {}) ?? {}) as IDataObject;
+		const body: IDataObject = {
+			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
+			phone_number: item.param('phoneNumber'),
+			message: item.param('message'),
+			buttons: buttonsField(item),
+		};
+		for (const [name, field] of Object.entries(OPTIONAL_FIELDS)) if (additional[name] !== undefined) body[field] = additional[name];
+
+		const mediaUrl = String(body.media_url ?? '').trim();
+		const mediaId = String(body.media_id ?? '').trim();
+		if (mediaUrl && mediaId) refuse(item, 'Use either Media URL or Media ID, not both', 'Parameters "Media URL" and "Media ID" are both set.');
+		if (!mediaUrl && !mediaId) {
+			// A media type or name without media means nothing to the API.
+			delete body.media_type;
+			delete body.media_name;
+		} else {
+			const given = String(body.media_type ?? '').trim();
+			const mediaType = given || (mediaUrl ? mediaTypeFromUrl(mediaUrl) : undefined);
+			if (!mediaType) refuse(item, 'Media Type is required for this media header', 'Set "Media Type" when using Media ID or a URL without a file extension.');
+			if (!['image', 'video', 'document'].includes(mediaType)) refuse(item, BUTTON_MEDIA_TEXT, `Parameter "Media Type" is ${mediaType}.`);
+			if (mediaType !== 'document') delete body.media_name;
+		}
+		return checkFields(item, schema, body);
+	},
+};

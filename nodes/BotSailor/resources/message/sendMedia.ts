@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { showFor } from '../common';
-import { inputs, validateBody, z } from '../../shared/inputs';
-import { uploadBinary } from '../../shared/upload';
+import { checkFields, inputs, refuse, z } from '../../shared/inputs';
+import type { SendDefinition, SendItem } from '../../shared/sendDefinition';
+import { binaryFile, uploadBinary } from '../../shared/upload';
 import { fileNameFromUrl, mediaTypeFromUrl } from './mediaType';
 
 const show = showFor('message', ['sendMedia']);
@@ -29,7 +29,6 @@ export const sendMediaFields: INodeProperties[] = [
 		required: true,
 		placeholder: 'https://example.com/menu.pdf',
 		displayOptions: showSource('url'),
-		routing: { send: { type: 'body', property: 'media_url' } },
 	},
 	{
 		displayName: 'Media ID',
@@ -38,7 +37,6 @@ export const sendMediaFields: INodeProperties[] = [
 		default: '',
 		required: true,
 		displayOptions: showSource('mediaId'),
-		routing: { send: { type: 'body', property: 'media_id' } },
 	},
 	{
 		displayName: 'Input Binary Field',
@@ -57,14 +55,13 @@ export const sendMediaFields: INodeProperties[] = [
 		default: {},
 		displayOptions: show,
 		options: [
-			{ displayName: 'Caption', name: 'caption', type: 'string', default: '', description: 'Caption for an image, video or document (not audio)', routing: { send: { type: 'body', property: 'media_caption_text' } } },
+			{ displayName: 'Caption', name: 'caption', type: 'string', default: '', description: 'Caption for an image, video or document (not audio)' },
 			{
 				displayName: 'Media Name',
 				name: 'mediaName',
 				type: 'string',
 				default: '',
 				description: 'File name shown for a document. Defaults to the uploaded file\'s name or the last part of the URL.',
-				routing: { send: { type: 'body', property: 'media_name' } },
 			},
 			{
 				displayName: 'Media Type',
@@ -78,7 +75,6 @@ export const sendMediaFields: INodeProperties[] = [
 				],
 				default: 'image',
 				description: 'When not set, it is read from the URL\'s file extension or the binary file\'s MIME type. Required with a media ID.',
-				routing: { send: { type: 'body', property: 'media_type' } },
 			},
 		],
 	},
@@ -94,36 +90,52 @@ const schema = z.object({
 	media_caption_text: z.string().optional().describe('Caption'),
 });
 
-function refuse(context: IExecuteSingleFunctions, message: string, description: string): never {
-	throw new NodeOperationError(context.getNode(), message, { description: `${description} Nothing was sent to the platform.`, itemIndex: context.getItemIndex() });
+const OPTIONAL_FIELDS = { caption: 'media_caption_text', mediaName: 'media_name', mediaType: 'media_type' } as const;
+
+/** The media type and a document's name, filled in where they can be read, then the whole body checked. */
+function completed(item: SendItem, body: IDataObject, source: string): IDataObject {
+	const mediaUrl = String(body.media_url ?? '').trim();
+	if (!body.media_type && mediaUrl) body.media_type = mediaTypeFromUrl(mediaUrl);
+	if (!body.media_type) {
+		refuse(item, 'Media Type is required', source === 'url' ? 'The URL has no known file extension: set "Media Type".' : 'Set "Media Type" when sending by media ID.');
+	}
+	if (body.media_type === 'document' && !body.media_name && mediaUrl) body.media_name = fileNameFromUrl(mediaUrl);
+	if (body.media_type === 'document' && !body.media_name) refuse(item, 'Media Name is required for a document', 'Set "Media Name" to the file name (as returned by Media → Upload).');
+	if (body.media_type !== 'document') delete body.media_name;
+	return checkFields(item, schema, body);
 }
 
 /**
- * Send Media's preSend: a binary file is uploaded first (upload media) and then sent by its id,
- * in this one operation; the media type and a document's name are filled in when they can be read.
+ * Message → Send Media: from a URL, a media ID, or a binary file. A binary file is checked with
+ * the rest before anything is sent, uploaded in the item's own turn (upload media), then sent by its id.
  */
-export async function prepareMedia(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const validate = validateBody(schema);
-	const body = { ...((requestOptions.body ?? {}) as IDataObject) };
-	const source = this.getNodeParameter('source', 'url') as string;
-	if (source === 'binary') {
-		// Check the other inputs before uploading, so a bad phone number sends nothing.
-		await validate.call(this, { ...requestOptions, body: { ...body, media_id: 'pending' } });
-		const propertyName = String(this.getNodeParameter('binaryPropertyName', 'data'));
-		const uploaded = await uploadBinary(this, String(body.phone_number_id), propertyName);
-		body.media_id = uploaded.media_id;
+export const sendMedia: SendDefinition = {
+	resource: 'message',
+	operation: 'sendMedia',
+	url: '/whatsapp/send/file',
+	async build(item) {
+		const source = String(item.param('source', 'url'));
+		const additional = (item.param('additionalFields', {}) ?? {}) as IDataObject;
+		const body: IDataObject = { phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }), phone_number: item.param('phoneNumber') };
+		for (const [name, field] of Object.entries(OPTIONAL_FIELDS)) if (additional[name] !== undefined) body[field] = additional[name];
+		if (source === 'binary') {
+			binaryFile(item, String(item.param('binaryPropertyName', 'data')));
+			// The other inputs are checked now, so a bad phone number uploads nothing.
+			checkFields(item, schema, { ...body, media_id: 'pending' });
+			return body;
+		}
+		if (source === 'mediaId') body.media_id = item.param('mediaId');
+		else body.media_url = item.param('mediaUrl');
+		// An empty URL would otherwise be reported as a missing media type.
+		if (source === 'url' && !String(body.media_url ?? '').trim()) refuse(item, 'Media URL is required', 'Set "Media URL" to a public HTTPS address of the file.');
+		return completed(item, body, source);
+	},
+	async beforeSend(item, fields) {
+		if (item.param('source', 'url') !== 'binary') return fields;
+		const uploaded = await uploadBinary(item, String(fields.phone_number_id), String(item.param('binaryPropertyName', 'data')));
+		const body: IDataObject = { ...fields, media_id: uploaded.media_id };
 		body.media_type = body.media_type || uploaded.media_type;
 		body.media_name = body.media_name || uploaded.media_name;
-	}
-	const mediaUrl = String(body.media_url ?? '').trim();
-	// An empty URL would otherwise be reported as a missing media type.
-	if (source === 'url' && !mediaUrl) refuse(this, 'Media URL is required', 'Set "Media URL" to a public HTTPS address of the file.');
-	if (!body.media_type && mediaUrl) body.media_type = mediaTypeFromUrl(mediaUrl);
-	if (!body.media_type) {
-		refuse(this, 'Media Type is required', source === 'url' ? 'The URL has no known file extension: set "Media Type".' : 'Set "Media Type" when sending by media ID.');
-	}
-	if (body.media_type === 'document' && !body.media_name && mediaUrl) body.media_name = fileNameFromUrl(mediaUrl);
-	if (body.media_type === 'document' && !body.media_name) refuse(this, 'Media Name is required for a document', 'Set "Media Name" to the file name (as returned by Media → Upload).');
-	if (body.media_type !== 'document') delete body.media_name;
-	return await validate.call(this, { ...requestOptions, body });
-}
+		return completed(item, body, 'binary');
+	},
+};

@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { showFor } from '../common';
-import { inputs, validateBody, z } from '../../shared/inputs';
+import { checkFields, inputs, refuse, z } from '../../shared/inputs';
+import type { SendDefinition, SendItem } from '../../shared/sendDefinition';
 
 const show = showFor('message', ['sendTemplate']);
 
@@ -84,7 +84,6 @@ export const sendTemplateFields: INodeProperties[] = [
 				default: '',
 				placeholder: 'https://example.com/banner.jpg',
 				description: 'Public URL of the header image, video or document, when the template has a media header',
-				routing: { send: { type: 'body', property: 'template_header_media_url' } },
 			},
 		],
 	},
@@ -97,30 +96,49 @@ const schema = z.object({
 	template_header_media_url: z.string().url('must be a URL, e.g. https://example.com/banner.jpg').optional().describe('Header Media URL'),
 });
 
-function refuse(context: IExecuteSingleFunctions, message: string): never {
-	throw new NodeOperationError(context.getNode(), message, { description: 'Parameter "Manual Variables". Nothing was sent to the platform.', itemIndex: context.getItemIndex() });
-}
+const isEmpty = (value: unknown) => value === undefined || value === null || String(value).trim() === '';
 
-/** The mapped and manual variables as `templateVariable-{LABEL}-{POSITION}` fields; empty values are left out. */
-function templateVariables(context: IExecuteSingleFunctions): IDataObject {
+/**
+ * The mapped and manual variables as `templateVariable-{LABEL}-{POSITION}` fields. Every variable
+ * must have a value: the mapper lists all the template's variables (its schema), removed ones included.
+ */
+function templateVariables(item: SendItem): IDataObject {
 	const fields: IDataObject = {};
-	const mapped = (context.getNodeParameter('templateVariables.value', {}) ?? {}) as IDataObject;
-	for (const [key, value] of Object.entries(mapped)) {
-		if (TEMPLATE_VARIABLE.test(key) && value !== undefined && value !== null && String(value) !== '') fields[key] = String(value);
-	}
-	const manual = context.getNodeParameter('manualVariables.variable', []) as IDataObject[];
+	const manual = item.param('manualVariables.variable', []) as IDataObject[];
 	for (const [index, row] of manual.entries()) {
 		const label = String(row.label ?? '').trim();
 		const position = Number(row.position);
-		if (!/^[A-Za-z0-9_]+$/.test(label)) refuse(context, `Manual variable ${index + 1}: Label must be letters, digits or underscores, e.g. first_name`);
-		if (!Number.isInteger(position) || position < 1) refuse(context, `Manual variable ${index + 1}: Position must be a whole number from 1`);
-		if (row.value !== undefined && String(row.value) !== '') fields[`templateVariable-${label}-${position}`] = String(row.value);
+		const where = 'Parameter "Manual Variables".';
+		if (!/^[A-Za-z0-9_]+$/.test(label)) refuse(item, `Manual variable ${index + 1}: Label must be letters, digits or underscores, e.g. first_name`, where);
+		if (!Number.isInteger(position) || position < 1) refuse(item, `Manual variable ${index + 1}: Position must be a whole number from 1`, where);
+		if (isEmpty(row.value)) refuse(item, `Manual variable ${index + 1} (${label}) is empty`, `${where} Every variable needs a value; remove the row if the template has no such variable.`);
+		fields[`templateVariable-${label}-${position}`] = String(row.value);
+	}
+	const mapper = (item.param('templateVariables', {}) ?? {}) as { value?: IDataObject | null; schema?: Array<{ id?: string; displayName?: string }> };
+	const mapped = mapper.value ?? {};
+	const names = new Map<string, string>();
+	for (const field of mapper.schema ?? []) if (field.id && TEMPLATE_VARIABLE.test(field.id)) names.set(field.id, field.displayName ?? field.id);
+	for (const key of Object.keys(mapped)) if (TEMPLATE_VARIABLE.test(key) && !names.has(key)) names.set(key, key);
+	for (const [key, name] of names) {
+		if (!isEmpty(mapped[key])) fields[key] = String(mapped[key]);
+		// A manual variable of the same name fills one the mapper left empty.
+		else if (!(key in fields)) refuse(item, `Template variable ${name} is empty`, 'Parameter "Template Variables": every variable of the template needs a value (an expression such as {{ $json.first_name }} or a text).');
 	}
 	return fields;
 }
 
-export async function prepareTemplateSend(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const variables = templateVariables(this);
-	const checked = await validateBody(schema).call(this, requestOptions);
-	return { ...checked, body: { ...(checked.body as IDataObject), ...variables } };
-}
+/** Message → Send Template: an approved template with its variables; works outside the 24-hour window. */
+export const sendTemplate: SendDefinition = {
+	resource: 'message',
+	operation: 'sendTemplate',
+	url: '/whatsapp/send/template',
+	async build(item) {
+		const checked = checkFields(item, schema, {
+			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
+			template_id: item.param('templateId', undefined, { extractValue: true }),
+			phone_number: item.param('phoneNumber'),
+			template_header_media_url: item.param('additionalFields.headerMediaUrl', ''),
+		});
+		return { ...checked, ...templateVariables(item) };
+	},
+};

@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { decodeJsonOption, showFor, whatsAppNumber } from '../common';
+import { decodeJsonOption, whatsAppNumber } from '../common';
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
-import { sendRouting } from '../../shared/sendExecutor';
+import { sendRouting } from '../../shared/sendDefinition';
 import { templateLocator } from '../message/sendTemplate';
 import { buildTemplateBody, createFields } from './create';
+import { sendBroadcast, sendBroadcastFields } from './sendBroadcast';
 
 const resource = 'template';
 const NUMBER = inputs.required.describe('WhatsApp Number');
@@ -56,7 +57,7 @@ export const templateOperations: INodeProperties = {
 			value: 'sendBroadcast',
 			action: 'Send a broadcast template',
 			description: 'Save and send a broadcast template campaign',
-			routing: sendRouting('/whatsapp/broadcast/template/send', [validateBody(z.object({ phone_number_id: NUMBER, flow_data: inputs.json.describe('Flow Data') }))]),
+			routing: sendRouting(sendBroadcast),
 		},
 	],
 	default: 'getMany',
@@ -67,16 +68,6 @@ export const templateDescription: INodeProperties[] = [
 	whatsAppNumber(resource, ['create', 'getMany', 'getStatus', 'sendBroadcast']),
 	templateLocator(resource, ['getStatus']),
 	...createFields,
-	{
-		displayName: 'Flow Data',
-		name: 'flowData',
-		type: 'json',
-		default: '{}',
-		required: true,
-		description:
-			'The broadcast campaign as JSON (flow_data). The API documentation does not describe its structure; build it as your platform\'s broadcast editor does.',
-		displayOptions: showFor(resource, ['sendBroadcast']),
-		routing: { send: { type: 'body', property: 'flow_data' } },
-	},
+	...sendBroadcastFields,
 	decodeJsonOption(resource, ['getMany']),
 ];

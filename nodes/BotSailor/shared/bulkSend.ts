@@ -1,0 +1,208 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { DELIVERY_DEFAULTS, deliver, type DeliveryOptions } from './delivery';
+import { payloadRecords } from './envelope';
+import { decodeJsonFields } from './jsonStrings';
+import { CREDENTIAL_TYPE, FORM_CONTENT_TYPE, sendRequest } from './request';
+import { asNodeError, errorItem, type SendDefinition, type SendItem } from './sendDefinition';
+import { fingerprintOf, sendRecordOf } from './sendRecord';
+
+/**
+ * The sends in a workflow run (the node's `customOperations`), for many items at once:
+ * 1. every item's fields are built and checked before anything is sent;
+ * 2. items an earlier attempt of this run already delivered (n8n's Retry On Fail) are not sent again;
+ * 3. the sends go out in input order, a bounded number at a time, under the delivery policy
+ *    (delivery.ts); without Continue On Fail no new send starts after the first failure;
+ * 4. a failed run names what was delivered (items and wa_message_id) and what was not attempted.
+ * The credential is decrypted once per run (n8n reads it from its database on every request otherwise).
+ */
+export function bulkSends(definitions: SendDefinition[], options: DeliveryOptions = {}): NonNullable<INodeType['customOperations']> {
+	const custom: NonNullable<INodeType['customOperations']> = {};
+	for (const definition of definitions) {
+		custom[definition.resource] = {
+			...custom[definition.resource],
+			[definition.operation]: async function (this: IExecuteFunctions) {
+				return await runSends.call(this, definition, options);
+			},
+		};
+	}
+	return custom;
+}
+
+/** The node's Options (n8n adds them to declarative nodes): timeout, proxy, certificates, batching. */
+interface RequestOptionsParameter {
+	timeout?: number;
+	proxy?: string;
+	allowUnauthorizedCerts?: boolean;
+	batching?: { batch?: { batchSize?: number; batchInterval?: number } };
+}
+
+/** The request every item of the run sends, but for its fields. */
+function requestTemplate(node: INode, url: string, options: RequestOptionsParameter): IHttpRequestOptions {
+	const request: IHttpRequestOptions = {
+		method: 'POST',
+		url,
+		headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
+		timeout: options.timeout || 300_000,
+	};
+	if (options.allowUnauthorizedCerts) request.skipSslCertificateValidation = true;
+	if (options.proxy) {
+		let proxy: URL;
+		try {
+			proxy = new URL(options.proxy.includes('://') ? options.proxy : `http://${options.proxy}`);
+		} catch {
+			throw new NodeOperationError(node, 'The proxy is not valid', { description: 'Set Options → Proxy to a URL such as http://proxy.example.com:8080.' });
+		}
+		request.proxy = {
+			host: proxy.hostname,
+			port: Number(proxy.port) || (proxy.protocol === 'https:' ? 443 : 80),
+			protocol: proxy.protocol.replace(/:$/, ''),
+			...(proxy.username ? { auth: { username: decodeURIComponent(proxy.username), password: decodeURIComponent(proxy.password) } } : {}),
+		};
+	}
+	return request;
+}
+
+/** The item as the bulk path presents it: parameters and binary data by index, requests with the run's credential. */
+function sendItemAt(context: IExecuteFunctions, itemIndex: number, credentials: ICredentialsDecrypted): SendItem {
+	return {
+		getNode: () => context.getNode(),
+		getItemIndex: () => itemIndex,
+		param: (name, fallback, options) => context.getNodeParameter(name, itemIndex, fallback, options) as IDataObject[string],
+		binaries: () => context.getInputData()[itemIndex].binary ?? {},
+		binaryBuffer: async (propertyName) => await context.helpers.getBinaryDataBuffer(itemIndex, propertyName),
+		request: async (options) => await sendRequest.call(context, options, itemIndex, credentials),
+	};
+}
+
+type ItemOutcome = { records: IDataObject[] } | { error: NodeApiError | NodeOperationError } | undefined;
+
+/** Runs `fn` over the indexes, at most `limit` at once, in order; stops starting new ones once `stop()` says so. */
+async function forEachLimited(indexes: number[], limit: number, fn: (index: number) => Promise<void>, stop: () => boolean): Promise<void> {
+	let next = 0;
+	const worker = async () => {
+		while (next < indexes.length && !stop()) await fn(indexes[next++]);
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, indexes.length) }, worker));
+}
+
+/** "items 3, 5–9" */
+function itemList(indexes: number[]): string {
+	const ranges: string[] = [];
+	for (let start = 0; start < indexes.length; ) {
+		let end = start;
+		while (end + 1 < indexes.length && indexes[end + 1] === indexes[end] + 1) end++;
+		ranges.push(end > start ? `${indexes[start]}–${indexes[end]}` : String(indexes[start]));
+		start = end + 1;
+	}
+	return `${indexes.length === 1 ? 'item' : 'items'} ${ranges.join(', ')}`;
+}
+
+/** The first failure of a run, its description extended with what was delivered and what was not attempted. */
+function failureReport(failure: NodeApiError | NodeOperationError, outcomes: ItemOutcome[]): NodeApiError | NodeOperationError {
+	const delivered = outcomes.flatMap((outcome, index) => (outcome && 'records' in outcome ? [index] : []));
+	const failed = outcomes.flatMap((outcome, index) => (outcome && 'error' in outcome ? [index] : []));
+	const notAttempted = outcomes.flatMap((outcome, index) => (outcome === undefined ? [index] : []));
+	const ids = delivered.slice(0, 20).map((index) => {
+		const outcome = outcomes[index] as { records: IDataObject[] };
+		const id = outcome.records[0]?.wa_message_id;
+		return id ? `${index}: ${String(id)}` : String(index);
+	});
+	const parts = [
+		`Delivered: ${delivered.length} of ${outcomes.length} items${delivered.length ? ` (${ids.join('; ')}${delivered.length > ids.length ? `; and ${delivered.length - ids.length} more` : ''})` : ''}.`,
+		`Failed: ${itemList(failed)}.`,
+		notAttempted.length ? `Not attempted: ${itemList(notAttempted)}.` : '',
+	];
+	failure.description = [failure.description, parts.filter(Boolean).join(' ')].filter(Boolean).join(' ');
+	failure.context = { ...failure.context, delivered: delivered.length, notAttempted: notAttempted.length };
+	return failure;
+}
+
+async function runSends(this: IExecuteFunctions, definition: SendDefinition, delivery: DeliveryOptions): Promise<INodeExecutionData[][]> {
+	const node = this.getNode();
+	const items = this.getInputData();
+	const continueOnFail = this.continueOnFail();
+	const requestOptions = this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter;
+	const template = requestTemplate(node, definition.url, requestOptions);
+	const reference = node.credentials?.[CREDENTIAL_TYPE];
+	const credentials: ICredentialsDecrypted = { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE) };
+	const record = sendRecordOf(this);
+	const sendItems = items.map((_, index) => sendItemAt(this, index, credentials));
+	const outcomes: ItemOutcome[] = items.map(() => undefined);
+
+	// 1. Every item's fields, checked before anything is sent.
+	const fields: IDataObject[] = [];
+	const fingerprints: string[] = [];
+	for (const [index, item] of sendItems.entries()) {
+		try {
+			fields[index] = await definition.build(item);
+			const files = Object.values(item.binaries()).map(({ id, fileName, mimeType, fileSize }) => [id, fileName, mimeType, fileSize]);
+			fingerprints[index] = fingerprintOf(definition.url, fields[index], files);
+		} catch (error) {
+			const failure = asNodeError(node, error, index);
+			if (!continueOnFail) throw failure;
+			outcomes[index] = { error: failure };
+		}
+	}
+
+	// 2. What an earlier attempt of this run (Retry On Fail) did is output again, not sent again.
+	const toSend: number[] = [];
+	for (let index = 0; index < items.length; index++) {
+		if (outcomes[index]) continue;
+		const earlier = record.get(index, fingerprints[index]);
+		if (!earlier) toSend.push(index);
+		else outcomes[index] = 'records' in earlier ? { records: earlier.records } : { error: earlier.unknown };
+	}
+
+	// 3. The sends, in input order and bounded; without Continue On Fail, none starts after a failure.
+	const settings = { ...DELIVERY_DEFAULTS, ...delivery };
+	const cancelled = () => this.getExecutionCancelSignal()?.aborted === true;
+	let failed = outcomes.some((outcome) => outcome && 'error' in outcome);
+	const stop = () => (failed && !continueOnFail) || cancelled();
+	const send = async (index: number) => {
+		const item = sendItems[index];
+		try {
+			const ready = definition.beforeSend ? await definition.beforeSend(item, fields[index]) : fields[index];
+			const envelope = await deliver(node, index, async () => await sendRequest.call(this, { ...template, body: ready }, index, credentials), { options: settings, cancelled });
+			const records = payloadRecords(envelope, 'confirmation');
+			outcomes[index] = { records };
+			record.save(index, { fingerprint: fingerprints[index], records });
+		} catch (error) {
+			const failure = asNodeError(node, error, index);
+			outcomes[index] = { error: failure };
+			if (failure.context?.outcome === 'unknown') record.save(index, { fingerprint: fingerprints[index], unknown: failure as NodeApiError });
+			failed = true;
+		}
+	};
+	// Options → Batching: a pause between batches of items, as RoutingNode applies it.
+	const { batchSize = 0, batchInterval = 0 } = requestOptions.batching?.batch ?? {};
+	const batch = batchInterval > 0 && batchSize > 0 ? batchSize : toSend.length;
+	for (let start = 0; start < toSend.length && !stop(); start += batch) {
+		if (start > 0) await sleep(batchInterval);
+		await forEachLimited(toSend.slice(start, start + batch), settings.concurrency, send, stop);
+	}
+
+	// 4. Outputs in input order; a failure is an error item under Continue On Fail, else the run fails saying what was delivered.
+	const firstFailure = outcomes.find((outcome) => outcome && 'error' in outcome) as { error: NodeApiError | NodeOperationError } | undefined;
+	if (firstFailure && !continueOnFail) throw failureReport(firstFailure.error, outcomes);
+	const output: INodeExecutionData[] = [];
+	for (const [index, outcome] of outcomes.entries()) {
+		if (!outcome) continue;
+		if ('error' in outcome) {
+			output.push(errorItem(outcome.error, index));
+			continue;
+		}
+		const decode = sendItems[index].param('options.decodeJsonFields', true) !== false;
+		for (const entry of outcome.records) output.push({ json: decode ? decodeJsonFields(entry) : entry, pairedItem: { item: index } });
+	}
+	return [output];
+}

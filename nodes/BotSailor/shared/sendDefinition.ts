@@ -1,0 +1,106 @@
+import type {
+	DeclarativeRestApiSettings,
+	IBinaryKeyData,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodePropertyRouting,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { deliver } from './delivery';
+import { unwrap } from './output';
+import { apiToken, reportedFailure, sendRequest } from './request';
+
+/**
+ * One definition per send (Send Text, Send Template, Send Buttons, Send Media, Template → Send
+ * Broadcast, Bot Flow → Trigger): what it sends and how. Two drivers run it:
+ * - in a workflow, the bulk path (bulkSend.ts, the node's `customOperations`): every item checked
+ *   before anything is sent, bounded concurrency, stop at the first failure, Retry On Fail safe;
+ * - as an AI Agent tool under agents that call the node's `execute` (n8n's declarative engine,
+ *   RoutingNode), `sendRouting` below: the same build, the same delivery policy, the same output.
+ */
+export interface SendDefinition {
+	resource: string;
+	operation: string;
+	/** The endpoint under /api/v1. */
+	url: string;
+	/** The form fields to send, validated: a bad input throws a NodeOperationError naming the field. Sends nothing. */
+	build(item: SendItem): Promise<IDataObject>;
+	/** Requests the send needs first (Send Media's upload), run in the item's own turn; returns the fields to send. */
+	beforeSend?(item: SendItem, fields: IDataObject): Promise<IDataObject>;
+}
+
+/** What a send definition reads of one input item, whichever driver runs it. */
+export interface SendItem {
+	getNode(): INode;
+	getItemIndex(): number;
+	/** A node parameter for this item. */
+	param(name: string, fallback?: unknown, options?: { extractValue?: boolean }): IDataObject[string];
+	/** The item's binary properties. */
+	binaries(): IBinaryKeyData;
+	/** The bytes of one of the item's binary properties. */
+	binaryBuffer(propertyName: string): Promise<Buffer>;
+	/** A request to the platform with the credential (a step before the send, such as an upload); returns the envelope. */
+	request(options: IHttpRequestOptions): Promise<IDataObject>;
+}
+
+/** The item as n8n's declarative engine presents it (one context per item). */
+export function sendItemOf(context: IExecuteSingleFunctions): SendItem {
+	return {
+		getNode: () => context.getNode(),
+		getItemIndex: () => context.getItemIndex(),
+		param: (name, fallback, options) => context.getNodeParameter(name, fallback, options) as IDataObject[string],
+		binaries: () => context.getInputData().binary ?? {},
+		binaryBuffer: async (propertyName) => await context.helpers.getBinaryDataBuffer(propertyName),
+		request: async (options) => await sendRequest.call(context, options, context.getItemIndex()),
+	};
+}
+
+/** Any failure of an item as n8n's error type, pointing at the item. */
+export function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	const nodeError = error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(node, error as Error, { itemIndex });
+	nodeError.context = { ...nodeError.context, itemIndex };
+	return nodeError;
+}
+
+/** The output item of a failed item under Continue On Fail: its message as JSON, the error, paired to its input. */
+export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+	return { json: { error: error.message }, error, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * The declarative routing of a send. RoutingNode calls an operation's `pagination` function in
+ * place of its request, so the send runs there: the definition's fields replace the body the
+ * parameters built, and the request goes out under the delivery policy. Bad input and API failures
+ * end as in the bulk path (under Continue On Fail, the same error item).
+ */
+export function sendRouting(definition: SendDefinition): INodePropertyRouting {
+	async function send(this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions): Promise<INodeExecutionData[]> {
+		const item = sendItemOf(this);
+		const itemIndex = this.getItemIndex();
+		try {
+			let fields = await definition.build(item);
+			if (definition.beforeSend) fields = await definition.beforeSend(item, fields);
+			const request = { ...requestData, options: { ...requestData.options, body: fields } };
+			return await deliver(this.getNode(), itemIndex, async () => {
+				try {
+					return await this.makeRoutingRequest(request);
+				} catch (error) {
+					throw reportedFailure(this, error, await apiToken(this), itemIndex);
+				}
+			}, { cancelled: () => this.getExecutionCancelSignal()?.aborted === true });
+		} catch (error) {
+			const failure = asNodeError(this.getNode(), error, itemIndex);
+			if (!this.continueOnFail()) throw failure;
+			return [errorItem(failure, itemIndex)];
+		}
+	}
+	return {
+		request: { url: definition.url },
+		operations: { pagination: send },
+		output: { postReceive: [unwrap('confirmation')] },
+	};
+}
