@@ -1,4 +1,5 @@
 import { addSubscribers } from '../simulator/control';
+import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 
@@ -144,6 +145,23 @@ describe('Subscriber → writes', () => {
 		await runNode({ parameters: on('setCustomFields', { customFieldsMode: 'json', customFieldsJson: '{"birthday": "2000-01-31"}' }), credentials: fx.credentials });
 		expect(fx.sim.requests[0].body.custom_fields).toBe('{"birthday":"2000-01-31"}');
 		expect(subscriber().custom_fields).toEqual({ birthday: '2000-01-31' });
+	});
+
+	it.each([
+		['JSON, unedited', { customFieldsMode: 'json' }],
+		['JSON, an empty object', { customFieldsMode: 'json', customFieldsJson: '{ }' }],
+		['picked, no field', {}],
+	])('sends nothing with no field set (%s): "set at least one field", naming the parameter', async (_case, extra) => {
+		const { error } = await runNode({ parameters: on('setCustomFields', extra), credentials: fx.credentials });
+		expect(error?.message).toMatch(/^Custom Fields must set at least one field/);
+		expect(fx.sim.requests).toHaveLength(0);
+		expect(subscriber().custom_fields).toEqual({});
+	});
+
+	it('the JSON default is an empty object, with the example only as a hint', () => {
+		const property = new BotSailor().description.properties.find((entry) => entry.name === 'customFieldsJson')!;
+		expect(property.default).toBe('{}');
+		expect(property.hint).toContain('{"city": "Paris"');
 	});
 
 	it.each([['{"city": "Paris"'], ['["city"]']])('refuses invalid custom field JSON %s and sends nothing', async (json) => {

@@ -194,4 +194,10 @@ describe('Account, Post-Back, Bot Flow, AI', () => {
 		expect(bad.error?.message).toBe('Prompt Data must be valid JSON (an object or an array)');
 		expect(fx.sim.requests).toHaveLength(1);
 	});
+
+	it('AI Get Response run unedited (default {}) sends nothing and asks for the prompt data', async () => {
+		const { error } = await runNode({ parameters: { resource: 'ai', operation: 'getResponse' }, credentials: fx.credentials });
+		expect(error?.message).toMatch(/^Prompt Data must not be empty/);
+		expect(fx.sim.requests).toHaveLength(0);
+	});
 });

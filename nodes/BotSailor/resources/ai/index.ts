@@ -5,6 +5,11 @@ import { unwrap } from '../../shared/output';
 
 const resource = 'ai';
 
+/** `param`: JSON whose structure the API does not document; an empty object or array asks nothing. */
+const promptData = inputs.json
+	.refine((json) => json !== '{}' && json !== '[]', 'must not be empty: type the prompt data the platform expects. Nothing was sent.')
+	.describe('Prompt Data');
+
 export const aiOperations: INodeProperties = {
 	displayName: 'Operation',
 	name: 'operation',
@@ -20,7 +25,7 @@ export const aiOperations: INodeProperties = {
 				'Request a response from the platform\'s AI feature. The API documents no response payload, so the output is the response without its status.',
 			routing: {
 				request: { url: '/ai/get_response' },
-				send: { preSend: [validateBody(z.object({ param: inputs.json.describe('Prompt Data') }))] },
+				send: { preSend: [validateBody(z.object({ param: promptData }))] },
 				output: { postReceive: [unwrap('confirmation')] },
 			},
 		},
@@ -34,9 +39,11 @@ export const aiDescription: INodeProperties[] = [
 		displayName: 'Prompt Data',
 		name: 'param',
 		type: 'json',
-		default: '{\n  "prompt": ""\n}',
+		// No guessed structure as the default: the API does not document it.
+		default: '{}',
 		required: true,
 		description: 'The prompt data sent as param. Its structure is not documented by the API; it must be valid JSON.',
+		hint: 'For example {"prompt": "Summarise this conversation"}, in the structure your platform expects',
 		displayOptions: showFor(resource, ['getResponse']),
 		routing: { send: { type: 'body', property: 'param' } },
 	},

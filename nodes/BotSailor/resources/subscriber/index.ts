@@ -30,7 +30,10 @@ const customFieldsJson = z
 		},
 		z.record(z.string(), z.unknown(), { message: 'must be a JSON object of field name → value, e.g. {"city": "Paris"}' }),
 	)
-	.refine((object) => Object.keys(object).length > 0, 'must set at least one field')
+	.refine(
+		(object) => Object.keys(object).length > 0,
+		'must set at least one field: pick a field, or type a JSON object such as {"city": "Paris"}. Nothing was sent.',
+	)
 	.transform((object) => JSON.stringify(object));
 
 /** A write on one subscriber: the confirmation text is the output. */
@@ -288,8 +291,10 @@ const fields: INodeProperties[] = [
 		displayName: 'Custom Fields (JSON)',
 		name: 'customFieldsJson',
 		type: 'json',
-		default: '{\n  "city": "Paris"\n}',
+		// Never sample data as the default: run unedited, it would overwrite the subscriber's fields.
+		default: '{}',
 		description: 'An object mapping custom field names to values',
+		hint: 'For example {"city": "Paris", "plan": "gold"}: field names as listed under Custom Field → Get Many',
 		displayOptions: { show: { resource: [resource], operation: ['setCustomFields'], customFieldsMode: ['json'] } },
 	},
 	...returnAllAndLimit(resource, ['getMany']),
