@@ -1,0 +1,41 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the codex files in plain Node.js */
+/**
+ * The codex files (`<Node>.node.json`, copied next to the built node) carry the search aliases n8n's
+ * nodes panel matches besides the display name: a marketer typing "WhatsApp", "send message" or
+ * "subscriber" must find both nodes, not only n8n's WhatsApp Business Cloud node.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BotSailor } from '../nodes/BotSailor/BotSailor.node';
+import { BotSailorTrigger } from '../nodes/BotSailorTrigger/BotSailorTrigger.node';
+
+interface Codex {
+	node: string;
+	categories: string[];
+	alias: string[];
+}
+
+const read = (path: string) => JSON.parse(readFileSync(join(__dirname, '..', 'nodes', path), 'utf8')) as Codex;
+const codexes = [
+	{ file: 'BotSailor/BotSailor.node.json', codex: read('BotSailor/BotSailor.node.json'), name: new BotSailor().description.name },
+	{ file: 'BotSailorTrigger/BotSailorTrigger.node.json', codex: read('BotSailorTrigger/BotSailorTrigger.node.json'), name: new BotSailorTrigger().description.name },
+];
+
+/** The words a marketer types, and the white-label brand of the same software named in the project's sources (peers guide). */
+const SEARCH_WORDS = ['WhatsApp', 'message', 'send message', 'send text', 'SMS', 'subscriber', 'contact', 'broadcast', 'template', 'chatbot', 'CRM', 'GreenBubble'];
+
+describe.each(codexes)('codex $file', ({ codex, name }) => {
+	it('belongs to the node (package name + node name)', () => {
+		expect(codex.node).toBe(`n8n-nodes-botsailor.${name}`);
+		expect(codex.categories).toEqual(expect.arrayContaining(['Communication', 'Marketing']));
+	});
+
+	it.each(SEARCH_WORDS)('has the search alias "%s"', (word) => {
+		expect(codex.alias).toContain(word);
+	});
+
+	it('has no duplicate or blank aliases', () => {
+		expect(codex.alias.every((alias) => alias.trim() === alias && alias !== '')).toBe(true);
+		expect(new Set(codex.alias.map((alias) => alias.toLowerCase())).size).toBe(codex.alias.length);
+	});
+});
