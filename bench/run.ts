@@ -136,7 +136,7 @@ async function triggerCost(sim: SimProcess, latency: number) {
 
 /** Row 4: 5,000 sends against a platform that answers 429 above 10 concurrent requests. */
 async function bulkSafety(sim: SimProcess, latency: number) {
-	const variants: Array<[string, INodeType]> = [['before: plain declarative, RoutingNode (default settings)', sendTextNode(false)], ['after: send executor (customOperations, default settings)', sendTextNode({})]];
+	const variants: Array<[string, INodeType]> = [['tool path: declarative engine, RoutingNode (what execute runs)', sendTextNode(false)], ['workflow: bulk path (customOperations)', sendTextNode({})]];
 	for (const [name, nodeType] of variants) {
 		await sim.control('reset');
 		await setLatency(sim, latency);
@@ -161,6 +161,31 @@ async function bulkSafety(sim: SimProcess, latency: number) {
 			`delivered once ${once}, lost ${lost}, duplicated ${duplicated}; ${requests} requests; ${fmt(throughput)} msg/s; ${outcome}`, '–', '–', 'lost 0, duplicated 0']);
 	}
 	await sim.control('concurrency-cap', { max: null });
+}
+
+/** Row 6: 5,000 sends of which 1% are processed by the platform and then answered 504 by its gateway. */
+async function lostAnswers(sim: SimProcess, latency: number) {
+	await sim.control('reset');
+	await setLatency(sim, latency);
+	await sim.control('concurrency-cap', { max: 10 });
+	await sim.control('fault', { path: '/whatsapp/send', kind: 'processThen504', everyNth: 100 });
+	await sim.control('clear-requests');
+	const prefix = '1888';
+	const run = await timed(() => runNode({ nodeType: sendTextNode({}), credentials: creds(sim), items: sendItems(N.bulk, prefix), parameters: sendTextParameters(PHONE_NUMBER_ID) as never, continueOnFail: true }));
+	const messages = await sim.control<Array<{ sender: string; whatsapp_bot_subscriber_subscriber_id: string }>>('state', { collection: 'messages' });
+	const counts = new Map<string, number>();
+	for (const message of messages) {
+		if (message.sender === 'bot' && message.whatsapp_bot_subscriber_subscriber_id.startsWith(prefix)) {
+			counts.set(message.whatsapp_bot_subscriber_subscriber_id, (counts.get(message.whatsapp_bot_subscriber_subscriber_id) ?? 0) + 1);
+		}
+	}
+	const duplicated = [...counts.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
+	const requests = await requestsTo(sim, '/whatsapp/send');
+	const reported = run.result.items.filter((item) => String(item.json.error ?? '').startsWith('The message may have been delivered')).length;
+	const successes = run.result.items.filter((item) => item.json.success === true).length;
+	rows.push([`6. Bulk Send Text × ${N.bulk}, 1% processed then answered 504 (Continue On Fail)`, `${latency} ms`, 'workflow: bulk path (customOperations)',
+		`delivered ${counts.size}, duplicated ${duplicated}; ${requests} requests; ${successes} success items; ${reported} "may have been delivered" items`, '–', '–', `duplicated 0; ${N.bulk / 100} reported`]);
+	await sim.control('clear-faults');
 }
 
 function table(): string {
@@ -194,6 +219,10 @@ async function main() {
 		for (const latency of wanted(4) ? LATENCIES : []) {
 			log(`row 4, latency ${latency} ms`);
 			await bulkSafety(sim, latency);
+		}
+		for (const latency of wanted(6) ? LATENCIES : []) {
+			log(`row 6, latency ${latency} ms`);
+			await lostAnswers(sim, latency);
 		}
 	} finally {
 		await sim.stop();

@@ -106,7 +106,7 @@ describe('Template → Get Many, Get Status, Send Broadcast', () => {
 		expect(bad.error?.message).toBe('Flow Data must be valid JSON (an object or an array)');
 		expect(fx.sim.requests).toHaveLength(0);
 		fx.sim.state.subscriberLimit = 1;
-		const limit = await runNode({ parameters: { resource: 'template', operation: 'sendBroadcast', phoneNumberId: number, flowData: '{}' }, credentials: fx.credentials });
+		const limit = await runNode({ parameters: { resource: 'template', operation: 'sendBroadcast', phoneNumberId: number, flowData: '{"template_id":"900000"}' }, credentials: fx.credentials });
 		expect(limit.error?.message).toBe('Subscriber limit has been exceeded. You cannot have more subscribers.');
 	});
 });

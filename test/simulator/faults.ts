@@ -31,10 +31,12 @@ export interface Fault {
 	message?: string;
 	/** How many requests it applies to; undefined = until cleared. */
 	times?: number;
+	/** Applies to every n-th matching request only (n, 2n, …); the others are answered normally. For "1% of sends", 100. */
+	everyNth?: number;
 }
 
 export class Faults {
-	private rules: Array<{ path: string; fault: Fault }> = [];
+	private rules: Array<{ path: string; fault: Fault; seen: number }> = [];
 	/** Requests above this many in flight are answered 429. */
 	maxConcurrent = Infinity;
 	/** Extra latency for every request. */
@@ -43,7 +45,7 @@ export class Faults {
 	peakInFlight = 0;
 
 	add(path: string, fault: Fault): void {
-		this.rules.push({ path, fault: { ...fault } });
+		this.rules.push({ path, fault: { ...fault }, seen: 0 });
 	}
 
 	clear(): void {
@@ -55,8 +57,10 @@ export class Faults {
 	/** The fault for this request, consuming one use of it. */
 	take(path: string): Fault | undefined {
 		const index = this.rules.findIndex((rule) => rule.path === path || rule.path === '*');
-		if (index < 0) return this.latencyMs ? { kind: 'none', latencyMs: this.latencyMs } : undefined;
-		const { fault } = this.rules[index];
+		const rule = this.rules[index];
+		const skipped = rule?.fault.everyNth !== undefined && ++rule.seen % rule.fault.everyNth !== 0;
+		if (index < 0 || skipped) return this.latencyMs ? { kind: 'none', latencyMs: this.latencyMs } : undefined;
+		const { fault } = rule;
 		if (fault.times !== undefined && --fault.times <= 0) this.rules.splice(index, 1);
 		return { ...fault, latencyMs: (fault.latencyMs ?? 0) + this.latencyMs };
 	}
