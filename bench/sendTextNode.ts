@@ -13,7 +13,7 @@ import type { DeliveryOptions } from '../nodes/BotSailor/shared/delivery';
 import { bulkSends } from '../nodes/BotSailor/shared/bulkSend';
 import { SENDS } from '../nodes/BotSailor/resources/sends';
 
-/** The node with its sends declarative (delivery: false) or through the send executor with these settings. */
+/** The node with its sends on the declarative path only (delivery: false) or on the bulk path with these delivery settings. */
 export function sendTextNode(delivery: false | DeliveryOptions): INodeType {
 	const node: INodeType = new BotSailor();
 	node.description = { ...node.description, properties: [...node.description.properties] };

@@ -26,7 +26,7 @@ function send(nodeType = withDelivery, count = 1, extra: { continueOnFail?: bool
 	});
 }
 
-describe('delivery: Send Text through the send executor (customOperations)', () => {
+describe('delivery: Send Text on the bulk path (customOperations)', () => {
 	it('sends the same request and outputs exactly what unwrap("confirmation") gives', async () => {
 		const before = await send(plain);
 		const plainRequest = fx.sim.requests[0];
