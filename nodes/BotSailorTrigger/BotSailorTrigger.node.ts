@@ -50,7 +50,7 @@ export class BotSailorTrigger implements INodeType {
 		icon: { light: 'file:../../icons/botsailor.svg', dark: 'file:../../icons/botsailor.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ "On " + $parameter["event"] }}',
+		subtitle: '={{ ({"catalogOrderStatusChanged":"Catalog Order Status Changed","messageStatusChanged":"Message Status Changed","newCatalogOrder":"New Catalog Order","newMessage":"New Message","newSubscriber":"New Subscriber","templateStatusChanged":"Template Status Changed"}[$parameter["event"]] || $parameter["event"]) }}',
 		description: 'Starts a workflow on new WhatsApp messages, status changes, subscribers, catalog orders and template reviews in BotSailor',
 		defaults: { name: 'BotSailor Trigger' },
 		polling: true,

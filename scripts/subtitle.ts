@@ -1,0 +1,71 @@
+/*
+ * The canvas subtitles of both nodes, in display names ("Send Template: Message", "New Subscriber")
+ * instead of internal values ("sendTemplate: message", "On newSubscriber").
+ *
+ * n8n evaluates a node's `subtitle` as an expression that sees only `$parameter`, and n8n's lint wants
+ * the subtitle as a string literal in the node file. So the display names travel inside that literal as
+ * lookup maps, generated here from the nodes' own options. test/subtitle.test.ts evaluates the literals
+ * for every resource/operation and event, and checks they are what this generates;
+ * `UPDATE_SUBTITLES=1 npx jest test/subtitle.test.ts` rewrites them after options change.
+ */
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+function optionsOf(property: INodeProperties | undefined): INodePropertyOptions[] {
+	return ((property?.options ?? []) as INodePropertyOptions[]).filter((option) => typeof option.value === 'string');
+}
+
+function parameter(name: string): string {
+	return `$parameter[${JSON.stringify(name)}]`;
+}
+
+/** `({...}[$parameter["name"]] || $parameter["name"])`: a value's display name, or the value itself if unknown. */
+function lookup(map: Record<string, string>, key: string): string {
+	return `(${JSON.stringify(map)}[${key}] || ${key})`;
+}
+
+/** The subtitle of a node whose one options parameter says what it does (the trigger's Event). */
+export function optionSubtitle(properties: INodeProperties[], name: string): string {
+	const names = Object.fromEntries(optionsOf(properties.find((property) => property.name === name)).map((option) => [option.value, option.name]));
+	return `={{ ${lookup(names, parameter(name))} }}`;
+}
+
+/**
+ * "<Operation>: <Resource>" in display names, for a node with a Resource parameter and one Operation
+ * parameter per resource. An operation value that has different names in different resources is
+ * looked up per resource first.
+ */
+export function resourceOperationSubtitle(properties: INodeProperties[]): string {
+	const resources = Object.fromEntries(
+		optionsOf(properties.find((property) => property.name === 'resource')).map((option) => [option.value, option.name]),
+	);
+	const perResource: Record<string, Record<string, string>> = {};
+	for (const property of properties.filter((entry) => entry.name === 'operation')) {
+		for (const resource of (property.displayOptions?.show?.resource ?? []) as string[]) {
+			for (const option of optionsOf(property)) (perResource[resource] ??= {})[String(option.value)] = option.name;
+		}
+	}
+	const namesOf = new Map<string, Set<string>>();
+	for (const operations of Object.values(perResource)) {
+		for (const [value, name] of Object.entries(operations)) namesOf.set(value, (namesOf.get(value) ?? new Set()).add(name));
+	}
+	const shared: Record<string, string> = {};
+	const specific: Record<string, string> = {};
+	for (const [resource, operations] of Object.entries(perResource)) {
+		for (const [value, name] of Object.entries(operations)) {
+			if (namesOf.get(value)!.size === 1) shared[value] = name;
+			else specific[`${resource}.${value}`] = name;
+		}
+	}
+	const sorted = (map: Record<string, string>) => Object.fromEntries(Object.entries(map).sort(([a], [b]) => a.localeCompare(b)));
+	const operation = parameter('operation');
+	const resource = parameter('resource');
+	const operationName = Object.keys(specific).length
+		? `(${JSON.stringify(sorted(specific))}[${resource} + "." + ${operation}] || ${lookup(sorted(shared), operation)})`
+		: lookup(sorted(shared), operation);
+	return `={{ ${operationName} + ": " + ${lookup(sorted(resources), resource)} }}`;
+}
+
+/** A subtitle as the single-quoted literal of the node file's `subtitle:` line. */
+export function subtitleLiteral(subtitle: string): string {
+	return `'${subtitle.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
