@@ -87,6 +87,11 @@ export class SimState {
 	subscriberLimit = 100_000;
 	/** Carousel templates left in the module limit. */
 	carouselLimit = 5;
+	/**
+	 * Whether the template list hides the access token inside template_json, as the spec says.
+	 * SPEC-GAP: deployments have been seen returning the business account's Meta token there; false models them.
+	 */
+	hidesTemplateTokens = true;
 
 	nextId(): number {
 		return ++this.sequence;

@@ -38,6 +38,31 @@ function looksLikeHtml(body: unknown): boolean {
 	return /^\s*<(!doctype|html|head|body)/i.test(text);
 }
 
+/**
+ * Keys of third-party secrets that API data may carry: the spec says the Meta access token inside a
+ * template's template_json is hidden, yet deployments have been seen returning it. (Not `password`:
+ * User → Create With Login Link outputs the generated password on purpose.)
+ */
+const SECRET_KEY = /^(access|refresh|bearer|auth|api)_?token$|^(app|client)_?secret$/i;
+
+/** The value with every secret key removed, also inside strings that hold JSON (such as template_json). */
+export function withoutSecrets(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(withoutSecrets);
+	if (value && typeof value === 'object') {
+		return Object.fromEntries(Object.entries(value).filter(([key]) => !SECRET_KEY.test(key)).map(([key, entry]) => [key, withoutSecrets(entry)]));
+	}
+	if (typeof value === 'string' && /^\s*[[{]/.test(value) && /token|secret/i.test(value)) {
+		try {
+			const parsed: unknown = JSON.parse(value);
+			const cleaned = JSON.stringify(withoutSecrets(parsed));
+			return cleaned === JSON.stringify(parsed) ? value : cleaned;
+		} catch {
+			return value;
+		}
+	}
+	return value;
+}
+
 /** Removes every occurrence of the secret, so no API text can echo the token back to the user. */
 export function redact(text: string, secret?: string): string {
 	return secret ? text.split(secret).join('***') : text;
@@ -105,7 +130,8 @@ export type Reading = { envelope: IDataObject } | { failure: Failure };
  */
 export function readResponse(response: RawResponse): Reading {
 	const statusCode = response.statusCode ?? 200;
-	const envelope = asEnvelope(response.body);
+	// Secrets of third parties that API data carries are dropped here, before any reader sees them.
+	const envelope = withoutSecrets(asEnvelope(response.body)) as IDataObject | undefined;
 	if (!envelope) {
 		const message = looksLikeHtml(response.body)
 			? `The platform answered with a web page instead of an API response (HTTP ${statusCode})`

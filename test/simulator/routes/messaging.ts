@@ -16,8 +16,9 @@ export function conversationMessage(message: ConversationMessage) {
 }
 
 /** The spec's "Message template (template list)" fields; the access token inside template_json is hidden. */
-export function listedTemplate(template: Row) {
+export function listedTemplate(template: Row, hideToken = true) {
 	const templateJson = (() => {
+		if (!hideToken) return template.template_json;
 		try {
 			const parsed = JSON.parse(String(template.template_json));
 			delete parsed.access_token;
@@ -72,7 +73,7 @@ export const messagingReadRoutes: Route[] = [
 	{
 		path: '/whatsapp/template/list',
 		params: z.object({ phone_number_id: p.required }),
-		handle: ({ params, state }) => ok({ message: state.templates.filter((entry) => entry.phone_number_id === params.phone_number_id).map(listedTemplate) }),
+		handle: ({ params, state }) => ok({ message: state.templates.filter((entry) => entry.phone_number_id === params.phone_number_id).map((template) => listedTemplate(template, state.hidesTemplateTokens)) }),
 	},
 ];
 
