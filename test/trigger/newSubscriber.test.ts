@@ -14,7 +14,7 @@ describe('BotSailor Trigger → New Subscriber', () => {
 		const yan = addSubscriber(fx.sim.state, { phone_number: '447700900333', name: 'Yan Li' });
 		const { json } = await pollCounting(fx, poller);
 		expect(json).toEqual([
-			{ subscriber_id: zoe.subscriber_id, chat_id: zoe.chat_id, first_name: 'Zoe', last_name: 'Quinn', email: 'null', gender: '', assigned_agent_id: 0, phone_number: zoe.chat_id, phone_number_id: PNID },
+			{ subscriber_id: zoe.subscriber_id, chat_id: zoe.chat_id, first_name: 'Zoe', last_name: 'Quinn', email: null, gender: '', assigned_agent_id: 0, phone_number: zoe.chat_id, phone_number_id: PNID },
 			expect.objectContaining({ subscriber_id: yan.subscriber_id, first_name: 'Yan' }),
 		]);
 		const idle = await pollCounting(fx, poller);

@@ -45,11 +45,18 @@ function looksLikeHtml(body: unknown): boolean {
  */
 const SECRET_KEY = /^(access|refresh|bearer|auth|api)_?token$|^(app|client)_?secret$/i;
 
-/** The value with every secret key removed, also inside strings that hold JSON (such as template_json). */
+/**
+ * API data as every reader gets it: every secret key removed, also inside strings that hold JSON
+ * (such as template_json), and an email the platform sends as the text "null" made null.
+ */
 export function withoutSecrets(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(withoutSecrets);
 	if (value && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).filter(([key]) => !SECRET_KEY.test(key)).map(([key, entry]) => [key, withoutSecrets(entry)]));
+		return Object.fromEntries(
+			Object.entries(value)
+				.filter(([key]) => !SECRET_KEY.test(key))
+				.map(([key, entry]) => [key, key === 'email' && entry === 'null' ? null : withoutSecrets(entry)]),
+		);
 	}
 	if (typeof value === 'string' && /^\s*[[{]/.test(value) && /token|secret/i.test(value)) {
 		try {

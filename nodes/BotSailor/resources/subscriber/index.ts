@@ -1,21 +1,14 @@
-import type { DeclarativeRestApiSettings, IExecutePaginationFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { paginate } from '../../shared/pagination';
 import { returnAllAndLimit, showFor, subscriberPhoneNumber, whatsAppNumber } from '../common';
 import { customFieldsBody } from './customFields';
-import { nullEmail, subscriberKeys, subscriberLocator } from './locator';
+import { subscriberKeys, subscriberLocator } from './locator';
 
 const resource = 'subscriber';
 
 const CONVERSATION_ACTIONS = ['resolved', 'reopen', 'archived', 'unarchived', 'blocked', 'unblocked'] as const;
-
-/** Subscriber list pages, with the "null" email turned into null (postReceive does not run under pagination). */
-function listPages(this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions): Promise<INodeExecutionData[]> {
-	return paginate(100, { unpaginatedInEarlierForm: true })
-		.call(this, requestData)
-		.then((items) => items.map((item) => ({ ...item, json: nullEmail(item.json) })));
-}
 
 /** `custom_fields`: a JSON object of field name → value (picked fields arrive as an object, typed JSON as text). */
 const customFieldsJson = z
@@ -104,7 +97,7 @@ export const subscriberOperations: INodeProperties = {
 			routing: {
 				request: { url: '/whatsapp/subscriber/get' },
 				send: { preSend: [validateBody(z.object(subscriberKeys))] },
-				output: { postReceive: [unwrap('message', nullEmail)] },
+				output: { postReceive: [unwrap('message')] },
 			},
 		},
 		{
@@ -123,7 +116,7 @@ export const subscriberOperations: INodeProperties = {
 						),
 					],
 				},
-				operations: { pagination: listPages },
+				operations: { pagination: paginate(100, { unpaginatedInEarlierForm: true }) },
 			},
 		},
 		{

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { inputs } from '../../shared/inputs';
 import { showFor } from '../common';
 
@@ -36,8 +36,3 @@ export const subscriberKeys = {
 	phone_number_id: inputs.required.describe('WhatsApp Number'),
 	phone_number: inputs.phoneNumber.describe('Subscriber'),
 };
-
-/** The platform sends an empty email as the text "null"; output it as null. */
-export function nullEmail(record: IDataObject): IDataObject {
-	return record.email === 'null' ? { ...record, email: null } : record;
-}
