@@ -148,6 +148,15 @@ function parameterProblem(route: Route, fields: Record<string, unknown>): string
 	return `The ${field} field is invalid: ${issue.message}.`;
 }
 
+/**
+ * A list of one record answered as the record itself, as some deployments do.
+ * SPEC-GAP: the spec shows lists as arrays; state.listOfOneAsObject models the deployments that do not.
+ */
+function listOfOneAsObject(body: unknown): unknown {
+	const envelope = body as { message?: unknown };
+	return Array.isArray(envelope?.message) && envelope.message.length === 1 ? { ...envelope, message: envelope.message[0] } : body;
+}
+
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const token = options.token ?? SIMULATOR_TEST_CREDENTIAL;
 	const faults = new Faults();
@@ -188,7 +197,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		if (problem) return { status: 200, body: { status: '0', message: problem } };
 		const reply = route.handle({ params: route.params.parse(fields), files: parsed.files, state, method });
 		const { httpStatus, body } = ('body' in reply && typeof reply.body === 'object' ? reply : { body: reply }) as Reply;
-		return { status: httpStatus ?? 200, body };
+		return { status: httpStatus ?? 200, body: state.listOfOneAsObject ? listOfOneAsObject(body) : body };
 	}
 
 	const server = http.createServer(async (request, response) => {

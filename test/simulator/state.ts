@@ -92,6 +92,8 @@ export class SimState {
 	 * SPEC-GAP: deployments have been seen returning the business account's Meta token there; false models them.
 	 */
 	hidesTemplateTokens = true;
+	/** Whether list answers with one record carry the record itself instead of an array of one (SPEC-GAP, see server.ts). */
+	listOfOneAsObject = false;
 
 	nextId(): number {
 		return ++this.sequence;

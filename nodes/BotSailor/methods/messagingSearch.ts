@@ -1,4 +1,5 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import { listRecords } from '../shared/envelope';
 import { botSailorRequest } from '../shared/request';
 import { matching } from './listSearch';
 import { locatorValue } from './resourceMapping';
@@ -8,7 +9,7 @@ async function listOfNumber(context: ILoadOptionsFunctions, path: string): Promi
 	const phoneNumberId = locatorValue(context, 'phoneNumberId');
 	if (!phoneNumberId) return [];
 	const envelope = await botSailorRequest.call(context, path, { phone_number_id: phoneNumberId });
-	return (Array.isArray(envelope.message) ? envelope.message : []) as IDataObject[];
+	return listRecords(envelope) ?? [];
 }
 
 /** Templates as "name (language, status)"; the value is the template_id that send template and template status take. */

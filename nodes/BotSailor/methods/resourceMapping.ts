@@ -1,4 +1,5 @@
 import type { IDataObject, ILoadOptionsFunctions, ResourceMapperField, ResourceMapperFields } from 'n8n-workflow';
+import { listRecords } from '../shared/envelope';
 import { botSailorRequest } from '../shared/request';
 
 /** The value of a resource locator parameter, or '' when unset. */
@@ -25,7 +26,7 @@ async function getTemplateVariables(this: ILoadOptionsFunctions): Promise<Resour
 	const templateId = locatorValue(this, 'templateId');
 	if (!phoneNumberId || !templateId) return { fields: [], emptyFieldsNotice: 'Choose a WhatsApp number and a template first.' };
 	const envelope = await botSailorRequest.call(this, '/whatsapp/template/list', { phone_number_id: phoneNumberId });
-	const templates = (Array.isArray(envelope.message) ? envelope.message : []) as IDataObject[];
+	const templates = listRecords(envelope) ?? [];
 	const template = templates.find((entry) => String(entry.template_id) === templateId);
 	if (!template) return { fields: [], emptyFieldsNotice: 'The template was not found on this number. Use Manual Variables.' };
 	let map: IDataObject = {};

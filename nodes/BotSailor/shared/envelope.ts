@@ -165,14 +165,27 @@ export function readEnvelope(node: INode, response: RawResponse, secret?: string
 	return reading.envelope;
 }
 
+const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The records of a list answer, for every reader (outputs, dropdowns, the trigger): an array, an
+ * object of records keyed by id, or a single record (some deployments answer a list of one that way).
+ * Undefined when the payload is no list at all (a text).
+ */
+export function listRecords(envelope: IDataObject, key: 'message' | 'data' = 'message'): IDataObject[] | undefined {
+	const payload = envelope[key];
+	if (payload === undefined || payload === null || payload === '') return [];
+	if (Array.isArray(payload)) return payload.map((entry) => (isRecord(entry) ? entry : { value: entry }));
+	if (!isRecord(payload)) return undefined;
+	const values = Object.values(payload);
+	return values.length > 0 && values.every(isRecord) ? (values as IDataObject[]) : [payload];
+}
+
 /** The records an operation outputs: list → one per element, object → one, text → a confirmation. */
 export function payloadRecords(envelope: IDataObject, shape: PayloadShape = 'message'): IDataObject[] {
 	if (shape !== 'confirmation') {
 		const payload = envelope[shape];
-		if (Array.isArray(payload)) {
-			return payload.map((entry) => (entry && typeof entry === 'object' ? (entry as IDataObject) : { value: entry }));
-		}
-		if (payload && typeof payload === 'object') return [payload as IDataObject];
+		if (Array.isArray(payload) || isRecord(payload)) return listRecords(envelope, shape) ?? [];
 	}
 	const confirmation: IDataObject = { success: true, ...envelope };
 	delete confirmation.status;

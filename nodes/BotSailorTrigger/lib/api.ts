@@ -1,5 +1,6 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 import type { Page } from '../../BotSailor/shared/pagination';
+import { listRecords } from '../../BotSailor/shared/envelope';
 import { botSailorRequest } from '../../BotSailor/shared/request';
 
 /** The reads the trigger makes, all through the action node's request + envelope code. */
@@ -41,21 +42,15 @@ export async function conversationPage(
 }
 
 /**
- * The records of a list read. A list keyed by id (an object of records) is accepted too; any other
- * payload is a malformed answer: the poll fails and no cursor moves.
+ * The records of a list read (listRecords: an array, an object keyed by id, or a single record); any
+ * other payload is a malformed answer: the poll fails and no cursor moves.
  */
 export function listPayload(context: IPollFunctions, envelope: IDataObject): IDataObject[] {
-	const payload = envelope.message;
-	if (payload === undefined || payload === null || payload === '') return [];
-	if (Array.isArray(payload)) return payload.filter(isRecord);
-	if (isRecord(payload) && Object.values(payload).every(isRecord)) return Object.values(payload) as IDataObject[];
+	const records = listRecords(envelope);
+	if (records) return records;
 	throw new NodeOperationError(context.getNode(), 'The platform answered a list request without a list', {
 		description: 'The poll will be retried; no event was lost.',
 	});
-}
-
-function isRecord(value: unknown): value is IDataObject {
-	return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Timestamps are `YYYY-MM-DD HH:MM:SS`, so text order is time order; ids break ties. */
