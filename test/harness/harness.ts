@@ -3,7 +3,7 @@
  * credentials `authenticate`, Continue On Fail and binary data all run as they do in n8n.
  * Built only on public exports of n8n-core and n8n-workflow.
  */
-import { ExecutionLifecycleHooks, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
+import { BinaryDataConfig, BinaryDataService, ExecutionLifecycleHooks, FileLocation, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
 import {
 	createRunExecutionData,
 	NodeHelpers,
@@ -32,10 +32,37 @@ export interface TestCredentials {
 	apiForm?: 'current' | 'earlier';
 }
 
-/** An input item: JSON, and binary properties given as bytes. */
+/** An input item: JSON, and binary properties given as bytes or as a file to read (streamed in filesystem mode). */
 export interface InputItem {
 	json?: IDataObject;
-	binary?: Record<string, { data: Buffer | string; mimeType: string; fileName?: string }>;
+	binary?: Record<string, { data?: Buffer | string; filePath?: string; mimeType: string; fileName?: string }>;
+}
+
+/**
+ * n8n's binary data modes: 'memory' keeps a binary as base64 in its item (the harness's default, and
+ * n8n's when no manager is set up); 'filesystem' is what N8N_DEFAULT_BINARY_DATA_MODE=filesystem gives
+ * (n8n's start-up calls BinaryDataService.init(), which sets up the filesystem manager): binaries are
+ * files under the user folder's storage, items carry an id, nodes read them as streams.
+ */
+export type BinaryMode = 'memory' | 'filesystem';
+
+let filesystemReady: Promise<void> | undefined;
+
+/** n8n's binary data service (n8n-core resolves it from its own DI container), set to a mode. */
+export async function useBinaryMode(mode: BinaryMode): Promise<BinaryDataService> {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports, @n8n/community-nodes/no-restricted-imports -- test code: the DI container n8n-core itself uses (its own copy of @n8n/di)
+	const { Container } = require(require.resolve('@n8n/di', { paths: [require.resolve('n8n-core')] })) as typeof import('@n8n/di');
+	const service = Container.get(BinaryDataService);
+	if (mode === 'filesystem') {
+		filesystemReady ??= (async () => {
+			Container.get(BinaryDataConfig).mode = 'filesystem';
+			await service.init();
+		})();
+		await filesystemReady;
+	}
+	// The service writes with the manager of its current mode and keeps base64 in the item when there is none; the field is private.
+	(service as unknown as { mode: string }).mode = mode === 'filesystem' ? 'filesystem-v2' : 'memory';
+	return service;
 }
 
 export interface RunOptions {
@@ -53,6 +80,8 @@ export interface RunOptions {
 	 * as AI Agent 2.x and the MCP Server Trigger: RoutingNode, customOperations not consulted).
 	 */
 	path?: 'workflow' | 'execute';
+	/** n8n's binary data mode for the run (default: memory, see BinaryMode). */
+	binaryMode?: BinaryMode;
 }
 
 export interface RunResult {
@@ -138,15 +167,24 @@ function additionalDataFor(credentials: TestCredentials, hooks?: ExecutionLifecy
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
-function toExecutionItems(items: InputItem[]): INodeExecutionData[] {
-	return items.map((item, index) => {
-		const binary: Record<string, IBinaryData> = {};
-		for (const [key, file] of Object.entries(item.binary ?? {})) {
-			const bytes = Buffer.isBuffer(file.data) ? file.data : Buffer.from(file.data);
-			binary[key] = { data: bytes.toString('base64'), mimeType: file.mimeType, fileName: file.fileName, fileSize: String(bytes.length) };
-		}
-		return { json: item.json ?? {}, ...(item.binary ? { binary } : {}), pairedItem: { item: index } };
-	});
+async function toExecutionItems(items: InputItem[], mode: BinaryMode, executionId: string): Promise<INodeExecutionData[]> {
+	const service = mode === 'filesystem' ? await useBinaryMode('filesystem') : undefined;
+	const location = FileLocation.ofExecution('test-workflow', executionId);
+	return await Promise.all(
+		items.map(async (item, index) => {
+			const binary: Record<string, IBinaryData> = {};
+			for (const [key, file] of Object.entries(item.binary ?? {})) {
+				const meta: IBinaryData = { data: '', mimeType: file.mimeType, fileName: file.fileName };
+				if (service && file.filePath) binary[key] = await service.copyBinaryFile(location, meta, file.filePath);
+				else {
+					if (file.filePath) throw new Error('binary.filePath needs binaryMode: \'filesystem\'');
+					const bytes = Buffer.isBuffer(file.data) ? file.data : Buffer.from(file.data ?? '');
+					binary[key] = service ? await service.store(location, bytes, meta) : { ...meta, data: bytes.toString('base64'), fileSize: String(bytes.length) };
+				}
+			}
+			return { json: item.json ?? {}, ...(item.binary ? { binary } : {}), pairedItem: { item: index } };
+		}),
+	);
 }
 
 /**
@@ -163,8 +201,9 @@ function executePathOf(nodeType: INodeType): INodeType {
 /** Runs one node of a two-node workflow (Input → node) and returns the node's output. */
 export async function runNode(options: RunOptions): Promise<RunResult> {
 	const nodeType = options.path === 'execute' ? executePathOf(options.nodeType ?? new BotSailor()) : (options.nodeType ?? new BotSailor());
-	const input = toExecutionItems(options.items ?? [{ json: {} }]);
 	const executionId = `test-execution-${++executions}`;
+	if (options.binaryMode || filesystemReady) await useBinaryMode(options.binaryMode ?? 'memory');
+	const input = await toExecutionItems(options.items ?? [{ json: {} }], options.binaryMode ?? 'memory', executionId);
 	const types = nodeTypesOf({ testInput: inputNodeType(input), botSailor: nodeType });
 	const inputNode: INode = { id: 'input', name: INPUT_NAME, type: 'testInput', typeVersion: 1, position: [0, 0], parameters: {} };
 	const node: INode = {
@@ -229,7 +268,7 @@ export interface Poller {
  * memory and n8n saves them after a successful poll; a manual ("Fetch Test Event") poll changes
  * nothing that lasts; a poll that throws saves nothing.
  */
-export function createPoller(nodeType: INodeType, parameters: INodeParameters, credentials: TestCredentials): Poller {
+export function createPoller(nodeType: INodeType, parameters: INodeParameters, credentials: TestCredentials, options: { binaryMode?: BinaryMode } = {}): Poller {
 	const types = nodeTypesOf({ botSailorTrigger: nodeType });
 	let saved: IDataObject = {};
 	let workflow: Workflow;
@@ -245,6 +284,7 @@ export function createPoller(nodeType: INodeType, parameters: INodeParameters, c
 	};
 	return {
 		async poll(mode = 'trigger') {
+			if (options.binaryMode || filesystemReady) await useBinaryMode(options.binaryMode ?? 'memory');
 			const snapshot = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject; // static data is an observable proxy: structuredClone refuses it
 			const context = new PollContext(workflow, node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
 			try {

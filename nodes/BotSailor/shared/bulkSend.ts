@@ -80,6 +80,8 @@ function sendItemAt(context: IExecuteFunctions, itemIndex: number, credentials: 
 		param: (name, fallback, options) => context.getNodeParameter(name, itemIndex, fallback, options) as IDataObject[string],
 		binaries: () => context.getInputData()[itemIndex].binary ?? {},
 		binaryBuffer: async (propertyName) => await context.helpers.getBinaryDataBuffer(itemIndex, propertyName),
+		binaryStream: async (binaryDataId) => await context.helpers.getBinaryStream(binaryDataId),
+		binaryMetadata: async (binaryDataId) => await context.helpers.getBinaryMetadata(binaryDataId),
 		request: async (options) => await sendRequest.call(context, options, itemIndex, credentials),
 	};
 }

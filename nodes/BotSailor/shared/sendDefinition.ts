@@ -43,6 +43,10 @@ export interface SendItem {
 	binaries(): IBinaryKeyData;
 	/** The bytes of one of the item's binary properties. */
 	binaryBuffer(propertyName: string): Promise<Buffer>;
+	/** The bytes of a stored binary (one with an id: filesystem, S3 or database mode), as a stream. */
+	binaryStream(binaryDataId: string): Promise<AsyncIterable<Uint8Array>>;
+	/** Size, name and MIME type of a stored binary, read without reading the file. */
+	binaryMetadata(binaryDataId: string): Promise<{ fileName?: string; mimeType?: string; fileSize: number }>;
 	/** A request to the platform with the credential (a step before the send, such as an upload); returns the envelope. */
 	request(options: IHttpRequestOptions): Promise<IDataObject>;
 }
@@ -55,6 +59,8 @@ export function sendItemOf(context: IExecuteSingleFunctions): SendItem {
 		param: (name, fallback, options) => context.getNodeParameter(name, fallback, options) as IDataObject[string],
 		binaries: () => context.getInputData().binary ?? {},
 		binaryBuffer: async (propertyName) => await context.helpers.getBinaryDataBuffer(propertyName),
+		binaryStream: async (binaryDataId) => await context.helpers.getBinaryStream(binaryDataId),
+		binaryMetadata: async (binaryDataId) => await context.helpers.getBinaryMetadata(binaryDataId),
 		request: async (options) => await sendRequest.call(context, options, context.getItemIndex()),
 	};
 }

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { showFor } from '../common';
 import { checkFields, inputs, refuse, z } from '../../shared/inputs';
 import type { SendDefinition, SendItem } from '../../shared/sendDefinition';
-import { binaryFile, uploadBinary } from '../../shared/upload';
+import { checkedFile, uploadBinary, type CheckedFile } from '../../shared/upload';
 import { fileNameFromUrl, mediaTypeFromUrl } from './mediaType';
 
 const show = showFor('message', ['sendMedia']);
@@ -82,7 +82,7 @@ export const sendMediaFields: INodeProperties[] = [
 
 const schema = z.object({
 	phone_number_id: inputs.required.describe('WhatsApp Number'),
-	phone_number: inputs.phoneNumber.describe('Phone Number'),
+	phone_number: inputs.phoneNumber.describe('Subscriber'),
 	media_url: z.string().url('must be a URL, e.g. https://example.com/menu.pdf').optional().describe('Media URL'),
 	media_id: z.string().optional().describe('Media ID'),
 	media_type: inputs.oneOf(['image', 'video', 'audio', 'document']).optional().describe('Media Type'),
@@ -91,6 +91,22 @@ const schema = z.object({
 });
 
 const OPTIONAL_FIELDS = { caption: 'media_caption_text', mediaName: 'media_name', mediaType: 'media_type' } as const;
+
+/**
+ * The type a binary file is sent as: the Media Type set, or the file's own kind. Any accepted file
+ * may go as a document; otherwise the Media Type must match the file. WebP files are WhatsApp
+ * stickers, which the send endpoint does not send (only as a document).
+ */
+function sendableType(item: SendItem, file: CheckedFile, requested: unknown): string {
+	const type = String(requested ?? '') || (file.kind === 'sticker' ? '' : file.kind);
+	if (!type) {
+		refuse(item, `The file "${file.fileName}" is a WebP image, which WhatsApp sends only as a sticker`, 'Send Media sends images as JPEG or PNG. Convert it, or set "Media Type" to Document to send it as a file.');
+	}
+	if (type !== 'document' && type !== file.kind) {
+		refuse(item, `Media Type is ${type}, but the file "${file.fileName}" is ${file.mimeType}`, `Send it as ${file.kind === 'sticker' ? 'a document' : `${file.kind} or document`}, or choose a matching file.`);
+	}
+	return type;
+}
 
 /** The media type and a document's name, filled in where they can be read, then the whole body checked. */
 function completed(item: SendItem, body: IDataObject, source: string): IDataObject {
@@ -119,8 +135,8 @@ export const sendMedia: SendDefinition = {
 		const body: IDataObject = { phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }), phone_number: item.param('phoneNumber') };
 		for (const [name, field] of Object.entries(OPTIONAL_FIELDS)) if (additional[name] !== undefined) body[field] = additional[name];
 		if (source === 'binary') {
-			binaryFile(item, String(item.param('binaryPropertyName', 'data')));
-			// The other inputs are checked now, so a bad phone number uploads nothing.
+			// The file (type, size) and the other inputs are checked now: a bad file or phone number uploads nothing.
+			sendableType(item, await checkedFile(item, String(item.param('binaryPropertyName', 'data'))), body.media_type);
 			checkFields(item, schema, { ...body, media_id: 'pending' });
 			return body;
 		}
@@ -132,10 +148,12 @@ export const sendMedia: SendDefinition = {
 	},
 	async beforeSend(item, fields) {
 		if (item.param('source', 'url') !== 'binary') return fields;
-		const uploaded = await uploadBinary(item, String(fields.phone_number_id), String(item.param('binaryPropertyName', 'data')));
-		const body: IDataObject = { ...fields, media_id: uploaded.media_id };
-		body.media_type = body.media_type || uploaded.media_type;
-		body.media_name = body.media_name || uploaded.media_name;
+		// Checked again in the item's own turn (cheap: metadata only), then streamed to the platform.
+		const file = await checkedFile(item, String(item.param('binaryPropertyName', 'data')));
+		const mediaType = sendableType(item, file, fields.media_type);
+		const uploaded = await uploadBinary(item, String(fields.phone_number_id), file);
+		const body: IDataObject = { ...fields, media_id: uploaded.media_id, media_type: mediaType };
+		body.media_name = body.media_name || uploaded.media_name || file.fileName;
 		return completed(item, body, 'binary');
 	},
 };
