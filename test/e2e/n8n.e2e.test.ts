@@ -138,7 +138,7 @@ describe('the package as an n8n community package', () => {
 	});
 
 	test('input validation (zod) runs inside n8n: a bad phone number fails with the parameter named, nothing sent', async () => {
-		await expect(execute(n8n, 'bsE2eBadInput')).rejects.toThrow(/Phone Number/);
+		await expect(execute(n8n, 'bsE2eBadInput')).rejects.toThrow(/Subscriber/);
 		expect(sim.requests.filter((request) => request.path.startsWith('/whatsapp'))).toEqual([]);
 	});
 });

@@ -29,7 +29,7 @@ describe('Message → Send Text', () => {
 
 	it.each([['letters', '+44 77OO 900123'], ['empty (from an expression)', '={{ "" }}']])('refuses a phone number with %s before sending', async (_name, phoneNumber) => {
 		const { error } = await runNode({ parameters: { ...base, operation: 'sendText', message: 'Hi', phoneNumber }, credentials: fx.credentials });
-		expect(error?.message).toMatch(/^Phone Number /);
+		expect(error?.message).toMatch(/^Subscriber /);
 		expect(fx.sim.requests).toHaveLength(0);
 	});
 
@@ -43,7 +43,7 @@ describe('Message → Send Text', () => {
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json.wa_message_id).toBeDefined();
-		expect(String(items[1].json.error)).toMatch(/Phone Number/);
+		expect(String(items[1].json.error)).toMatch(/Subscriber/);
 		expect(items[2].json.wa_message_id).toBeDefined();
 		expect(fx.sim.requests.map((request) => request.body.phone_number)).toEqual(['15550100001', '15550100002']);
 	});
@@ -180,7 +180,7 @@ describe('Message → Send Media', () => {
 		['a missing binary property', { source: 'binary', binaryPropertyName: 'photo' }, /no binary property "photo"/],
 		['a media ID without type', { source: 'mediaId', mediaId: '17000' }, /^Media Type is required/],
 		['a URL without extension and type', { source: 'url', mediaUrl: 'https://cdn.example.com/file' }, /^Media Type is required/],
-		['a phone number with letters', { source: 'binary', binaryPropertyName: 'data', phoneNumber: 'abc' }, /^Phone Number /],
+		['a phone number with letters', { source: 'binary', binaryPropertyName: 'data', phoneNumber: 'abc' }, /^Subscriber /],
 	])('refuses %s before sending anything', async (_name, extra, message) => {
 		const { error } = await runNode({
 			parameters: { ...base, operation: 'sendMedia', ...extra },

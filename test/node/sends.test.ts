@@ -32,7 +32,7 @@ const CASES: SendCase[] = [
 	{
 		name: 'Message → Send Text', endpoint: '/whatsapp/send',
 		parameters: () => ({ resource: 'message', operation: 'sendText', phoneNumberId: number, phoneNumber: '+1 555 010 0000', message: 'Your order is ready' }),
-		bad: { phoneNumber: 'call me' }, badMessage: /^Phone Number /,
+		bad: { phoneNumber: 'call me' }, badMessage: /^Subscriber /,
 	},
 	{
 		name: 'Message → Send Template', endpoint: '/whatsapp/send/template',
@@ -60,7 +60,7 @@ const CASES: SendCase[] = [
 	{
 		name: 'Bot Flow → Trigger', endpoint: '/whatsapp/trigger-bot',
 		parameters: () => ({ resource: 'botFlow', operation: 'trigger', phoneNumberId: number, botFlowUniqueId: { __rl: true, mode: 'list', value: 'flow_0_0_a1b2c3' }, phoneNumber: PHONE }),
-		bad: { phoneNumber: '+1 555 CALL NOW' }, badMessage: /^Phone Number must contain only digits/,
+		bad: { phoneNumber: '+1 555 CALL NOW' }, badMessage: /^Subscriber must contain only digits/,
 	},
 ];
 

@@ -24,7 +24,7 @@ const isBad = (index: number) => index % 7 === 3;
 const number = { __rl: true, mode: 'list', value: NUMBER };
 
 const batches: Array<[string, INodeParameters, string, RegExp]> = [
-	['Message → Send Text', { resource: 'message', operation: 'sendText', phoneNumberId: number, phoneNumber: '={{ $json.phone }}', message: '={{ $json.text }}' }, '/whatsapp/send', /^Phone Number /],
+	['Message → Send Text', { resource: 'message', operation: 'sendText', phoneNumberId: number, phoneNumber: '={{ $json.phone }}', message: '={{ $json.text }}' }, '/whatsapp/send', /^Subscriber /],
 	['Subscriber → Add Labels', { resource: 'subscriber', operation: 'addLabels', phoneNumberId: number, subscriber: { __rl: true, mode: 'phone', value: '={{ $json.phone }}' }, labelIds: ['32'] }, '/whatsapp/subscriber/chat/assign-labels', /^Subscriber /],
 	['Subscriber → Get', { resource: 'subscriber', operation: 'get', phoneNumberId: number, subscriber: { __rl: true, mode: 'phone', value: '={{ $json.phone }}' } }, '/whatsapp/subscriber/get', /^Subscriber /],
 ];

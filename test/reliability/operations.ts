@@ -117,6 +117,8 @@ const phoneEdges = (field: string): EdgeValue[] => [
 ];
 
 const phone = (path = 'phoneNumber', field = 'phone_number'): ParameterCases => ({ path, parameter: 'Phone Number', invalid: phoneInvalid, edge: phoneEdges(field) });
+/** The Subscriber field of sends and conversations (a resource locator named phoneNumber): typed values. */
+const recipientPhone: ParameterCases = { path: 'phoneNumber', parameter: 'Subscriber', invalid: phoneInvalid.filter((entry) => entry.why !== 'wrong type (object)'), edge: phoneEdges('phone_number') };
 const subscriberPhone: ParameterCases = { path: 'subscriber', parameter: 'Subscriber', invalid: phoneInvalid.filter((entry) => entry.why !== 'wrong type (object)') };
 const whatsAppNumber: ParameterCases = { path: 'phoneNumberId.value', parameter: 'WhatsApp Number', invalid: empty };
 const required = (path: string, parameter: string, edge: EdgeValue[] = []): ParameterCases => ({ path, parameter, invalid: empty, edge });
@@ -230,7 +232,7 @@ export const catalog: CatalogEntry[] = [
 	{
 		resource: 'botFlow', operation: 'trigger', endpoint: '/whatsapp/trigger-bot', repeatable: true,
 		parameters: { ...number, botFlowUniqueId: list('flow_0_0_a1b2c3'), phoneNumber: PHONE },
-		cases: [whatsAppNumber, phone(), { path: 'botFlowUniqueId.value', parameter: 'Bot Flow', invalid: empty }],
+		cases: [whatsAppNumber, recipientPhone, { path: 'botFlowUniqueId.value', parameter: 'Bot Flow', invalid: empty }],
 	},
 	// Catalog
 	{ resource: 'catalog', operation: 'getMany', endpoint: '/whatsapp/catalog/list', repeatable: true, parameters: {}, cases: [] },
@@ -278,7 +280,7 @@ export const catalog: CatalogEntry[] = [
 	{
 		resource: 'message', operation: 'getMany', endpoint: '/whatsapp/get/conversation', repeatable: true,
 		parameters: { ...number, phoneNumber: PHONE, returnAll: false, limit: 5 },
-		cases: [whatsAppNumber, phone(), limit],
+		cases: [whatsAppNumber, recipientPhone, limit],
 	},
 	{
 		resource: 'message', operation: 'getStatus', endpoint: '/whatsapp/get/message-status', repeatable: true,
@@ -288,27 +290,27 @@ export const catalog: CatalogEntry[] = [
 	{
 		resource: 'message', operation: 'sendButtons', endpoint: '/whatsapp/send/interactive-buttons', repeatable: true,
 		parameters: { ...number, phoneNumber: PHONE, message: 'Pick one', buttons: { button: [{ title: 'Yes', id: '' }, { title: 'No', id: '' }] } },
-		cases: [whatsAppNumber, phone(), required('message', 'Message', textEdges('message', true))],
+		cases: [whatsAppNumber, recipientPhone, required('message', 'Message', textEdges('message', true))],
 	},
 	{
 		resource: 'message', operation: 'sendMedia', variant: 'from a URL', endpoint: '/whatsapp/send/file', repeatable: true,
 		parameters: { ...number, phoneNumber: PHONE, source: 'url', mediaUrl: 'https://cdn.example.com/menu.pdf', additionalFields: { caption: 'Menu' } },
-		cases: [whatsAppNumber, phone(), required('mediaUrl', 'Media URL'), { path: 'additionalFields.caption', parameter: 'Caption', invalid: [], edge: textEdges('media_caption_text') }],
+		cases: [whatsAppNumber, recipientPhone, required('mediaUrl', 'Media URL'), { path: 'additionalFields.caption', parameter: 'Caption', invalid: [], edge: textEdges('media_caption_text') }],
 	},
 	{
 		resource: 'message', operation: 'sendMedia', variant: 'from a binary file', endpoint: '/whatsapp/upload/media', repeatable: true,
 		parameters: { ...number, phoneNumber: PHONE, source: 'binary', binaryPropertyName: 'data' }, items: BINARY,
-		cases: [phone()],
+		cases: [recipientPhone],
 	},
 	{
 		resource: 'message', operation: 'sendTemplate', endpoint: '/whatsapp/send/template', repeatable: true,
 		parameters: (sim) => ({ ...number, phoneNumber: PHONE, templateId: list(templateId(sim, 'welcome_offer')), manualVariables: { variable: [{ label: 'first_name', position: 1, value: 'Ava' }] } }),
-		cases: [whatsAppNumber, phone(), { path: 'templateId.value', parameter: 'Template', invalid: empty }],
+		cases: [whatsAppNumber, recipientPhone, { path: 'templateId.value', parameter: 'Template', invalid: empty }],
 	},
 	{
 		resource: 'message', operation: 'sendText', endpoint: '/whatsapp/send', repeatable: true,
 		parameters: { ...number, phoneNumber: PHONE, message: 'Your order is ready' },
-		cases: [whatsAppNumber, phone(), required('message', 'Message', textEdges('message', true))],
+		cases: [whatsAppNumber, recipientPhone, required('message', 'Message', textEdges('message', true))],
 	},
 	// Module, Package, Team Member, Transaction
 	{ resource: 'module', operation: 'getMany', endpoint: '/user/module/list', repeatable: true, parameters: {}, cases: [] },

@@ -81,7 +81,38 @@ export function whatsAppNumber(resource: string, operations: string[], property 
 	};
 }
 
-/** A subscriber's phone number typed as people write it; the operation's schema sends digits only. */
+/**
+ * A subscriber, named by phone number: picked from the searchable list, or typed (an expression too).
+ * Every operation that names a subscriber uses it; sends and conversations call it phoneNumber, so
+ * workflows that typed a number there keep working.
+ */
+export function subscriberField(resource: string, operations: string[], name: 'subscriber' | 'phoneNumber'): INodeProperties {
+	return {
+		displayName: 'Subscriber',
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The contact, identified by their phone number with country code',
+		displayOptions: showFor(resource, operations),
+		modes: [
+			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchSubscribers', searchable: true } },
+			{
+				displayName: 'By Number',
+				name: 'phone',
+				type: 'string',
+				placeholder: 'e.g. +44 7700 900123',
+				hint: 'Country code first; spaces, +, - and brackets are removed before sending',
+			},
+		],
+		routing: { send: { type: 'body', property: 'phone_number' } },
+	};
+}
+
+/** The subscriber a message goes to (sends, bot flows, conversations). */
+export const recipient = (resource: string, operations: string[]) => subscriberField(resource, operations, 'phoneNumber');
+
+/** A new subscriber's phone number typed as people write it; the operation's schema sends digits only. */
 export function subscriberPhoneNumber(resource: string, operations: string[], property = 'phone_number'): INodeProperties {
 	return {
 		displayName: 'Phone Number',

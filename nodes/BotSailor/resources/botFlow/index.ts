@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { subscriberPhoneNumber, whatsAppNumber } from '../common';
+import { recipient, whatsAppNumber } from '../common';
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { sendRouting } from '../../shared/sendDefinition';
@@ -41,5 +41,5 @@ export const botFlowDescription: INodeProperties[] = [
 	botFlowOperations,
 	whatsAppNumber(resource, ['getMany', 'trigger']),
 	...triggerFields,
-	subscriberPhoneNumber(resource, ['trigger']),
+	recipient(resource, ['trigger']),
 ];

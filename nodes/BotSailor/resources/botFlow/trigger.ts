@@ -22,7 +22,7 @@ export const triggerFields: INodeProperties[] = [
 const schema = z.object({
 	phone_number_id: inputs.required.describe('WhatsApp Number'),
 	bot_flow_unique_id: inputs.required.describe('Bot Flow'),
-	phone_number: inputs.phoneNumber.describe('Phone Number'),
+	phone_number: inputs.phoneNumber.describe('Subscriber'),
 });
 
 /** Bot Flow → Trigger: starts a bot flow for a subscriber (it sends the flow's messages, so it is a send). */
@@ -34,7 +34,7 @@ export const triggerBotFlow: SendDefinition = {
 		return checkFields(item, schema, {
 			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
 			bot_flow_unique_id: item.param('botFlowUniqueId', undefined, { extractValue: true }),
-			phone_number: item.param('phoneNumber'),
+			phone_number: item.param('phoneNumber', undefined, { extractValue: true }),
 		});
 	},
 };

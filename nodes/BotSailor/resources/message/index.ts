@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { decodeJsonOption, returnAllAndLimit, showFor, subscriberPhoneNumber, whatsAppNumber } from '../common';
+import { decodeJsonOption, returnAllAndLimit, showFor, recipient, whatsAppNumber } from '../common';
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { paginate } from '../../shared/pagination';
@@ -11,7 +11,7 @@ import { sendText, sendTextFields } from './sendText';
 
 const resource = 'message';
 const NUMBER = inputs.required.describe('WhatsApp Number');
-const PHONE = inputs.phoneNumber.describe('Phone Number');
+const PHONE = inputs.phoneNumber.describe('Subscriber');
 
 export const messageOperations: INodeProperties = {
 	displayName: 'Operation',
@@ -81,7 +81,7 @@ const SENDS = ['sendText', 'sendTemplate', 'sendButtons', 'sendMedia'];
 export const messageDescription: INodeProperties[] = [
 	messageOperations,
 	whatsAppNumber(resource, [...SENDS, 'getMany']),
-	subscriberPhoneNumber(resource, [...SENDS, 'getMany']),
+	recipient(resource, [...SENDS, 'getMany']),
 	...sendTextFields,
 	...sendTemplateFields,
 	...sendButtonsFields,

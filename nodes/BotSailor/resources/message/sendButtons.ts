@@ -71,7 +71,7 @@ export const sendButtonsFields: INodeProperties[] = [
 
 const schema = z.object({
 	phone_number_id: inputs.required.describe('WhatsApp Number'),
-	phone_number: inputs.phoneNumber.describe('Phone Number'),
+	phone_number: inputs.phoneNumber.describe('Subscriber'),
 	message: inputs.required.describe('Message'),
 	buttons: z.string().describe('Buttons'),
 	button_header_text: z.string().optional().describe('Header Text'),
@@ -115,7 +115,7 @@ export const sendButtons: SendDefinition = {
 		const additional = (item.param('additionalFields', {}) ?? {}) as IDataObject;
 		const body: IDataObject = {
 			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
-			phone_number: item.param('phoneNumber'),
+			phone_number: item.param('phoneNumber', undefined, { extractValue: true }),
 			message: item.param('message'),
 			buttons: buttonsField(item),
 		};

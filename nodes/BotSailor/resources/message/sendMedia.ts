@@ -132,7 +132,7 @@ export const sendMedia: SendDefinition = {
 	async build(item) {
 		const source = String(item.param('source', 'url'));
 		const additional = (item.param('additionalFields', {}) ?? {}) as IDataObject;
-		const body: IDataObject = { phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }), phone_number: item.param('phoneNumber') };
+		const body: IDataObject = { phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }), phone_number: item.param('phoneNumber', undefined, { extractValue: true }) };
 		for (const [name, field] of Object.entries(OPTIONAL_FIELDS)) if (additional[name] !== undefined) body[field] = additional[name];
 		if (source === 'binary') {
 			// The file (type, size) and the other inputs are checked now: a bad file or phone number uploads nothing.

@@ -92,7 +92,7 @@ export const sendTemplateFields: INodeProperties[] = [
 const schema = z.object({
 	phone_number_id: inputs.required.describe('WhatsApp Number'),
 	template_id: inputs.required.describe('Template'),
-	phone_number: inputs.phoneNumber.describe('Phone Number'),
+	phone_number: inputs.phoneNumber.describe('Subscriber'),
 	template_header_media_url: z.string().url('must be a URL, e.g. https://example.com/banner.jpg').optional().describe('Header Media URL'),
 });
 
@@ -136,7 +136,7 @@ export const sendTemplate: SendDefinition = {
 		const checked = checkFields(item, schema, {
 			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
 			template_id: item.param('templateId', undefined, { extractValue: true }),
-			phone_number: item.param('phoneNumber'),
+			phone_number: item.param('phoneNumber', undefined, { extractValue: true }),
 			template_header_media_url: item.param('additionalFields.headerMediaUrl', ''),
 		});
 		return { ...checked, ...templateVariables(item) };

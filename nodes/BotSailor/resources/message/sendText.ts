@@ -18,7 +18,7 @@ export const sendTextFields: INodeProperties[] = [
 
 const schema = z.object({
 	phone_number_id: inputs.required.describe('WhatsApp Number'),
-	phone_number: inputs.phoneNumber.describe('Phone Number'),
+	phone_number: inputs.phoneNumber.describe('Subscriber'),
 	message: inputs.required.describe('Message'),
 });
 
@@ -30,7 +30,7 @@ export const sendText: SendDefinition = {
 	async build(item) {
 		return checkFields(item, schema, {
 			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
-			phone_number: item.param('phoneNumber'),
+			phone_number: item.param('phoneNumber', undefined, { extractValue: true }),
 			message: item.param('message'),
 		});
 	},
