@@ -2,6 +2,7 @@ import type { Faults, Fault } from './faults';
 import type { SeedOptions } from './seed';
 import type { RecordedRequest } from './server';
 import { timestamp, type ConversationMessage, type SimState, type Subscriber } from './state';
+import { conversationWebhook, flowDataWebhook, messageWebhook, statusWebhook, type WebhookFault } from './webhooks';
 
 /**
  * The control API: what happens on the platform without the node asking (a customer writes,
@@ -52,6 +53,7 @@ export function addMessage(
 	};
 	state.messages.push(message);
 	subscriber.last_message_at = time;
+	messageWebhook(state, message);
 	return message;
 }
 
@@ -67,6 +69,7 @@ export function setMessageStatus(state: SimState, input: { wa_message_id: string
 		message.failed_time = time;
 		message.failed_reason = input.failed_reason ?? '(#131047) Re-engagement message';
 	}
+	statusWebhook(state, message);
 	return message;
 }
 
@@ -136,5 +139,17 @@ export const controlRoutes: Record<string, (context: ControlContext) => unknown>
 	requests: ({ requests }) => requests.map((request) => ({ ...request, headers: undefined })),
 	'clear-requests': ({ requests }) => void requests.splice(0),
 	reset: ({ reset, input }) => void reset(input.seed),
+	// Outgoing webhooks (webhooks.ts): `{"phone_number_id", "urls": {"incoming_message": "http://…"}, "format"?: "json"|"form"}`.
+	webhooks: ({ state, input }) => void state.webhooks.configure(input.phone_number_id ?? state.bots[0].phone_number_id, input),
+	'webhook-fault': ({ state, input }) => void state.webhooks.addFault(input as WebhookFault),
+	'webhook-clear-faults': ({ state }) => void state.webhooks.clearFaults(),
+	'webhook-deliveries': ({ state, input }) => (input.clear ? state.webhooks.deliveries.splice(0) : state.webhooks.deliveries),
+	'flow-data': ({ state, input }) => flowDataWebhook(state, input),
+	// An agent marks a conversation in the platform's inbox (the API route does the same for API calls).
+	'conversation-status': ({ state, input }) => {
+		const subscriber = state.subscriber(input.phone_number_id ?? state.bots[0].phone_number_id, input.phone_number);
+		if (!subscriber) throw new Error(`unknown subscriber ${input.phone_number}`);
+		return conversationWebhook(state, subscriber, input.action, input.agent_name ?? 'Alex Agent');
+	},
 	state: ({ state, input }) => (input.collection ? (state as unknown as Record<string, unknown>)[input.collection] : { subscribers: state.subscribers.length, messages: state.messages.length }),
 };

@@ -1,4 +1,5 @@
 /** The simulator's in-memory world: plain records shaped like the spec's resources. */
+import { Webhooks } from './webhooks';
 
 export type Row = Record<string, unknown>;
 
@@ -87,6 +88,8 @@ export class SimState {
 	subscriberLimit = 100_000;
 	/** Carousel templates left in the module limit. */
 	carouselLimit = 5;
+	/** The outgoing webhooks (URLs per number and event, faults, deliveries): see webhooks.ts. */
+	webhooks = new Webhooks();
 	/**
 	 * Whether the template list hides the access token inside template_json, as the spec says.
 	 * SPEC-GAP: deployments have been seen returning the business account's Meta token there; false models them.

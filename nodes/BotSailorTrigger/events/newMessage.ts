@@ -4,6 +4,7 @@ import { compareMessages, isIncoming } from '../lib/api';
 import { recentActivity, startActivity, walkActivity, type ActivityCursor, type SubscriberActivity } from '../lib/activityWalk';
 import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, showForEvents, type TriggerEvent } from '../lib/event';
 import { messageItem } from '../lib/subscriber';
+import { claimDelivery, ID_TTL_SECONDS, isShared, refreshSnapshot } from '../../shared/deliveryMemory';
 
 const EVENT = 'newMessage';
 
@@ -36,6 +37,18 @@ function itemsOf(found: SubscriberActivity[], filters: Filters, phoneNumberId: s
 		)
 		.sort((a, b) => compareMessages(a.message, b.message))
 		.map(({ message, subscriber }) => messageItem(message, subscriber, phoneNumberId));
+}
+
+/**
+ * With a BotSailor Webhook Trigger in the same workflow (both share its memory, shared/deliveryMemory.ts):
+ * leaves out the messages the webhook already started the workflow with, and records the others so a
+ * late webhook of the same message starts nothing. Without one, the items pass unchanged.
+ */
+function notStartedByWebhook(context: IPollFunctions, items: IDataObject[]): IDataObject[] {
+	if (!isShared(context)) return items;
+	const fresh = items.filter((item) => !item.wa_message_id || claimDelivery(context, `message:${String(item.wa_message_id)}`, ID_TTL_SECONDS));
+	if (fresh.length) refreshSnapshot(context); // n8n saves the poll's whole static data when it emits
+	return fresh;
 }
 
 export const newMessage: TriggerEvent<ActivityCursor> = {
@@ -76,7 +89,7 @@ export const newMessage: TriggerEvent<ActivityCursor> = {
 		const filters = filtersOf(context);
 		const phoneNumberId = phoneNumberIdOf(context);
 		const { found, cursor } = await walkActivity(context, phoneNumberId, state);
-		return { items: itemsOf(found, filters, phoneNumberId), state: cursor };
+		return { items: notStartedByWebhook(context, itemsOf(found, filters, phoneNumberId)), state: cursor };
 	},
 	async newest(context) {
 		const filters = filtersOf(context);

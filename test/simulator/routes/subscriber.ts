@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fail, ok, p, page, SUBSCRIBER_LIMIT_TEXT, type Route } from '../route';
 import type { SimState, Subscriber } from '../state';
+import { conversationWebhook } from '../webhooks';
 
 /**
  * The spec's "Subscriber group" and "Labels". Texts the spec does not give (unknown subscriber,
@@ -147,8 +148,9 @@ export const subscriberRoutes: Route[] = [
 		entry.assigned_agent_id = Number(params.team_member_id);
 		return ok({ message: 'Successfully Assign Agent to Conversation.' });
 	}),
-	onSubscriber('/whatsapp/subscriber/chat/mark-conversation', { action: p.oneOf(['resolved', 'reopen', 'archived', 'unarchived', 'blocked', 'unblocked']) }, (entry, params) => {
+	onSubscriber('/whatsapp/subscriber/chat/mark-conversation', { action: p.oneOf(['resolved', 'reopen', 'archived', 'unarchived', 'blocked', 'unblocked']) }, (entry, params, state) => {
 		entry.conversation_status = CONVERSATION_STATUS[params.action];
+		conversationWebhook(state, entry, params.action);
 		return ok({ message: `Conversation has been marked as ${params.action}.` });
 	}),
 	onSubscriber('/whatsapp/subscriber/chat/assign-custom-fields', {

@@ -1,0 +1,173 @@
+import {
+	NodeConnectionTypes,
+	type IDataObject,
+	type IHookFunctions,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+import { listSearch } from '../BotSailor/methods/listSearch';
+import { whatsAppNumber } from '../BotSailor/resources/common';
+import { claimDelivery, ID_TTL_SECONDS, memoryPrepared, prepareMemory, releaseMemory } from '../shared/deliveryMemory';
+import { ANY_EVENT, EVENTS, eventOf } from './events';
+import { showForEvents } from './lib/event';
+import { checkSecret, readBody, type Refusal } from './lib/request';
+
+/** The WhatsApp number the URL is set on: fills phone_number_id (as the polling trigger does) and is read by Fetch Full Message. */
+function whatsAppNumberProperty(): INodeProperties {
+	const property: INodeProperties = {
+		...whatsAppNumber('trigger', []),
+		default: { mode: 'id', value: '' },
+		description: 'The WhatsApp number whose Bot Settings → Webhook hold this URL. Fills phone_number_id in the output; choosing From List needs the credential.',
+	};
+	delete property.routing;
+	delete property.displayOptions;
+	return property;
+}
+
+const ANY_EVENT_SETUP =
+	'<b>Setup</b>: 1. Open "Webhook URLs" above and copy the <b>Production URL</b> (with <code>?secret=</code> and the secret at its end if you set a Secret below). ' +
+	'Publish (activate) this workflow. 2. In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL into each webhook field ' +
+	'you want (Incoming Message, Message Status, Conversation Status) and select <b>Publish Changes</b>; a flow\'s "Forward Data to Webhook" step can use it too. ' +
+	'Every item carries <code>event_type</code>. The <b>Test URL</b> only answers while this editor is listening, for one delivery.';
+
+function setupNotices(): INodeProperties[] {
+	return [
+		...EVENTS.map((event) => ({ value: event.value, setup: event.setup })),
+		{ value: ANY_EVENT, setup: ANY_EVENT_SETUP },
+	].map(({ value, setup }) => ({
+		displayName: setup,
+		name: `setupNotice_${value}`,
+		type: 'notice' as const,
+		default: '',
+		displayOptions: showForEvents([value]),
+	}));
+}
+
+/** Any Event, then each event, alphabetised by name as n8n lists options. */
+const EVENT_OPTIONS = [
+	{ name: 'Any Event', value: ANY_EVENT, description: 'Every event posted to this URL; items carry event_type' },
+	...EVENTS.map((event) => ({ name: event.name, value: event.value, description: event.description })),
+];
+
+/** An answer that starts nothing: the status and a JSON body saying why. */
+function refuse(context: IWebhookFunctions, refusal: Refusal): IWebhookResponseData {
+	context.getResponseObject().status(refusal.status).json({ received: false, error: refusal.message });
+	return { noWebhookResponse: true };
+}
+
+/** Answered 200 (the platform must not see a failure) and nothing started. */
+function ignored(reason: string): IWebhookResponseData {
+	return { webhookResponse: { received: true, started: false, reason } };
+}
+
+export class BotSailorWebhookTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'BotSailor Webhook Trigger',
+		name: 'botSailorWebhookTrigger',
+		icon: { light: 'file:../../icons/botsailor.svg', dark: 'file:../../icons/botsailor.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ "On " + $parameter["event"] }}',
+		description: 'Starts a workflow at once when BotSailor posts an incoming WhatsApp message, a status change, a conversation change or flow data',
+		defaults: { name: 'BotSailor Webhook Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		// Receiving needs no credential; only Fetch Full Message and the number list read the API.
+		credentials: [{ name: 'botSailorApi', required: false }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: [
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				options: EVENT_OPTIONS,
+				default: 'incomingMessage',
+			},
+			...setupNotices(),
+			whatsAppNumberProperty(),
+			{
+				displayName: 'Secret',
+				name: 'secret',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				description:
+					'Optional. When set, only deliveries whose URL ends with ?secret= followed by this value start the workflow; others are answered 401. The platform cannot sign its webhooks or add headers, so the URL is the only secret.',
+			},
+			...EVENTS.flatMap((event) => event.properties),
+			{
+				displayName: 'Duplicate Window (Seconds)',
+				name: 'duplicateWindow',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 300,
+				description:
+					'How long an identical delivery without a message ID or a time (flow data, for example) counts as a repeat. Deliveries with a message ID are remembered for 24 hours.',
+			},
+		],
+	};
+
+	methods = { listSearch };
+
+	/**
+	 * There is no API to register a webhook URL on the platform: the user pastes it in Bot Settings →
+	 * Webhook. So these register nothing. On activation they prepare, and on deactivation release, the
+	 * workflow's duplicate memory (shared/deliveryMemory.ts), which is all there is to set up on n8n's
+	 * side. Listening in the editor (mode manual) touches no memory: a test must not change what the
+	 * published workflow remembers.
+	 */
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				if (this.getMode() === 'manual') return false;
+				return memoryPrepared(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				if (this.getMode() !== 'manual') prepareMemory(this);
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				if (this.getMode() !== 'manual') releaseMemory(this);
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const secretRefusal = checkSecret(this);
+		if (secretRefusal) return refuse(this, secretRefusal);
+		const read = readBody(this);
+		if ('status' in read) return refuse(this, read);
+		const { body } = read;
+
+		const chosen = this.getNodeParameter('event') as string;
+		const event = eventOf(body);
+		if (chosen !== ANY_EVENT && event.value !== chosen) return ignored(`a ${event.value} event; this node starts on ${chosen}`);
+		const skipped = event.skipReason?.(this, body);
+		if (skipped) return ignored(skipped);
+
+		// A test delivery (Test URL, editor listening) is never remembered, so it cannot hide a real one later.
+		if (this.getMode() !== 'manual') {
+			const { key, life } = event.key(body);
+			const window = Math.max(1, Number(this.getNodeParameter('duplicateWindow', 300)) || 300);
+			if (!claimDelivery(this, key, life === 'id' ? ID_TTL_SECONDS : window)) {
+				return { webhookResponse: { received: true, started: false, duplicate: true } };
+			}
+		}
+
+		const phoneNumberId = String(this.getNodeParameter('phoneNumberId', '', { extractValue: true }) ?? '').trim();
+		const item: IDataObject = { ...(await event.item({ context: this, phoneNumberId }, body)), event_type: event.value, webhook_body: body };
+		return { workflowData: [this.helpers.returnJsonArray([item])] };
+	}
+}

@@ -1,0 +1,87 @@
+import type { IDataObject } from 'n8n-workflow';
+import { fetchFullMessage } from '../lib/fullMessage';
+import { botOf, chatId, integerOrText, subscriberName, text } from '../lib/fields';
+import { showForEvents, URL_STEPS, type WebhookEvent } from '../lib/event';
+
+const EVENT = 'incomingMessage';
+
+/**
+ * Media arrive as a placeholder text, e.g. `#ATTACHMENT:Photo# the caption` (seen by an integrator; the
+ * real media link is only in the conversation endpoint's message_content: "Fetch Full Message").
+ */
+const ATTACHMENT = /^#ATTACHMENT:([A-Za-z ]+)#\s*([\s\S]*)$/;
+const MEDIA_TYPES: Record<string, string> = {
+	photo: 'image', image: 'image', picture: 'image', video: 'video', audio: 'audio', voice: 'audio', document: 'document', file: 'document', sticker: 'sticker',
+};
+
+/** `text`, `message_type` and `caption` as the polling trigger derives them from message_content, here from the webhook's text. */
+export function flatFieldsOfText(userMessage: string): IDataObject {
+	const attachment = ATTACHMENT.exec(userMessage);
+	if (!attachment) return { text: userMessage, message_type: 'text' };
+	const kind = attachment[1].trim().toLowerCase();
+	const caption = attachment[2].trim();
+	return { text: caption, message_type: MEDIA_TYPES[kind] ?? kind, ...(caption ? { caption } : {}) };
+}
+
+/**
+ * The polling trigger's New Message item (its fields, in its order) from what the webhook carries:
+ * what the webhook does not carry (the record id, message_content, conversation_time) is null, and
+ * subscriber_id is the webhook's `<phone>-<bot id>` form; "Fetch Full Message" fills them all.
+ */
+export function messageItemFromWebhook(body: IDataObject, phoneNumberId: string): IDataObject {
+	const phoneNumber = chatId(body);
+	return {
+		id: null,
+		whatsapp_bot_subscriber_subscriber_id: phoneNumber,
+		whatsapp_bot_id: integerOrText(body, 'whatsapp_bot_id'),
+		sender: 'user',
+		agent_name: null,
+		message_content: null,
+		conversation_time: null,
+		wa_message_id: text(body, 'wa_message_id') || null,
+		reaction_data: null,
+		message_status: null,
+		delivery_status_updated_at: null,
+		failed_reason: '',
+		...flatFieldsOfText(text(body, 'user_message')),
+		direction: 'incoming',
+		phone_number: phoneNumber,
+		subscriber_name: subscriberName(body),
+		subscriber_id: text(body, 'subscriber_id') || null,
+		phone_number_id: phoneNumberId,
+	};
+}
+
+export const incomingMessage: WebhookEvent = {
+	value: EVENT,
+	name: 'Incoming Message',
+	description: 'A subscriber wrote to the bot',
+	setup:
+		'<b>Setup</b>: 1. ' + URL_STEPS + ' 2. In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL into the ' +
+		'<b>Incoming Message</b> webhook field and select <b>Publish Changes</b>. Leave the other fields empty unless another trigger uses them.',
+	properties: [
+		{
+			displayName: 'Fetch Full Message',
+			name: 'fetchFullMessage',
+			type: 'boolean',
+			default: false,
+			displayOptions: showForEvents([EVENT, 'anyEvent']),
+			description:
+				'Whether to read the message record from the platform (needs the credential): message_content with media links, conversation_time, the record ID and the numeric subscriber_id, exactly as the polling trigger outputs them. Two API requests per message.',
+		},
+	],
+	// The outgoing-message webhook has no user_message (it carries no text): it is not this event.
+	matches: (body) => 'user_message' in body,
+	key(body) {
+		const id = text(body, 'wa_message_id');
+		// The same key as the polling trigger's, so that a workflow with both starts once per message.
+		if (id) return { key: `message:${id}`, life: 'id' };
+		return { key: `incoming:${botOf(body)}|${chatId(body)}|${text(body, 'user_message')}`, life: 'content' };
+	},
+	async item({ context, phoneNumberId }, body) {
+		const item = messageItemFromWebhook(body, phoneNumberId);
+		if (context.getNodeParameter('fetchFullMessage', false) !== true) return item;
+		const full = await fetchFullMessage(context, phoneNumberId, chatId(body), text(body, 'wa_message_id'));
+		return 'item' in full ? full.item : { ...item, full_message_error: full.error };
+	},
+};

@@ -1,0 +1,87 @@
+import type { IDataObject } from 'n8n-workflow';
+import { flatMessageFields } from '../../BotSailorTrigger/lib/messageContent';
+import { botOf, chatId, firstText, integerOrText, subscriberName, text } from '../lib/fields';
+import { showForEvents, URL_STEPS, type WebhookEvent } from '../lib/event';
+
+const EVENT = 'messageStatusChanged';
+const STATUSES = ['sent', 'delivered', 'read', 'failed'];
+
+function statusOf(body: IDataObject): string {
+	return text(body, 'message_status').toLowerCase();
+}
+
+/** The message the status is about: `wa_message_id` where the body has it (not in every report seen). */
+function messageIdOf(body: IDataObject): string {
+	return firstText(body, ['wa_message_id', 'message_id', 'wamid']);
+}
+
+/**
+ * The polling trigger's Message Status Changed item (its fields, in its order) from the webhook: the
+ * platform's status report carries the status, its time (`status_time`, no time zone) and the failure
+ * reason; the message text and previous status are not in it (text '' and previous_status null).
+ */
+export function statusItemFromWebhook(body: IDataObject, phoneNumberId: string): IDataObject {
+	const phoneNumber = chatId(body);
+	const status = statusOf(body);
+	const item: IDataObject = {
+		id: null,
+		whatsapp_bot_subscriber_subscriber_id: phoneNumber || null,
+		whatsapp_bot_id: integerOrText(body, 'whatsapp_bot_id'),
+		sender: null,
+		agent_name: null,
+		message_content: null,
+		conversation_time: null,
+		wa_message_id: messageIdOf(body) || null,
+		reaction_data: null,
+		message_status: status,
+		delivery_status_updated_at: text(body, 'status_time') || null,
+		failed_reason: text(body, 'failed_reason'),
+		...flatMessageFields(null),
+		direction: 'outgoing',
+		phone_number: phoneNumber,
+		subscriber_name: subscriberName(body),
+		subscriber_id: text(body, 'subscriber_id') || null,
+		phone_number_id: phoneNumberId,
+		previous_status: null,
+	};
+	if (status !== 'failed') delete item.failed_reason;
+	return item;
+}
+
+export const messageStatusChanged: WebhookEvent = {
+	value: EVENT,
+	name: 'Message Status Changed',
+	description: 'A message sent by the bot or an agent was sent, delivered, read or failed',
+	setup:
+		'<b>Setup</b>: 1. ' + URL_STEPS + ' 2. In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL into the ' +
+		'<b>Message Status</b> webhook field and select <b>Publish Changes</b>.',
+	properties: [
+		{
+			displayName: 'Statuses',
+			name: 'statuses',
+			type: 'multiOptions',
+			options: [
+				{ name: 'Delivered', value: 'delivered' },
+				{ name: 'Failed', value: 'failed' },
+				{ name: 'Read', value: 'read' },
+				{ name: 'Sent', value: 'sent' },
+			],
+			default: ['delivered', 'read', 'failed'],
+			description: 'Start the workflow only for changes to these statuses (others are answered and ignored)',
+			displayOptions: showForEvents([EVENT]),
+		},
+	],
+	matches: (body) => text(body, 'webhook_type') === 'message_status_change' || text(body, 'message_status') !== '',
+	key(body) {
+		const id = messageIdOf(body);
+		if (id) return { key: `status:${id}:${statusOf(body)}`, life: 'id' };
+		const time = text(body, 'status_time');
+		return { key: `status:${botOf(body)}|${chatId(body)}|${statusOf(body)}|${time}|${text(body, 'failed_reason')}`, life: time ? 'id' : 'content' };
+	},
+	skipReason(context, body) {
+		const chosen = context.getNodeParameter('statuses', STATUSES) as string[];
+		const wanted = chosen.length ? chosen : STATUSES;
+		return wanted.includes(statusOf(body)) ? undefined : `status "${statusOf(body)}" is not among the node's Statuses`;
+	},
+	item: async ({ phoneNumberId }, body) => statusItemFromWebhook(body, phoneNumberId),
+};

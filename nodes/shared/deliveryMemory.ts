@@ -1,0 +1,171 @@
+import { createHash } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * What a workflow's BotSailor triggers remember of the events they started it with, so that one event
+ * starts one execution: the same webhook delivered twice (or five times, or concurrently), and a message
+ * that both the webhook trigger and the polling trigger see in one workflow.
+ *
+ * Where it lives, and why both places:
+ * - In this process, a map per workflow (module state, shared by both trigger nodes of this package,
+ *   which n8n loads with one `require`). n8n runs every webhook call and every poll of a process on one
+ *   thread, and the check-and-record below has no `await` inside, so two concurrent deliveries cannot
+ *   both pass. Workflow static data alone cannot do that: n8n loads a fresh copy of it from the database
+ *   for every webhook request and saves it after answering, so two concurrent requests both read the
+ *   copy without the other's key.
+ * - In the workflow's static data (`global`, one key), as a snapshot written whenever a key is recorded:
+ *   n8n saves it to its database, so the memory survives a restart. Per workflow, not per node, so that
+ *   the polling trigger in the same workflow reads and writes the same memory; and always the whole
+ *   snapshot from the process map, so whichever save comes last (a webhook call or a poll) stores the
+ *   union of what this process has seen.
+ *
+ * Bounded by size (MAX_KEYS per workflow, oldest dropped first) and age (each key expires: ids after
+ * ID_TTL_SECONDS, keys made of content only after the shorter window the caller gives). Keys are stored
+ * as hashes, so neither memory holds message text or phone numbers.
+ */
+
+export const MAX_KEYS = 1000;
+export const ID_TTL_SECONDS = 24 * 60 * 60;
+/** The key of the snapshot in the workflow's global static data. */
+export const STATIC_DATA_KEY = 'botSailorDeliveries';
+
+/** hash → expiry (epoch seconds), oldest recorded first. */
+type Keys = Map<string, number>;
+
+const memories = new Map<string, Keys>();
+/** The snapshot this process last wrote per workflow: when the static data still holds it, there is nothing to merge. */
+const written = new Map<string, string>();
+
+/** What the memory needs of an n8n context (webhook, poll and hook functions all have these). */
+export interface MemoryContext {
+	getWorkflow(): { id?: string };
+	getWorkflowStaticData(type: string): IDataObject;
+}
+
+function workflowIdOf(context: MemoryContext): string {
+	return String(context.getWorkflow().id ?? '');
+}
+
+export function hashKey(key: string): string {
+	return createHash('sha256').update(key).digest('base64url').slice(0, 22);
+}
+
+/**
+ * The snapshot in the static data: one string of `hash:expiry` pairs separated by spaces (a single
+ * value is cheap for n8n's observable static data to read and write, where an object of a thousand
+ * keys is not), or undefined when the memory was never prepared.
+ */
+function persisted(context: MemoryContext): string | undefined {
+	const stored = context.getWorkflowStaticData('global')[STATIC_DATA_KEY];
+	return typeof stored === 'string' ? stored : undefined;
+}
+
+function parse(snapshot: string): Array<[string, number]> {
+	const entries: Array<[string, number]> = [];
+	for (const pair of snapshot.split(' ')) {
+		const separator = pair.indexOf(':');
+		const expires = Number(pair.slice(separator + 1));
+		if (separator > 0 && Number.isFinite(expires)) entries.push([pair.slice(0, separator), expires]);
+	}
+	return entries;
+}
+
+/** Drops expired keys, then the oldest while over the size bound. */
+function prune(keys: Keys, nowSeconds: number): void {
+	for (const [key, expires] of keys) if (expires <= nowSeconds) keys.delete(key);
+	for (const key of keys.keys()) {
+		if (keys.size <= MAX_KEYS) break;
+		keys.delete(key);
+	}
+}
+
+/**
+ * The process memory of the context's workflow, with what the static data holds merged in (after a
+ * restart, or keys another n8n process saved). Synchronous: callers check and record without a gap.
+ */
+function memoryOf(context: MemoryContext, nowSeconds: number): Keys {
+	const id = workflowIdOf(context);
+	let keys = memories.get(id);
+	if (!keys) {
+		keys = new Map();
+		memories.set(id, keys);
+	}
+	const saved = persisted(context);
+	if (saved && saved !== written.get(id)) {
+		const merged = parse(saved).filter(([key, expires]) => expires > nowSeconds && !keys.has(key));
+		if (merged.length) {
+			// Older than anything recorded here since: they go first, so they are also dropped first.
+			const current = [...keys];
+			keys.clear();
+			for (const [key, expires] of [...merged.sort((a, b) => a[1] - b[1]), ...current]) keys.set(key, expires);
+		}
+	}
+	prune(keys, nowSeconds);
+	return keys;
+}
+
+function save(context: MemoryContext, keys: Keys): void {
+	const snapshot = [...keys].map(([key, expires]) => `${key}:${expires}`).join(' ');
+	written.set(workflowIdOf(context), snapshot);
+	context.getWorkflowStaticData('global')[STATIC_DATA_KEY] = snapshot;
+}
+
+/**
+ * Records `key` for `ttlSeconds` and returns true when it was not known: the caller starts the
+ * workflow. False means a duplicate: start nothing. The static data snapshot is updated either way
+ * when something changed, for n8n to save.
+ */
+export function claimDelivery(context: MemoryContext, key: string, ttlSeconds: number, nowMs = Date.now()): boolean {
+	const nowSeconds = Math.floor(nowMs / 1000);
+	const keys = memoryOf(context, nowSeconds);
+	const hashed = hashKey(key);
+	if (keys.has(hashed)) return false;
+	keys.set(hashed, nowSeconds + ttlSeconds);
+	prune(keys, nowSeconds);
+	save(context, keys);
+	return true;
+}
+
+/**
+ * Whether a webhook trigger shares this workflow's memory (in this process, or saved in the static
+ * data by its activation): only then does the polling trigger consult and feed it.
+ */
+export function isShared(context: MemoryContext): boolean {
+	return memories.has(workflowIdOf(context)) || persisted(context) !== undefined;
+}
+
+/**
+ * Writes the process memory's snapshot into the context's static data. The polling trigger calls it
+ * before emitting: n8n then saves the poll's whole static data, which must not carry an older snapshot
+ * than the one the webhook calls saved meanwhile.
+ */
+export function refreshSnapshot(context: MemoryContext, nowMs = Date.now()): void {
+	save(context, memoryOf(context, Math.floor(nowMs / 1000)));
+}
+
+/** Creates the workflow's memory (saved by n8n with the static data after activation). */
+export function prepareMemory(context: MemoryContext, nowMs = Date.now()): void {
+	refreshSnapshot(context, nowMs);
+}
+
+/** Whether the workflow's memory was prepared (saved in its static data). */
+export function memoryPrepared(context: MemoryContext): boolean {
+	return persisted(context) !== undefined;
+}
+
+/**
+ * On deactivation: the latest snapshot goes to the static data (n8n saves it after removing webhooks),
+ * and this process forgets the workflow.
+ */
+export function releaseMemory(context: MemoryContext, nowMs = Date.now()): void {
+	const id = workflowIdOf(context);
+	if (!memories.has(id)) return;
+	save(context, memoryOf(context, Math.floor(nowMs / 1000)));
+	memories.delete(id);
+	written.delete(id);
+}
+
+/** How many keys this process remembers for the workflow (for tests and measurements). */
+export function rememberedCount(workflowId: string): number {
+	return memories.get(workflowId)?.size ?? 0;
+}

@@ -1,0 +1,47 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test infrastructure runs in plain Node.js, not inside n8n */
+/**
+ * An HTTP stand-in for n8n's production webhook URL in-process: the simulator's outgoing webhooks POST
+ * to it, it parses the body as n8n's body parser does (JSON, form-encoded) and hands the delivery to a
+ * WebhookRunner, answering with what the node answered.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { WebhookRunner } from './webhookHarness';
+
+export interface Receiver {
+	url: string;
+	/** Every request received, with the answer given. */
+	received: Array<{ query: Record<string, string>; body: unknown; status: number }>;
+	close(): Promise<void>;
+}
+
+export async function startReceiver(target: () => WebhookRunner): Promise<Receiver> {
+	const received: Receiver['received'] = [];
+	const server = http.createServer(async (request, response) => {
+		const chunks: Buffer[] = [];
+		for await (const chunk of request) chunks.push(chunk as Buffer);
+		const raw = Buffer.concat(chunks);
+		const url = new URL(request.url ?? '/', 'http://receiver');
+		const contentType = String(request.headers['content-type'] ?? '').split(';')[0].trim();
+		let body: unknown = {};
+		try {
+			if (contentType === 'application/json') body = JSON.parse(raw.toString('utf8'));
+			else if (contentType === 'application/x-www-form-urlencoded') body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+			else body = raw.toString('utf8');
+		} catch {
+			response.writeHead(422).end('{"message":"Failed to parse request body"}');
+			return;
+		}
+		const query = Object.fromEntries(url.searchParams);
+		const answer = await target().deliver({ body, contentType, query, raw });
+		received.push({ query, body, status: answer.status });
+		response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}/webhook/hook-1/webhook`,
+		received,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
