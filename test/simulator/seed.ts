@@ -1,3 +1,4 @@
+import { seedMedia, seedMediaFiles } from './media';
 import { SimState, timestamp, type ConversationMessage, type Subscriber } from './state';
 
 /** The modules of the spec's module table (id, name). */
@@ -34,9 +35,11 @@ export interface SeedOptions {
 	subscribersPerNumber?: number;
 	/** Conversation messages per subscriber (default 3). */
 	messagesPerSubscriber?: number;
+	/** Media messages (a photo, a voice note, a PDF, a photo known by media id only) whose files the simulator serves (see media.ts). */
+	media?: boolean;
 }
 
-export function seedState({ subscribersPerNumber = 150, messagesPerSubscriber = 3 }: SeedOptions = {}): SimState {
+export function seedState({ subscribersPerNumber = 150, messagesPerSubscriber = 3, media = false }: SeedOptions = {}): SimState {
 	const state = new SimState();
 	const random = prng(42);
 	const at = (daysAgo: number) => timestamp(state.clock - daysAgo * 86_400_000);
@@ -187,5 +190,7 @@ export function seedState({ subscribersPerNumber = 150, messagesPerSubscriber = 
 	});
 
 	state.deals = [];
+	seedMediaFiles(state);
+	if (media) seedMedia(state);
 	return state;
 }

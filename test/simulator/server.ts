@@ -8,6 +8,7 @@ import { allRoutes } from './routes';
 import { seedState, type SeedOptions } from './seed';
 import type { SimState } from './state';
 import { controlRoutes } from './control';
+import { serveMedia } from './media';
 
 /** A recognisable test token, so a leak into any output cannot hide. Not a real secret. */
 export const SIMULATOR_TEST_CREDENTIAL = 'SIMTOKEN-4f2a9c7e-do-not-leak';
@@ -204,6 +205,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		const url = new URL(request.url ?? '/', 'http://simulator');
 		try {
 			if (url.pathname === '/login') return send(response, 200, LOGIN_PAGE, 'text/html');
+			if (serveMedia(state, url.pathname, response)) return; // media links (media.ts): public files, no token
 			const raw = await readBody(request);
 			if (url.pathname.startsWith('/__control/')) {
 				const handler = controlRoutes[url.pathname.slice('/__control/'.length)];

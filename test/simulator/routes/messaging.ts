@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addMessage } from '../control';
+import { keepUpload } from '../media';
 import { fail, ok, p, page, SUBSCRIBER_LIMIT_TEXT, type Route } from '../route';
 import type { ConversationMessage, Row, SimState } from '../state';
 
@@ -228,6 +229,7 @@ export const messagingWriteRoutes: Route[] = [
 			if (file.size === 0) return fail('The uploaded file is empty.');
 			const media = { media_id: `${1700000000000000 + state.nextId()}`, media_type: typeFromMime(file.type), media_name: file.name, phone_number_id: params.phone_number_id, sha256: file.sha256, size: file.size };
 			state.media.push(media);
+			keepUpload(state, media.media_id, file);
 			return ok({ media_id: media.media_id, media_type: media.media_type, media_name: media.media_name, message: 'Media has been uploaded successfully. Use the media_id, media_type and media_name with the send file endpoint.' });
 		},
 	},

@@ -4,6 +4,7 @@ import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { paginate } from '../../shared/pagination';
 import { sendRouting } from '../../shared/sendDefinition';
+import { downloadMediaFields, downloadMediaRouting } from './downloadMedia';
 import { sendButtons, sendButtonsFields } from './sendButtons';
 import { sendMedia, sendMediaFields } from './sendMedia';
 import { sendTemplate, sendTemplateFields } from './sendTemplate';
@@ -20,6 +21,13 @@ export const messageOperations: INodeProperties = {
 	noDataExpression: true,
 	displayOptions: { show: { resource: [resource] } },
 	options: [
+		{
+			name: 'Download Media',
+			value: 'downloadMedia',
+			action: 'Download the media of a message',
+			description: 'Download the image, video, audio, voice note, document or sticker of a message, as binary data',
+			routing: downloadMediaRouting,
+		},
 		{
 			name: 'Get Many',
 			value: 'getMany',
@@ -86,6 +94,7 @@ export const messageDescription: INodeProperties[] = [
 	...sendTemplateFields,
 	...sendButtonsFields,
 	...sendMediaFields,
+	...downloadMediaFields,
 	{
 		displayName: 'Message ID',
 		name: 'waMessageId',
