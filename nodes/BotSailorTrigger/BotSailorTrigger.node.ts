@@ -43,6 +43,11 @@ interface Stored {
 	state?: IDataObject;
 }
 
+/** The n8n items of an event's records: JSON, plus what the event adds (binary data). */
+async function emitted(context: IPollFunctions, event: TriggerEvent, items: IDataObject[]): Promise<INodeExecutionData[]> {
+	return event.output ? await event.output(context, items) : context.helpers.returnJsonArray(items);
+}
+
 export class BotSailorTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'BotSailor Trigger',
@@ -82,7 +87,7 @@ export class BotSailorTrigger implements INodeType {
 		// n8n's own polling triggers: a test acts on one sample at most. It reads no cursor and moves none.
 		if (this.getMode() === 'manual') {
 			const newest = await event.newest(this);
-			return newest ? [this.helpers.returnJsonArray([newest])] : null;
+			return newest ? [await emitted(this, event, [newest])] : null;
 		}
 
 		const stored = this.getWorkflowStaticData('node') as Stored;
@@ -101,6 +106,6 @@ export class BotSailorTrigger implements INodeType {
 		// Only now, after every request succeeded, the new state replaces the old one.
 		stored.scope = scope;
 		stored.state = state;
-		return items.length ? [this.helpers.returnJsonArray(items)] : null;
+		return items.length ? [await emitted(this, event, items)] : null;
 	}
 }

@@ -1,4 +1,5 @@
-import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
+import { withMedia } from '../../BotSailor/resources/message/downloadMedia';
 import { inputs } from '../../BotSailor/shared/inputs';
 import { compareMessages, isIncoming } from '../lib/api';
 import { recentActivity, startActivity, walkActivity, type ActivityCursor, type SubscriberActivity } from '../lib/activityWalk';
@@ -66,6 +67,14 @@ export const newMessage: TriggerEvent<ActivityCursor> = {
 			displayOptions: showForEvents([EVENT]),
 			options: [
 				{
+					displayName: 'Download Media',
+					name: 'downloadMedia',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether to attach the file of media messages (image, video, audio, voice note, document, sticker) as binary data in the field "data". A failed download is reported in media_download_error; the message is still emitted.',
+				},
+				{
 					displayName: 'Include Outgoing Messages',
 					name: 'includeOutgoing',
 					type: 'boolean',
@@ -96,5 +105,13 @@ export const newMessage: TriggerEvent<ActivityCursor> = {
 		const phoneNumberId = phoneNumberIdOf(context);
 		const found = await recentActivity(context, phoneNumberId, SAMPLE_SUBSCRIBERS);
 		return itemsOf(found, filters, phoneNumberId).at(-1);
+	},
+	async output(context, items) {
+		const options = context.getNodeParameter('messageOptions', {}) as IDataObject;
+		if (options.downloadMedia !== true) return context.helpers.returnJsonArray(items);
+		// One download at a time: a poll emits what one interval brought.
+		const output: INodeExecutionData[] = [];
+		for (const item of items) output.push(await withMedia(context, item));
+		return output;
 	},
 };

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 /** What a poll produces: the items to emit and the state to store, both applied only when the whole poll succeeded. */
 export interface PollResult<State> {
@@ -27,6 +27,8 @@ export interface TriggerEvent<State = IDataObject> {
 	 * most; no state involved.
 	 */
 	newest(context: IPollFunctions): Promise<IDataObject | undefined>;
+	/** The items to emit, when an event adds more than JSON (New Message's Download Media attaches binary data). */
+	output?(context: IPollFunctions, items: IDataObject[]): Promise<INodeExecutionData[]>;
 }
 
 export function showForEvents(events: string[]): INodeProperties['displayOptions'] {

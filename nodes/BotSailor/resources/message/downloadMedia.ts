@@ -280,6 +280,23 @@ export async function downloadMedia(context: DownloadContext, media: MessageMedi
 	return binary;
 }
 
+/**
+ * A message item with its media attached as binary (`property`), for triggers: a message without
+ * media passes as it is; a failed download does not fail the item (a trigger would otherwise repeat
+ * its window forever on a dead link): its error is in `media_download_error`.
+ */
+export async function withMedia(context: DownloadContext, json: IDataObject, property = 'data', timeout = 60_000): Promise<INodeExecutionData> {
+	const media = findMedia(json.message_content);
+	if (!media) return { json };
+	const reference = text(json.wa_message_id) ?? text(json.id) ?? media.id ?? 'message';
+	try {
+		const binary = await downloadMedia(context, media, { timeout, fallbackName: `${media.type}-${reference}`.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) });
+		return { json, binary: { [property]: binary } };
+	} catch (error) {
+		return { json: { ...json, media_download_error: (error as Error).message } };
+	}
+}
+
 /** The message's `message_content`, decoded. */
 function contentOf(record: IDataObject): unknown {
 	const content = record.message_content;
