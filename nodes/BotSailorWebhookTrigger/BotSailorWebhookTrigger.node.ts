@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 import { listSearch } from '../BotSailor/methods/listSearch';
 import { whatsAppNumber } from '../BotSailor/resources/common';
-import { claimDelivery, ID_TTL_SECONDS, memoryPrepared, prepareMemory, releaseMemory } from '../shared/deliveryMemory';
+import { claimDelivery, ID_TTL_SECONDS, memoryLoaded, prepareMemory, releaseMemory } from '../shared/deliveryMemory';
 import { ANY_EVENT, EVENTS, eventOf } from './events';
 import { showForEvents } from './lib/event';
 import { checkSecret, readBody, type Refusal } from './lib/request';
@@ -122,16 +122,17 @@ export class BotSailorWebhookTrigger implements INodeType {
 
 	/**
 	 * There is no API to register a webhook URL on the platform: the user pastes it in Bot Settings →
-	 * Webhook. So these register nothing. On activation they prepare, and on deactivation release, the
-	 * workflow's duplicate memory (shared/deliveryMemory.ts), which is all there is to set up on n8n's
-	 * side. Listening in the editor (mode manual) touches no memory: a test must not change what the
-	 * published workflow remembers.
+	 * Webhook. So these register nothing. What there is to set up is on n8n's side: the workflow's
+	 * duplicate memory (shared/deliveryMemory.ts). checkExists says whether this process holds it,
+	 * create loads it from the static data (or starts it) on every activation, after a restart too,
+	 * delete saves it and releases it. Listening in the editor (mode manual) touches no memory: a test
+	 * must not change what the published workflow remembers.
 	 */
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				if (this.getMode() === 'manual') return false;
-				return memoryPrepared(this);
+				return memoryLoaded(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				if (this.getMode() !== 'manual') prepareMemory(this);

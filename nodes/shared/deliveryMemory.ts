@@ -18,6 +18,9 @@ import type { IDataObject } from 'n8n-workflow';
  *   the polling trigger in the same workflow reads and writes the same memory; and always the whole
  *   snapshot from the process map, so whichever save comes last (a webhook call or a poll) stores the
  *   union of what this process has seen.
+ * - The webhook trigger's activation (webhookMethods create, also after a restart) loads the memory into
+ *   the process; the polling trigger takes part only while it is loaded, so a workflow without a webhook
+ *   trigger is left as it was.
  *
  * Bounded by size (MAX_KEYS per workflow, oldest dropped first) and age (each key expires: ids after
  * ID_TTL_SECONDS, keys made of content only after the shorter window the caller gives). Keys are stored
@@ -127,11 +130,12 @@ export function claimDelivery(context: MemoryContext, key: string, ttlSeconds: n
 }
 
 /**
- * Whether a webhook trigger shares this workflow's memory (in this process, or saved in the static
- * data by its activation): only then does the polling trigger consult and feed it.
+ * Whether a webhook trigger of this workflow is active in this process (its activation loaded the
+ * memory): only then does the polling trigger consult and feed it. Reads no static data, so a workflow
+ * with the polling trigger alone is left exactly as it was.
  */
 export function isShared(context: MemoryContext): boolean {
-	return memories.has(workflowIdOf(context)) || persisted(context) !== undefined;
+	return memories.has(workflowIdOf(context));
 }
 
 /**
@@ -143,14 +147,14 @@ export function refreshSnapshot(context: MemoryContext, nowMs = Date.now()): voi
 	save(context, memoryOf(context, Math.floor(nowMs / 1000)));
 }
 
-/** Creates the workflow's memory (saved by n8n with the static data after activation). */
+/** Loads the workflow's memory into this process from its static data, or creates it (n8n saves it after activation). */
 export function prepareMemory(context: MemoryContext, nowMs = Date.now()): void {
 	refreshSnapshot(context, nowMs);
 }
 
-/** Whether the workflow's memory was prepared (saved in its static data). */
-export function memoryPrepared(context: MemoryContext): boolean {
-	return persisted(context) !== undefined;
+/** Whether this process holds the workflow's memory (activated here and not released since). */
+export function memoryLoaded(context: MemoryContext): boolean {
+	return memories.has(workflowIdOf(context));
 }
 
 /**

@@ -186,14 +186,16 @@ describe('body checks', () => {
 });
 
 describe('the webhook methods', () => {
-	it('register nothing anywhere: create prepares the duplicate memory, checkExists reports it, delete releases it', async () => {
+	it('register nothing anywhere: create loads the duplicate memory (checkExists: loaded in this process), delete saves and releases it', async () => {
 		const trigger = runner();
 		expect(await trigger.hook('checkExists')).toBe(false);
 		await trigger.activate();
 		expect(trigger.saved.global).toEqual({ botSailorDeliveries: '' });
 		expect(await trigger.hook('checkExists')).toBe(true);
+		await trigger.deliver({ body: BODIES.incoming });
 		await trigger.deactivate();
-		expect(await trigger.hook('checkExists')).toBe(true); // the memory stays saved for the next activation
+		expect(await trigger.hook('checkExists')).toBe(false);
+		expect(String((trigger.saved.global as Record<string, string>).botSailorDeliveries).split(' ')).toHaveLength(1); // kept for the next activation
 	});
 
 	it('leave the memory alone while the editor listens (Test URL)', async () => {

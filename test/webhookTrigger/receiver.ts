@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test infrastructure runs in plain Node.js, not inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test infrastructure runs in plain Node.js, not inside n8n */
 /**
  * An HTTP stand-in for n8n's production webhook URL in-process: the simulator's outgoing webhooks POST
  * to it, it parses the body as n8n's body parser does (JSON, form-encoded) and hands the delivery to a

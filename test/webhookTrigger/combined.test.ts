@@ -1,0 +1,121 @@
+/**
+ * Both triggers in one workflow: the webhook trigger for speed, the polling trigger as the safety net for
+ * webhooks the platform never delivered. Static data handled as n8n 2.41 handles it (webhookHarness.ts):
+ * fresh from the database per webhook request, long-lived in memory for the polls, saved after each.
+ */
+import type { INodeType } from 'n8n-workflow';
+import { BotSailorTrigger } from '../../nodes/BotSailorTrigger/BotSailorTrigger.node';
+import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
+import { createPoller } from '../harness/harness';
+import { useSimulator } from '../harness/simulatorFixture';
+import { addMessage } from '../simulator/control';
+import { startReceiver, type Receiver } from './receiver';
+import { WebhookRunner } from './webhookHarness';
+
+const PNID = '104382179270221';
+const number = { __rl: true, mode: 'id', value: PNID };
+const fx = useSimulator();
+
+let receiver: Receiver;
+let runner: WebhookRunner;
+
+beforeAll(async () => {
+	receiver = await startReceiver(() => runner);
+});
+afterAll(async () => await receiver.close());
+
+async function combined() {
+	runner = new WebhookRunner({
+		webhookType: new BotSailorWebhookTrigger(),
+		parameters: { event: 'incomingMessage', phoneNumberId: number },
+		credentials: fx.credentials,
+		poll: { nodeType: new BotSailorTrigger(), parameters: { event: 'newMessage', phoneNumberId: number } },
+	});
+	await runner.activate();
+	fx.sim.state.webhooks.configure(PNID, { urls: { incoming_message: receiver.url } });
+	return runner;
+}
+
+const write = (index: number) => addMessage(fx.sim.state, { phone_number_id: PNID, phone_number: `1555020${String(index % 7).padStart(4, '0')}`, text: `order ${index}` });
+
+/** How many executions each written message started, by trigger. */
+function tally(messages: Array<{ wa_message_id: string }>) {
+	const started = runner.executions.flatMap((execution) => execution.items.map((item) => ({ trigger: execution.trigger, id: String(item.json.wa_message_id) })));
+	const counts = messages.map((message) => started.filter((entry) => entry.id === message.wa_message_id).length);
+	return {
+		once: counts.filter((count) => count === 1).length,
+		missing: counts.filter((count) => count === 0).length,
+		duplicated: counts.filter((count) => count > 1).length,
+		byWebhook: started.filter((entry) => entry.trigger === 'webhook').length,
+		byPoll: started.filter((entry) => entry.trigger === 'poll').length,
+	};
+}
+
+describe('webhook trigger + polling trigger in one workflow', () => {
+	it('with 20 % of webhooks dropped, every message starts exactly one execution by the next poll', async () => {
+		await combined();
+		fx.sim.state.webhooks.addFault({ kind: 'drop', everyNth: 5 });
+		const messages = Array.from({ length: 50 }, (_, index) => write(index));
+		await fx.sim.state.webhooks.idle();
+		expect(tally(messages)).toEqual({ once: 40, missing: 10, duplicated: 0, byWebhook: 40, byPoll: 0 });
+		await runner.poll();
+		expect(tally(messages)).toEqual({ once: 50, missing: 0, duplicated: 0, byWebhook: 40, byPoll: 10 });
+		await runner.poll();
+		expect(tally(messages).duplicated).toBe(0);
+	});
+
+	it('a webhook that arrives after the poll started the message starts nothing', async () => {
+		await combined();
+		fx.sim.state.webhooks.addFault({ kind: 'late', delayMs: 400, times: 1 });
+		const late = write(1);
+		await runner.poll();
+		await fx.sim.state.webhooks.idle();
+		expect(tally([late])).toEqual({ once: 1, missing: 0, duplicated: 0, byWebhook: 0, byPoll: 1 });
+		expect(receiver.received.at(-1)).toEqual(expect.objectContaining({ status: 200, body: expect.objectContaining({ wa_message_id: late.wa_message_id }) }));
+	});
+
+	it('duplicates, concurrent copies, drops and late deliveries mixed: exactly once each', async () => {
+		await combined();
+		const webhooks = fx.sim.state.webhooks;
+		webhooks.addFault({ kind: 'concurrent', copies: 4, everyNth: 3 });
+		const messages = [];
+		for (let index = 0; index < 30; index++) {
+			if (index % 7 === 0) webhooks.addFault({ kind: 'drop', times: 1 });
+			messages.push(write(index));
+			if (index % 10 === 5) await runner.poll(); // polls while deliveries are still under way
+		}
+		await webhooks.idle();
+		await runner.poll();
+		expect(tally(messages)).toEqual(expect.objectContaining({ once: 30, missing: 0, duplicated: 0 }));
+	});
+
+	it('after a restart of n8n, a late webhook of a message the poll started before still starts nothing', async () => {
+		await combined();
+		fx.sim.state.webhooks.configure(PNID, { urls: {} }); // the platform does not post (yet)
+		const message = write(2);
+		await runner.poll();
+		expect(tally([message]).byPoll).toBe(1);
+		let types: { webhook?: INodeType; poll?: INodeType } = {};
+		jest.isolateModules(() => {
+			/* eslint-disable @typescript-eslint/no-require-imports -- fresh module instances: empty process memory, as after a restart */
+			types = {
+				webhook: new (require('../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node') as typeof import('../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node')).BotSailorWebhookTrigger(),
+				poll: new (require('../../nodes/BotSailorTrigger/BotSailorTrigger.node') as typeof import('../../nodes/BotSailorTrigger/BotSailorTrigger.node')).BotSailorTrigger(),
+			};
+			/* eslint-enable @typescript-eslint/no-require-imports */
+		});
+		await runner.restart(types.webhook!, types.poll!);
+		const answer = await runner.deliver({ body: { chat_id: message.whatsapp_bot_subscriber_subscriber_id, user_message: 'order 2', wa_message_id: message.wa_message_id, whatsapp_bot_id: 11 } });
+		expect(answer.body).toEqual({ received: true, started: false, duplicate: true });
+		expect(tally([message])).toEqual({ once: 1, missing: 0, duplicated: 0, byWebhook: 0, byPoll: 1 });
+	});
+
+	it('a workflow with the polling trigger alone is unchanged: nothing filtered, nothing written to its static data', async () => {
+		const poller = createPoller(new BotSailorTrigger(), { event: 'newMessage', phoneNumberId: number }, fx.credentials);
+		await poller.poll();
+		write(3);
+		write(4);
+		expect(await poller.poll()).toHaveLength(2);
+		expect(poller.persisted()).not.toHaveProperty('global');
+	});
+});
