@@ -300,3 +300,95 @@ export function ensureBuilt(): void {
 		execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
 	}
 }
+
+/** A free port whose successor is free too (n8n listens on `port`, its task runner broker on `port + 1`). */
+export async function findFreePortPair(): Promise<number> {
+	const { createServer } = await import('node:net');
+	const free = async (candidate: number) =>
+		await new Promise<boolean>((done) => {
+			const server = createServer();
+			server.once('error', () => done(false));
+			server.listen(candidate, '127.0.0.1', () => server.close(() => done(true)));
+		});
+	for (;;) {
+		const port = 20000 + Math.floor(Math.random() * 20000);
+		if ((await free(port)) && (await free(port + 1))) return port;
+	}
+}
+
+export interface OpenAiCredentialData {
+	/** The credential's Base URL, e.g. an OpenAI-compatible stand-in's `http://127.0.0.1:<port>/v1`. */
+	url: string;
+	apiKey: string;
+}
+
+/** Imports an `openAiApi` credential (n8n-nodes-base's OpenAI credential: apiKey, Base URL `url`). */
+export async function importOpenAiCredential(n8n: N8nInstance, id: string, name: string, data: OpenAiCredentialData): Promise<void> {
+	const file = join(n8n.userFolder, 'openai-credential.json');
+	writeFileSync(file, JSON.stringify([{ id, name, type: 'openAiApi', data: { organizationId: '', header: false, ...data } }]));
+	try {
+		await cliOk(n8n, ['import:credentials', `--input=${file}`]);
+	} finally {
+		rmSync(file, { force: true });
+	}
+}
+
+/** Activates (publishes) an imported workflow in a running n8n, so its production webhooks answer. */
+export async function activateWorkflow(session: Session, id: string): Promise<void> {
+	const workflow = await session.request<{ versionId: string }>('GET', `/workflows/${id}`);
+	await session.request('POST', `/workflows/${id}/activate`, { versionId: workflow.versionId });
+}
+
+/** One execution read through the REST API, its run data decoded (the API sends it in "flatted" form). */
+export async function readExecution(n8n: N8nInstance, session: Session, executionId: string): Promise<IRun & { id: string }> {
+	const execution = await session.request<{ status: string; data: string }>('GET', `/executions/${executionId}`);
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the host n8n's copy of flatted, resolved at runtime
+	const { parse } = require(join(n8n.paths.n8nBin, '..', 'flatted')) as { parse: (text: string) => IRun['data'] };
+	return { id: executionId, status: execution.status, data: parse(execution.data) };
+}
+
+/** The newest finished execution of a workflow, or undefined. */
+export async function latestExecution(n8n: N8nInstance, session: Session, workflowId: string): Promise<(IRun & { id: string }) | undefined> {
+	const list = await session.request<{ results: Array<{ id: string; status: string }> }>('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+	const finished = list.results.filter((execution) => execution.status !== 'running' && execution.status !== 'new');
+	const newest = finished.sort((a, b) => Number(b.id) - Number(a.id))[0];
+	return newest ? await readExecution(n8n, session, newest.id) : undefined;
+}
+
+export interface ChatReply {
+	status: number;
+	/** The parsed JSON answer (with the default "last node" response mode: the agent's `{ output }`), or the raw text. */
+	body: unknown;
+}
+
+/** Sends a message to an active workflow's Chat Trigger (a public one) as n8n's chat widget does. */
+export async function sendChatMessage(n8n: N8nInstance, webhookId: string, sessionId: string, chatInput: string): Promise<ChatReply> {
+	const response = await fetch(`${n8n.url}/webhook/${webhookId}/chat`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ action: 'sendMessage', sessionId, chatInput }),
+	});
+	const text = await response.text();
+	let body: unknown = text;
+	try {
+		body = JSON.parse(text);
+	} catch {
+		/* not JSON: keep the text */
+	}
+	return { status: response.status, body };
+}
+
+/**
+ * Waits until a production webhook is registered (anything but HTTP 404): activation can answer before
+ * the webhook serves. Probe with a request that starts no execution (for a Chat Trigger: GET, its chat page).
+ */
+export async function waitForWebhook(n8n: N8nInstance, path: string, method = 'GET', timeoutMs = 60_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const response = await fetch(`${n8n.url}/webhook/${path}`, { method }).catch(() => undefined);
+		await response?.body?.cancel();
+		if (response && response.status !== 404) return;
+		if (Date.now() > deadline) throw new Error(`webhook ${method} /webhook/${path} not registered within ${timeoutMs} ms`);
+		await new Promise((done) => setTimeout(done, 250));
+	}
+}
