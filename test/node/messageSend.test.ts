@@ -50,6 +50,32 @@ describe('Message → Send Text', () => {
 });
 
 describe('Message → Send Template', () => {
+	it('node version 1.1 sends the variables from the place Variables chooses; version 1 workflows keep sending both', async () => {
+		const variables = {
+			templateId: template(templateIdOf('welcome_offer')),
+			templateVariables: { mappingMode: 'defineBelow', value: { 'templateVariable-first_name-1': 'Ava', 'templateVariable-discount-2': '10%' } },
+			manualVariables: { variable: [{ label: 'first_name', position: 1, value: 'Manual Ava' }, { label: 'discount', position: 2, value: '20%' }] },
+		};
+		const sent = async (typeVersion: number, variableSource?: string) => {
+			fx.sim.clearRequests();
+			const { error } = await runNode({ typeVersion, parameters: { ...base, operation: 'sendTemplate', ...variables, ...(variableSource ? { variableSource } : {}) }, credentials: fx.credentials });
+			expect(error).toBeUndefined();
+			return fx.sim.requests[0].body['templateVariable-first_name-1'];
+		};
+		expect(await sent(1.1, 'mapper')).toBe('Ava');
+		expect(await sent(1.1)).toBe('Ava');
+		expect(await sent(1.1, 'manual')).toBe('Manual Ava');
+		// Version 1 shows both fields; a manual variable fills (and here overrides) the mapped one.
+		expect(await sent(1)).toBe('Manual Ava');
+	});
+
+	it('says why it cannot list the variables when the number or the template is an expression', async () => {
+		const fields = await callMethod('resourceMapping', 'getTemplateVariables', {
+			credentials: fx.credentials, parameters: { ...base, operation: 'sendTemplate', phoneNumberId: { __rl: true, mode: 'id', value: '={{ $json.phone_number_id }}' }, templateId: template(templateIdOf('order_update')) },
+		});
+		expect(fields).toEqual({ fields: [], emptyFieldsNotice: expect.stringMatching(/^WhatsApp Number is an expression, so the template's variables cannot be listed here/) });
+	});
+
 	it('offers the template variables of the chosen template (resource mapper from variable_map)', async () => {
 		const fields = await callMethod('resourceMapping', 'getTemplateVariables', {
 			credentials: fx.credentials, parameters: { ...base, operation: 'sendTemplate', templateId: template(templateIdOf('order_update')) },
@@ -64,7 +90,11 @@ describe('Message → Send Template', () => {
 
 	it('lists templates by name, language and status with template_id as value', async () => {
 		const result = (await callMethod('listSearch', 'searchTemplates', { credentials: fx.credentials, parameters: { ...base, operation: 'sendTemplate' }, filter: 'welcome' })) as { results: unknown[] };
-		expect(result.results).toEqual([{ name: 'welcome_offer (en_US, APPROVED)', value: templateIdOf('welcome_offer') }]);
+		expect(result.results).toEqual([{ name: 'welcome_offer (en_US)', value: templateIdOf('welcome_offer') }]);
+		const all = (await callMethod('listSearch', 'searchTemplates', { credentials: fx.credentials, parameters: { ...base, operation: 'sendTemplate' } })) as { results: Array<{ name: string }> };
+		// Approved first; the others say they cannot be sent.
+		expect(all.results.map((entry) => entry.name).slice(-2)).toEqual(['promo_es (es) – Submitted, not sendable yet', 'old_flyer (en_US) – Rejected, not sendable yet']);
+		expect(all.results.slice(0, -2).every((entry) => !entry.name.includes('not sendable'))).toBe(true);
 	});
 
 	it('sends the mapped and manual variables as templateVariable-{LABEL}-{POSITION} fields', async () => {

@@ -12,11 +12,20 @@ async function listOfNumber(context: ILoadOptionsFunctions, path: string): Promi
 	return listRecords(envelope) ?? [];
 }
 
-/** Templates as "name (language, status)"; the value is the template_id that send template and template status take. */
+const isApproved = (template: IDataObject) => String(template.status).toUpperCase() === 'APPROVED';
+
+/**
+ * Templates as "name (language)", approved ones first; a template WhatsApp has not approved says so,
+ * since it cannot be sent. The value is the template_id that send template and template status take.
+ */
 async function searchTemplates(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const templates = await listOfNumber(this, '/whatsapp/template/list');
+	const ordered = [...templates.filter(isApproved), ...templates.filter((template) => !isApproved(template))];
 	return matching(
-		templates.map((template) => ({ name: `${template.template_name} (${template.locale}, ${template.status})`, value: String(template.template_id) })),
+		ordered.map((template) => ({
+			name: `${template.template_name} (${template.locale})${isApproved(template) ? '' : ` – ${template.status}, not sendable yet`}`,
+			value: String(template.template_id),
+		})),
 		filter,
 	);
 }

@@ -25,16 +25,19 @@ export function templateLocator(resource: string, operations: string[]): INodePr
 
 export const TEMPLATE_VARIABLE = /^templateVariable-(.+)-(\d+)$/;
 
-export const sendTemplateFields: INodeProperties[] = [
-	templateLocator('message', ['sendTemplate']),
-	{
+/** Node version 1 shows both variable fields; from 1.1 the Variables choice shows one. */
+const forVersion1 = { show: { resource: ['message'], operation: ['sendTemplate'], '@version': [1] } };
+const forSource = (source: string) => ({ show: { resource: ['message'], operation: ['sendTemplate'], '@version': [{ _cnd: { gte: 1.1 } }], variableSource: [source] } });
+
+function mappedVariables(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
 		displayName: 'Template Variables',
 		name: 'templateVariables',
 		type: 'resourceMapper',
 		noDataExpression: true,
 		default: { mappingMode: 'defineBelow', value: null },
 		description: 'Values for the variables of the chosen template, read from its variable map',
-		displayOptions: show,
+		displayOptions,
 		typeOptions: {
 			loadOptionsDependsOn: ['phoneNumberId.value', 'templateId.value'],
 			resourceMapper: {
@@ -44,11 +47,14 @@ export const sendTemplateFields: INodeProperties[] = [
 				addAllFields: true,
 				multiKeyMatch: false,
 				supportAutoMap: false,
-				noFieldsError: 'This template has no variable map. Use Manual Variables instead if it has variables.',
+				noFieldsError: 'This template has no variable map. Choose Variables → By Label and Position if it has variables.',
 			},
 		},
-	},
-	{
+	};
+}
+
+function manualVariables(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+	return {
 		displayName: 'Manual Variables',
 		name: 'manualVariables',
 		type: 'fixedCollection',
@@ -56,7 +62,7 @@ export const sendTemplateFields: INodeProperties[] = [
 		placeholder: 'Add Variable',
 		default: {},
 		description: 'Variables by label and position, for a template typed by ID or without a variable map. Sent as templateVariable-{label}-{position}.',
-		displayOptions: show,
+		displayOptions,
 		options: [
 			{
 				displayName: 'Variable',
@@ -68,7 +74,27 @@ export const sendTemplateFields: INodeProperties[] = [
 				],
 			},
 		],
+	};
+}
+
+const variableFields: INodeProperties[] = [mappedVariables(forVersion1), manualVariables(forVersion1), mappedVariables(forSource('mapper')), manualVariables(forSource('manual'))];
+
+export const sendTemplateFields: INodeProperties[] = [
+	templateLocator('message', ['sendTemplate']),
+	{
+		displayName: 'Variables',
+		name: 'variableSource',
+		type: 'options',
+		options: [
+			{ name: 'From the Template', value: 'mapper', description: 'One field per variable of the chosen template, listed from its variable map' },
+			{ name: 'By Label and Position', value: 'manual', description: 'For a template given by ID or an expression, or one without a variable map' },
+		],
+		default: 'mapper',
+		description: 'Where to enter the values of the template\'s variables',
+		// Node version 1.1: version 1 workflows keep both variable fields shown and sent.
+		displayOptions: { show: { resource: ['message'], operation: ['sendTemplate'], '@version': [{ _cnd: { gte: 1.1 } }] } },
 	},
+	...variableFields,
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -101,6 +127,7 @@ const isEmpty = (value: unknown) => value === undefined || value === null || Str
 /**
  * The mapped and manual variables as `templateVariable-{LABEL}-{POSITION}` fields. Every variable
  * must have a value: the mapper lists all the template's variables (its schema), removed ones included.
+ * Both are read whatever Variables shows (workflows saved before that choice may hold both).
  */
 function templateVariables(item: SendItem): IDataObject {
 	const fields: IDataObject = {};
@@ -120,9 +147,10 @@ function templateVariables(item: SendItem): IDataObject {
 	for (const field of mapper.schema ?? []) if (field.id && TEMPLATE_VARIABLE.test(field.id)) names.set(field.id, field.displayName ?? field.id);
 	for (const key of Object.keys(mapped)) if (TEMPLATE_VARIABLE.test(key) && !names.has(key)) names.set(key, key);
 	for (const [key, name] of names) {
+		// A manual variable of the same name wins (version 1 shows both fields).
+		if (key in fields) continue;
 		if (!isEmpty(mapped[key])) fields[key] = String(mapped[key]);
-		// A manual variable of the same name fills one the mapper left empty.
-		else if (!(key in fields)) refuse(item, `Template variable ${name} is empty`, 'Parameter "Template Variables": every variable of the template needs a value (an expression such as {{ $json.first_name }} or a text).');
+		else refuse(item, `Template variable ${name} is empty`, 'Parameter "Template Variables": every variable of the template needs a value (an expression such as {{ $json.first_name }} or a text).');
 	}
 	return fields;
 }
