@@ -72,6 +72,8 @@ export interface RunOptions {
 	continueOnFail?: boolean;
 	/** The node type under test (default: the BotSailor action node). */
 	nodeType?: INodeType;
+	/** The node's typeVersion in the workflow (default 1). */
+	typeVersion?: number;
 	/** n8n's node setting Retry On Fail: the engine runs the node again, in the same execution, after a failure. */
 	retryOnFail?: { maxTries: number; waitBetweenTries?: number };
 	/**
@@ -207,7 +209,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const types = nodeTypesOf({ testInput: inputNodeType(input), botSailor: nodeType });
 	const inputNode: INode = { id: 'input', name: INPUT_NAME, type: 'testInput', typeVersion: 1, position: [0, 0], parameters: {} };
 	const node: INode = {
-		id: 'botsailor', name: NODE_NAME, type: 'botSailor', typeVersion: 1, position: [200, 0], parameters: options.parameters,
+		id: 'botsailor', name: NODE_NAME, type: 'botSailor', typeVersion: options.typeVersion ?? 1, position: [200, 0], parameters: options.parameters,
 		credentials: { botSailorApi: { id: 'cred-1', name: 'BotSailor account' } },
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		...(options.retryOnFail ? { retryOnFail: true, maxTries: options.retryOnFail.maxTries, waitBetweenTries: options.retryOnFail.waitBetweenTries ?? 0 } : {}),
