@@ -1,0 +1,189 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives a real n8n from plain Node.js, not node code */
+/**
+ * BotSailor Webhook Trigger in a real n8n 2.41.1 (`n8n start`, the packed package installed as a
+ * community package): published workflows, the simulator posting the platform's webhooks to their
+ * production URLs. One execution per customer message; none for a duplicate (twice, concurrent) or a
+ * wrong secret; with the polling trigger in the same workflow and 20 % of webhooks dropped, every
+ * message starts exactly one execution within one poll interval.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimulator, type Simulator } from '../simulator/server';
+import type { ConversationMessage } from '../simulator/state';
+import { addMessage } from '../simulator/control';
+import {
+	executionsOf,
+	importTriggerWorkflows,
+	productionUrl,
+	publish,
+	runOf,
+	triggerItems,
+	triggerWorkflow,
+	unpublish,
+	waitForExecutions,
+	waitForProductionWebhook,
+} from '../webhookTrigger/realN8n';
+import { importCredential, installCommunityPackage, instance, pack, PACKAGE_NAME, provision, Session, start, type N8nInstance, type Server } from './n8n';
+
+const NUMBER = '104382179270221';
+const SECRET = 'e2e-Secret-7f3a';
+const WEBHOOK_ONLY = { id: 'bsE2eWebhookOnly', webhookId: 'bs-e2e-webhook-only', phoneNumberId: NUMBER, secret: SECRET };
+const BOTH = { id: 'bsE2eBothTriggers', webhookId: 'bs-e2e-both-triggers', phoneNumberId: NUMBER, withPolling: true };
+
+let sim: Simulator;
+let n8n: N8nInstance;
+let work: string;
+let server: Server;
+let session: Session;
+
+async function freePortPair(): Promise<number> {
+	const { createServer } = await import('node:net');
+	const free = (port: number) =>
+		new Promise<boolean>((resolve) => {
+			const probe = createServer();
+			probe.once('error', () => resolve(false));
+			probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+		});
+	for (;;) {
+		const port = 20000 + Math.floor(Math.random() * 20000);
+		if ((await free(port)) && (await free(port + 1))) return port;
+	}
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Which message ids each execution of a workflow started with, and from which trigger. */
+async function startedMessages(workflowId: string) {
+	const started: Array<{ id: string; trigger: string; item: Record<string, unknown> }> = [];
+	for (const execution of await executionsOf(session, workflowId)) {
+		const run = await runOf(n8n, session, execution.id);
+		expect({ execution: execution.id, status: run.status }).toEqual({ execution: execution.id, status: 'success' });
+		const { trigger, items } = triggerItems(run);
+		for (const item of items) started.push({ id: String(item.wa_message_id), trigger, item });
+	}
+	return started;
+}
+
+function countsOf(messages: ConversationMessage[], started: Array<{ id: string }>) {
+	return messages.map((message) => started.filter((entry) => entry.id === message.wa_message_id).length);
+}
+
+beforeAll(async () => {
+	const paths = provision();
+	sim = await startSimulator();
+	work = mkdtempSync(join(tmpdir(), 'botsailor-webhook-e2e-'));
+	n8n = instance(paths, join(work, 'user'), await freePortPair());
+	installCommunityPackage(n8n, pack(join(work, 'pack')));
+	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
+	await importTriggerWorkflows(n8n, [triggerWorkflow(WEBHOOK_ONLY), triggerWorkflow(BOTH)]);
+	server = await start(n8n);
+	session = new Session(n8n.url);
+	await session.setupOwner();
+}, 600_000);
+
+afterAll(async () => {
+	await server?.stop();
+	await sim?.close();
+	if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('n8n lists the webhook trigger beside the polling one', async () => {
+	const types = await session.get<Array<{ name: string; webhooks?: unknown[] }>>('/types/nodes.json');
+	const webhookTrigger = types.find((type) => type.name === `${PACKAGE_NAME}.botSailorWebhookTrigger`);
+	expect(webhookTrigger?.webhooks).toHaveLength(1);
+	expect(types.map((type) => type.name)).toContain(`${PACKAGE_NAME}.botSailorTrigger`);
+});
+
+describe('a published workflow with the webhook trigger', () => {
+	beforeAll(async () => {
+		sim.reset();
+		await publish(session, WEBHOOK_ONLY.id);
+		await waitForProductionWebhook(n8n, WEBHOOK_ONLY.webhookId);
+		sim.state.webhooks.configure(NUMBER, { urls: { incoming_message: productionUrl(n8n, WEBHOOK_ONLY.webhookId, SECRET) } });
+	}, 120_000);
+	afterAll(async () => await unpublish(session, WEBHOOK_ONLY.id));
+
+	test('one execution per customer message; none for the second, the concurrent or a late copy', async () => {
+		const webhooks = sim.state.webhooks;
+		const messages: ConversationMessage[] = [];
+		const write = (text: string, phone = '15550100007') => messages.push(addMessage(sim.state, { phone_number_id: NUMBER, phone_number: phone, text }));
+		write('price');
+		webhooks.addFault({ kind: 'twice', times: 1 });
+		write('is the shop open on Sunday?');
+		webhooks.addFault({ kind: 'concurrent', copies: 5, times: 1 });
+		write('five copies at once', '15550100008');
+		webhooks.addFault({ kind: 'twice', delayMs: 1500, times: 1 });
+		write('again a second and a half later', '15550100009');
+		for (let index = 0; index < 4; index++) write(`order ${index}`, `1555010001${index}`);
+		await webhooks.idle();
+
+		const posts = webhooks.deliveries;
+		expect(posts).toHaveLength(8 + 1 + 4 + 1);
+		expect(posts.every((post) => post.status === 200)).toBe(true);
+		await waitForExecutions(session, WEBHOOK_ONLY.id, messages.length);
+		const started = await startedMessages(WEBHOOK_ONLY.id);
+		expect(countsOf(messages, started)).toEqual(messages.map(() => 1));
+		expect(started).toHaveLength(messages.length);
+		const duplicates = posts.filter((post) => /"duplicate":true/.test(post.answer ?? ''));
+		expect(duplicates).toHaveLength(1 + 4 + 1);
+
+		const first = started.find((entry) => entry.id === messages[0].wa_message_id)!.item;
+		expect(first).toEqual(expect.objectContaining({
+			text: 'price', message_type: 'text', direction: 'incoming', phone_number: '15550100007', phone_number_id: NUMBER, subscriber_name: sim.state.subscriber(NUMBER, '15550100007')?.first_name, event_type: 'incomingMessage',
+		}));
+		expect(JSON.stringify(started)).not.toContain(SECRET);
+		expect(JSON.stringify(started)).not.toContain(sim.token);
+	}, 180_000);
+
+	test('a wrong or missing secret is answered 401 and starts nothing; a replayed delivery starts nothing', async () => {
+		const before = (await executionsOf(session, WEBHOOK_ONLY.id)).length;
+		const body = JSON.stringify({ chat_id: '15550100020', user_message: 'hello', wa_message_id: 'wamid.E2E-SECRET-1', whatsapp_bot_id: 11 });
+		const post = (url: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+		const wrong = await post(productionUrl(n8n, WEBHOOK_ONLY.webhookId, 'guessed'));
+		expect({ status: wrong.status, body: await wrong.json() }).toEqual({ status: 401, body: { received: false, error: 'The secret in the URL is wrong' } });
+		expect((await post(productionUrl(n8n, WEBHOOK_ONLY.webhookId))).status).toBe(401);
+		const text = await fetch(productionUrl(n8n, WEBHOOK_ONLY.webhookId, SECRET), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+		expect(text.status).toBe(415);
+		const good = await post(productionUrl(n8n, WEBHOOK_ONLY.webhookId, SECRET));
+		expect(good.status).toBe(200);
+		const replay = await post(productionUrl(n8n, WEBHOOK_ONLY.webhookId, SECRET));
+		expect(await replay.json()).toEqual({ received: true, started: false, duplicate: true });
+		const executions = await waitForExecutions(session, WEBHOOK_ONLY.id, before + 1);
+		expect(executions).toHaveLength(before + 1);
+	}, 120_000);
+});
+
+describe('the webhook trigger and the polling trigger in one published workflow', () => {
+	beforeAll(async () => {
+		sim.reset();
+		await publish(session, BOTH.id);
+		await waitForProductionWebhook(n8n, BOTH.webhookId);
+		await sleep(3000); // activation polls once: that sets the polling trigger's cursor
+		sim.state.webhooks.configure(NUMBER, { urls: { incoming_message: productionUrl(n8n, BOTH.webhookId) } });
+	}, 120_000);
+	afterAll(async () => await unpublish(session, BOTH.id));
+
+	test('with 20 % of webhooks dropped, every message starts exactly one execution within one poll interval', async () => {
+		const webhooks = sim.state.webhooks;
+		webhooks.addFault({ kind: 'drop', everyNth: 5 });
+		const written = Date.now();
+		const messages = Array.from({ length: 10 }, (_, index) => addMessage(sim.state, { phone_number_id: NUMBER, phone_number: `1555030${String(index).padStart(4, '0')}`, text: `order ${index}` }));
+		await webhooks.idle();
+		expect(webhooks.deliveries.filter((delivery) => delivery.dropped)).toHaveLength(2);
+
+		// Within one poll interval (n8n polls every minute; plus the run itself).
+		const executions = await waitForExecutions(session, BOTH.id, 10, { timeoutMs: 75_000, settleMs: 1000 });
+		const latest = Math.max(...executions.map((execution) => Date.parse(String(execution.startedAt))));
+		expect(latest - written).toBeLessThan(70_000);
+		let started = await startedMessages(BOTH.id);
+		expect(countsOf(messages, started)).toEqual(messages.map(() => 1));
+		expect(started.filter((entry) => entry.trigger === 'On WhatsApp Message')).toHaveLength(8);
+		expect(started.filter((entry) => entry.trigger === 'Poll New Messages')).toHaveLength(2);
+
+		// The next poll sees the same messages again as handled: still exactly one each.
+		await sleep(65_000);
+		started = await startedMessages(BOTH.id);
+		expect(countsOf(messages, started)).toEqual(messages.map(() => 1));
+	}, 240_000);
+});
