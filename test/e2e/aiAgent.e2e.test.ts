@@ -204,21 +204,11 @@ describe.each(AGENTS)('$label', (agent) => {
 
 		const result = toolResultText();
 		observed.push(`  [${agent.typeVersion}] status "0": ${JSON.stringify(result)}`);
-		if (agent.typeVersion >= 3) {
-			// 3.x: the engine runs the tool node (customOperations); its error reaches the model as
-			// [{"error":"Subscriber has opted out."}].
-			expect(result).toContain('Subscriber has opted out.');
-		} else {
-			// 2.x: measured, the model gets an empty string. n8n's makeHandleToolInvocation rethrows the node's
-			// error, and langchain's AgentExecutor swallows any tool error that is not a ToolInputParsingException
-			// (`observation ?? ""`): the platform's text does not reach the model on this path. The run itself
-			// succeeds (the agent answered above); the error is only in the tool node's run data.
-			expect(result).toBe('');
-			const execution = await latestExecution(n8n, session, agent.workflowId);
-			expect(execution?.status).toBe('success');
-			const toolRuns = (execution?.data.resultData.runData[SEND_NODE] ?? []) as Array<{ error?: { message?: string } }>;
-			expect(toolRuns.map((run) => run.error?.message ?? '').join('\n')).toContain('Subscriber has opted out.');
-		}
+		// 3.x: the engine runs the tool node (customOperations); n8n gives its thrown error to the model as
+		// [{"error":"Subscriber has opted out."}]. 2.x: n8n calls the node's execute (its declarative engine),
+		// where langchain's AgentExecutor would turn a thrown error into "" (measured before the fix); the node,
+		// running as a tool there, answers with the same [{"error": …}] as data, so the text reaches the model.
+		expect(result).toContain('Subscriber has opted out.');
 	});
 
 	test('a 429 then success delivers the message exactly once', async () => {

@@ -104,7 +104,7 @@ const checks: Record<string, (run: IRun) => void> = {
 
 /** Examples that cannot run headless here, and why (each is still imported and loaded by n8n). */
 const notExecutable: Record<string, string> = {
-	bsExAiAgent: 'needs a chat model credential (OpenAI); checked below: its BotSailor tool nodes load in n8n',
+	bsExAiAgent: 'starts from a Chat Trigger: run for real under AI Agent 3.1 and 2.2 in aiAgent.e2e.test.ts',
 };
 
 beforeAll(async () => {

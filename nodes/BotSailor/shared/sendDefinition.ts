@@ -44,7 +44,7 @@ export interface SendItem {
 	/** The bytes of one of the item's binary properties. */
 	binaryBuffer(propertyName: string): Promise<Buffer>;
 	/** The bytes of a stored binary (one with an id: filesystem, S3 or database mode), as a stream. */
-	binaryStream(binaryDataId: string): Promise<AsyncIterable<Uint8Array>>;
+	binaryStream(binaryDataId: string, chunkSize?: number): Promise<AsyncIterable<Uint8Array>>;
 	/** Size, name and MIME type of a stored binary, read without reading the file. */
 	binaryMetadata(binaryDataId: string): Promise<{ fileName?: string; mimeType?: string; fileSize: number }>;
 	/** A request to the platform with the credential (a step before the send, such as an upload); returns the envelope. */
@@ -59,7 +59,7 @@ export function sendItemOf(context: IExecuteSingleFunctions): SendItem {
 		param: (name, fallback, options) => context.getNodeParameter(name, fallback, options) as IDataObject[string],
 		binaries: () => context.getInputData().binary ?? {},
 		binaryBuffer: async (propertyName) => await context.helpers.getBinaryDataBuffer(propertyName),
-		binaryStream: async (binaryDataId) => await context.helpers.getBinaryStream(binaryDataId),
+		binaryStream: async (binaryDataId, chunkSize) => await context.helpers.getBinaryStream(binaryDataId, chunkSize),
 		binaryMetadata: async (binaryDataId) => await context.helpers.getBinaryMetadata(binaryDataId),
 		request: async (options) => await sendRequest.call(context, options, context.getItemIndex()),
 	};
@@ -70,6 +70,15 @@ export function asNodeError(node: INode, error: unknown, itemIndex: number): Nod
 	const nodeError = error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(node, error as Error, { itemIndex });
 	nodeError.context = { ...nodeError.context, itemIndex };
 	return nodeError;
+}
+
+/**
+ * Whether a failure is answered as data: the node runs as an AI tool through `execute` (AI Agent 2.x,
+ * the MCP Server Trigger), where n8n's agent turns a thrown error into an empty string for the model.
+ * The model then gets `[{"error": "<the API's text>"}]`, as AI Agent 3.x shows a thrown error.
+ */
+export function answersAsTool(node: INode): boolean {
+	return node.type.endsWith('Tool');
 }
 
 /** The output item of a failed item under Continue On Fail: its message as JSON, the error, paired to its input. */
@@ -100,7 +109,7 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 			}, { cancelled: () => this.getExecutionCancelSignal()?.aborted === true });
 		} catch (error) {
 			const failure = asNodeError(this.getNode(), error, itemIndex);
-			if (!this.continueOnFail()) throw failure;
+			if (!this.continueOnFail() && !answersAsTool(this.getNode())) throw failure;
 			return [errorItem(failure, itemIndex)];
 		}
 	}

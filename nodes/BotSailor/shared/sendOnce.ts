@@ -4,6 +4,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { apiToken, reportedFailure } from './request';
+import { answersAsTool, asNodeError, errorItem } from './sendDefinition';
 
 /**
  * The node-wide `requestOperations.pagination` (operations with their own, such as lists, replace
@@ -19,7 +20,10 @@ export async function sendOnce(
 	try {
 		return await this.makeRoutingRequest(requestData);
 	} catch (error) {
-		throw reportedFailure(this, error, await apiToken(this), this.getItemIndex());
+		const failure = reportedFailure(this, error, await apiToken(this), this.getItemIndex());
+		// As an AI tool called through execute, the model gets the API's text as data (see answersAsTool).
+		if (answersAsTool(this.getNode())) return [errorItem(asNodeError(this.getNode(), failure, this.getItemIndex()), this.getItemIndex())];
+		throw failure;
 	}
 }
 
