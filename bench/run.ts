@@ -14,6 +14,7 @@ import type { INodeType } from 'n8n-workflow';
 import { createPoller, runNode } from '../test/harness/harness';
 import { httpListParameters, httpRequestNode, httpSendParameters, HTTP_REQUEST_VERSION } from './httpRequest';
 import { fmt, ROOT, startSimProcess, timed, type SimProcess } from './lib';
+import { memoryRows } from './memory';
 import { packageRows } from './package';
 import { realN8nSendRow } from './realN8n';
 import { sendTextNode, sendTextParameters } from './sendTextNode';
@@ -223,6 +224,11 @@ async function main() {
 		for (const latency of wanted(6) ? LATENCIES : []) {
 			log(`row 6, latency ${latency} ms`);
 			await lostAnswers(sim, latency);
+		}
+		if (wanted(8)) {
+			log('row 8');
+			await sim.control('reset');
+			rows.push(...((await memoryRows(sim, 50, QUICK ? 1 : 3)) as Row[]));
 		}
 	} finally {
 		await sim.stop();

@@ -75,9 +75,10 @@ describe('Dropdowns', () => {
 
 	it('lists labels, sequences, custom fields, catalogs and team members', async () => {
 		expect(await callMethod('loadOptions', 'getLabels', { credentials: fx.credentials, parameters })).toEqual([
-			{ name: 'VIP', value: '31' }, { name: 'New lead', value: '32' }, { name: 'Wholesale', value: '33' }, { name: 'Complained', value: '34' },
+			// Sorted by name.
+			{ name: 'Complained', value: '34' }, { name: 'New lead', value: '32' }, { name: 'VIP', value: '31' }, { name: 'Wholesale', value: '33' },
 		]);
-		expect(await callMethod('loadOptions', 'getSequences', { credentials: fx.credentials, parameters })).toEqual([{ name: 'Welcome drip', value: '41' }, { name: 'Abandoned cart', value: '42' }]);
+		expect(await callMethod('loadOptions', 'getSequences', { credentials: fx.credentials, parameters })).toEqual([{ name: 'Abandoned cart', value: '42' }, { name: 'Welcome drip', value: '41' }]);
 		expect(await callMethod('loadOptions', 'getCustomFields', { credentials: fx.credentials, parameters })).toEqual([
 			{ name: 'city', value: 'city', description: 'Type: text' }, { name: 'order_count', value: 'order_count', description: 'Type: number' }, { name: 'birthday', value: 'birthday', description: 'Type: date' },
 		]);

@@ -16,7 +16,8 @@ describe('Message → Send Text', () => {
 		expect(error).toBeUndefined();
 		expect(fx.sim.requests).toHaveLength(1);
 		expect(fx.sim.requests[0]).toMatchObject({ method: 'POST', path: '/whatsapp/send', body: { phone_number_id: NUMBER, phone_number: PHONE, message: 'Your order is ready' } });
-		expect(items[0].json).toEqual({ success: true, wa_message_id: expect.stringMatching(/^wamid\./), message: 'Message sent successfully.' });
+		// The recipient's number (as sent) is on the output: the platform's confirmation does not repeat it.
+		expect(items[0].json).toEqual({ success: true, wa_message_id: expect.stringMatching(/^wamid\./), message: 'Message sent successfully.', phone_number: PHONE });
 		const recorded = fx.sim.state.messages.find((entry) => entry.wa_message_id === items[0].json.wa_message_id)!;
 		expect(recorded).toMatchObject({ sender: 'bot', message_status: 'sent' });
 	});

@@ -183,7 +183,7 @@ describe('Account, Post-Back, Bot Flow, AI', () => {
 		fx.sim.clearRequests();
 		const { items } = await runNode({ parameters: { resource: 'botFlow', operation: 'trigger', phoneNumberId: number, botFlowUniqueId: { __rl: true, mode: 'list', value: 'flow_0_0_a1b2c3' }, phoneNumber: '+1 555 010 0000' }, credentials: fx.credentials });
 		expect(fx.sim.requests[0]).toMatchObject({ path: '/whatsapp/trigger-bot', body: { phone_number_id: NUMBER, bot_flow_unique_id: 'flow_0_0_a1b2c3', phone_number: PHONE } });
-		expect(items[0].json).toEqual({ success: true, message: 'Bot has been trigger successfully.' });
+		expect(items[0].json).toEqual({ success: true, message: 'Bot has been trigger successfully.', phone_number: '15550100000' });
 	});
 
 	it('sends AI param as JSON text and confirms the boolean success', async () => {

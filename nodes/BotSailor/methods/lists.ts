@@ -22,6 +22,11 @@ export function chosenNumber(context: ILoadOptionsFunctions): string {
 	return current(context, 'phoneNumberId');
 }
 
+/** Options sorted by name, as people scan a long list of labels or sequences. */
+function byName(options: INodePropertyOptions[]): INodePropertyOptions[] {
+	return [...options].sort((a, b) => a.name.localeCompare(b.name));
+}
+
 export async function teamMembers(context: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	try {
 		const envelope = await botSailorRequest.call(context, '/user/team-member/list');
@@ -40,14 +45,14 @@ export async function labels(context: ILoadOptionsFunctions): Promise<INodePrope
 	const envelope = earlier
 		? await botSailorRequest.call(context, '/whatsapp/label/list', { phone_number_id: phoneNumberId })
 		: await botSailorRequest.call(context, '/label/list');
-	return payloadRecords(envelope).map((label) => ({ name: String(label.label_name), value: String(label.id) }));
+	return byName(payloadRecords(envelope).map((label) => ({ name: String(label.label_name), value: String(label.id) })));
 }
 
 export async function sequences(context: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const phoneNumberId = chosenNumber(context);
 	if (!phoneNumberId) return [];
 	const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/sequence/list', { phone_number_id: phoneNumberId });
-	return payloadRecords(envelope).map((sequence) => ({ name: String(sequence.name), value: String(sequence.id) }));
+	return byName(payloadRecords(envelope).map((sequence) => ({ name: String(sequence.name), value: String(sequence.id) })));
 }
 
 export async function customFields(context: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

@@ -36,7 +36,7 @@ export function decodeJsonOption(resource: string, operations: string[]): INodeP
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add option',
+		placeholder: 'Add Option',
 		default: {},
 		displayOptions: showFor(resource, operations),
 		options: [

@@ -13,7 +13,7 @@ import { DELIVERY_DEFAULTS, deliver, type DeliveryOptions } from './delivery';
 import { payloadRecords } from './envelope';
 import { decodeJsonFields } from './jsonStrings';
 import { CREDENTIAL_TYPE, FORM_CONTENT_TYPE, sendRequest } from './request';
-import { asNodeError, errorItem, type SendDefinition, type SendItem } from './sendDefinition';
+import { asNodeError, errorItem, withRecipient, type SendDefinition, type SendItem } from './sendDefinition';
 import { fingerprintOf, sendRecordOf } from './sendRecord';
 
 /**
@@ -175,7 +175,7 @@ async function runSends(this: IExecuteFunctions, definition: SendDefinition, del
 		try {
 			const ready = definition.beforeSend ? await definition.beforeSend(item, fields[index]) : fields[index];
 			const envelope = await deliver(node, index, async () => await sendRequest.call(this, { ...template, body: ready }, index, credentials), { options: settings, cancelled });
-			const records = payloadRecords(envelope, 'confirmation');
+			const records = payloadRecords(envelope, 'confirmation').map((record) => withRecipient(record, ready));
 			outcomes[index] = { records };
 			record.save(index, { fingerprint: fingerprints[index], records });
 		} catch (error) {

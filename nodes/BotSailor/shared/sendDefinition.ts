@@ -44,7 +44,7 @@ export interface SendItem {
 	/** The bytes of one of the item's binary properties. */
 	binaryBuffer(propertyName: string): Promise<Buffer>;
 	/** The bytes of a stored binary (one with an id: filesystem, S3 or database mode), as a stream. */
-	binaryStream(binaryDataId: string, chunkSize?: number): Promise<AsyncIterable<Uint8Array>>;
+	binaryStream(binaryDataId: string): Promise<AsyncIterable<Uint8Array>>;
 	/** Size, name and MIME type of a stored binary, read without reading the file. */
 	binaryMetadata(binaryDataId: string): Promise<{ fileName?: string; mimeType?: string; fileSize: number }>;
 	/** A request to the platform with the credential (a step before the send, such as an upload); returns the envelope. */
@@ -59,10 +59,15 @@ export function sendItemOf(context: IExecuteSingleFunctions): SendItem {
 		param: (name, fallback, options) => context.getNodeParameter(name, fallback, options) as IDataObject[string],
 		binaries: () => context.getInputData().binary ?? {},
 		binaryBuffer: async (propertyName) => await context.helpers.getBinaryDataBuffer(propertyName),
-		binaryStream: async (binaryDataId, chunkSize) => await context.helpers.getBinaryStream(binaryDataId, chunkSize),
+		binaryStream: async (binaryDataId) => await context.helpers.getBinaryStream(binaryDataId),
 		binaryMetadata: async (binaryDataId) => await context.helpers.getBinaryMetadata(binaryDataId),
 		request: async (options) => await sendRequest.call(context, options, context.getItemIndex()),
 	};
+}
+
+/** A send's output record with the number it went to, which the platform's confirmation does not repeat. */
+export function withRecipient(record: IDataObject, fields: IDataObject): IDataObject {
+	return fields.phone_number === undefined ? record : { ...record, phone_number: fields.phone_number };
 }
 
 /** Any failure of an item as n8n's error type, pointing at the item. */
@@ -100,13 +105,14 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 			let fields = await definition.build(item);
 			if (definition.beforeSend) fields = await definition.beforeSend(item, fields);
 			const request = { ...requestData, options: { ...requestData.options, body: fields } };
-			return await deliver(this.getNode(), itemIndex, async () => {
+			const items = await deliver(this.getNode(), itemIndex, async () => {
 				try {
 					return await this.makeRoutingRequest(request);
 				} catch (error) {
 					throw reportedFailure(this, error, await apiToken(this), itemIndex);
 				}
 			}, { cancelled: () => this.getExecutionCancelSignal()?.aborted === true });
+			return items.map((output) => ({ ...output, json: withRecipient(output.json, fields) }));
 		} catch (error) {
 			const failure = asNodeError(this.getNode(), error, itemIndex);
 			if (!this.continueOnFail() && !answersAsTool(this.getNode())) throw failure;

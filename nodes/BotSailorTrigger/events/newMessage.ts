@@ -62,7 +62,7 @@ export const newMessage: TriggerEvent<ActivityCursor> = {
 			displayName: 'Options',
 			name: 'messageOptions',
 			type: 'collection',
-			placeholder: 'Add option',
+			placeholder: 'Add Option',
 			default: {},
 			displayOptions: showForEvents([EVENT]),
 			options: [

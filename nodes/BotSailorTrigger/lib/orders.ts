@@ -12,7 +12,7 @@ export const orderOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'orderOptions',
 	type: 'collection',
-	placeholder: 'Add option',
+	placeholder: 'Add Option',
 	default: {},
 	displayOptions: showForEvents(ORDER_EVENTS),
 	options: [

@@ -63,7 +63,7 @@ export const catalogOrderDescription: INodeProperties[] = [
 		displayName: 'Filters',
 		name: 'filters',
 		type: 'collection',
-		placeholder: 'Add filter',
+		placeholder: 'Add Filter',
 		default: {},
 		displayOptions: showFor(resource, ['getMany']),
 		options: [

@@ -66,7 +66,7 @@ export const crmDealDescription: INodeProperties[] = [
 		displayName: 'Update Fields',
 		name: 'updateFields',
 		type: 'collection',
-		placeholder: 'Add field',
+		placeholder: 'Add Field',
 		default: {},
 		description: 'Fields of the deal to set; the deal is created when the subscriber has none',
 		displayOptions: showFor(resource, ['update']),
@@ -87,9 +87,10 @@ export const crmDealDescription: INodeProperties[] = [
 				type: 'options',
 				default: 'warm',
 				options: [
+					// Coldest to hottest, as a marketer reads a lead score (not alphabetical).
 					{ name: 'Cold', value: 'cold' },
-					{ name: 'Hot', value: 'hot' },
 					{ name: 'Warm', value: 'warm' },
+					{ name: 'Hot', value: 'hot' },
 				],
 				routing: body('lead_score'),
 			},

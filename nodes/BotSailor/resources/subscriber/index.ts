@@ -257,7 +257,7 @@ const fields: INodeProperties[] = [
 		displayName: 'Custom Fields',
 		name: 'customFieldsUi',
 		type: 'fixedCollection',
-		placeholder: 'Add custom field',
+		placeholder: 'Add Custom Field',
 		default: {},
 		typeOptions: { multipleValues: true },
 		displayOptions: { show: { resource: [resource], operation: ['setCustomFields'], customFieldsMode: ['pick'] } },
@@ -308,7 +308,7 @@ const fields: INodeProperties[] = [
 		displayName: 'Update Fields',
 		name: 'updateFields',
 		type: 'collection',
-		placeholder: 'Add field',
+		placeholder: 'Add Field',
 		default: {},
 		displayOptions: showFor(resource, ['update']),
 		options: [
