@@ -32,10 +32,13 @@ export interface TestCredentials {
 	apiForm?: 'current' | 'earlier';
 }
 
-/** An input item: JSON, and binary properties given as bytes or as a file to read (streamed in filesystem mode). */
+/**
+ * An input item: JSON, and binary properties given as bytes, as a file to read (streamed in filesystem
+ * mode), or as a binary already in n8n's store (`stored`, e.g. from useBinaryMode().copyBinaryFile()).
+ */
 export interface InputItem {
 	json?: IDataObject;
-	binary?: Record<string, { data?: Buffer | string; filePath?: string; mimeType: string; fileName?: string }>;
+	binary?: Record<string, { data?: Buffer | string; filePath?: string; stored?: IBinaryData; mimeType: string; fileName?: string }>;
 }
 
 /**
@@ -177,7 +180,8 @@ async function toExecutionItems(items: InputItem[], mode: BinaryMode, executionI
 			const binary: Record<string, IBinaryData> = {};
 			for (const [key, file] of Object.entries(item.binary ?? {})) {
 				const meta: IBinaryData = { data: '', mimeType: file.mimeType, fileName: file.fileName };
-				if (service && file.filePath) binary[key] = await service.copyBinaryFile(location, meta, file.filePath);
+				if (file.stored) binary[key] = { ...file.stored };
+				else if (service && file.filePath) binary[key] = await service.copyBinaryFile(location, meta, file.filePath);
 				else {
 					if (file.filePath) throw new Error('binary.filePath needs binaryMode: \'filesystem\'');
 					const bytes = Buffer.isBuffer(file.data) ? file.data : Buffer.from(file.data ?? '');

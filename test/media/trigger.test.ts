@@ -1,5 +1,5 @@
 /** BotSailor Trigger → New Message with Download Media: media messages arrive with their file as binary data. */
-import type { IBinaryData } from 'n8n-workflow';
+import type { IBinaryData, INodeParameters } from 'n8n-workflow';
 import { BotSailorTrigger } from '../../nodes/BotSailorTrigger/BotSailorTrigger.node';
 import { createPoller, useBinaryMode, type BinaryMode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
@@ -8,7 +8,7 @@ import { addMediaMessage, SEED_FILES } from '../simulator/media';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 8 } });
 const PNID = '104382179270221';
-const parameters = (options: object = { downloadMedia: true }) => ({ event: 'newMessage', phoneNumberId: { __rl: true, mode: 'id', value: PNID }, messageOptions: options });
+const parameters = (options: INodeParameters = { downloadMedia: true }) => ({ event: 'newMessage', phoneNumberId: { __rl: true, mode: 'id', value: PNID }, messageOptions: options });
 const bytesOf = (size: number) => Buffer.from(Array.from({ length: size }, (_, index) => (index * 17) % 251));
 
 async function bytesOfBinary(binary: IBinaryData): Promise<Buffer> {
