@@ -7,14 +7,22 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-/** Accepts `https://host`, `https://host/` and `https://host/api/v1/` alike. */
+/**
+ * Accepts `https://host`, `https://host/`, `https://host/api/v1/` and a bare `host` alike: a
+ * Base URL without a scheme is taken as `https://` (an explicit `http://` is kept).
+ */
 export function apiBaseUrl(baseUrl: unknown): string {
-	const root = String(baseUrl ?? '')
+	let root = String(baseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '')
 		.replace(/\/api\/v1$/i, '');
+	if (root !== '' && !/^[a-z][a-z\d+.-]*:\/\//i.test(root)) root = `https://${root.replace(/^\/+/, '')}`;
 	return `${root}/api/v1`;
 }
+
+/** What the credential test says when the platform refuses the token (HTTP 401/403); the README quotes its start. */
+export const REFUSED_TOKEN_MESSAGE =
+	'Authorization failed - please check your credentials: the platform refused this API token. Copy it again from your profile (API Developer), and check that the Base URL is your platform’s address.';
 
 function isJsonRequest(options: IHttpRequestOptions): boolean {
 	const contentType = Object.entries(options.headers ?? {}).find(
@@ -38,9 +46,10 @@ export class BotSailorApi implements ICredentialType {
 			name: 'baseUrl',
 			type: 'string',
 			default: 'https://botsailor.com',
-			placeholder: 'https://botsailor.com',
+			placeholder: 'e.g. https://botsailor.com or wa.youragency.com',
 			description:
-				'Address of your BotSailor or white-label platform. A trailing slash or /api/v1 is fine.',
+				'The address you open your BotSailor or white-label dashboard at. https:// is added when missing; a trailing slash or /api/v1 is fine.',
+			hint: 'Copy it from the browser’s address bar when logged in to your platform, for example botsailor.com or app.youragency.com',
 		},
 		{
 			displayName: 'API Token',
@@ -50,6 +59,7 @@ export class BotSailorApi implements ICredentialType {
 			default: '',
 			required: true,
 			description: 'The API token from your platform profile (API Developer)',
+			hint: 'On your platform: profile menu → API Developer → copy the API token',
 		},
 		{
 			displayName: 'API Form',
@@ -69,6 +79,8 @@ export class BotSailorApi implements ICredentialType {
 				},
 			],
 			default: 'current',
+			description: 'Which form of the API your deployment runs. BotSailor itself and up-to-date white-label platforms run Current.',
+			hint: 'Not sure? Keep Current and save (the test passes on both forms), then run BotSailor → Label → Get Many: if it fails with a not-found error or a web page instead of data, choose Earlier. Your platform’s API documentation tells too: label endpoints under /whatsapp/label/ mean Earlier.',
 		},
 	];
 
@@ -106,7 +118,11 @@ export class BotSailorApi implements ICredentialType {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
 		},
+		// n8n's type lists one kind of rule per test, but its CredentialsTester (2.41) checks every rule by its own
+		// type: responseCode rules on an HTTP error, responseSuccessBody rules on a success body.
 		rules: [
+			{ type: 'responseCode', properties: { value: 401, message: REFUSED_TOKEN_MESSAGE } },
+			{ type: 'responseCode', properties: { value: 403, message: REFUSED_TOKEN_MESSAGE } },
 			{
 				type: 'responseSuccessBody',
 				properties: {
@@ -115,6 +131,6 @@ export class BotSailorApi implements ICredentialType {
 					message: 'The platform refused this API token. Copy it again from your profile.',
 				},
 			},
-		],
+		] as ICredentialTestRequest['rules'],
 	};
 }

@@ -1,6 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the README in plain Node.js */
 import axios from 'axios';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { IDataObject, IHttpRequestOptions, INodeType } from 'n8n-workflow';
-import { apiBaseUrl, BotSailorApi } from '../../credentials/BotSailorApi.credentials';
+import { apiBaseUrl, BotSailorApi, REFUSED_TOKEN_MESSAGE } from '../../credentials/BotSailorApi.credentials';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 
@@ -9,7 +12,9 @@ const credential = new BotSailorApi();
 
 /**
  * n8n tests a credential by running its `test.request` as a declarative request (the credential's
- * `authenticate` included) and then applying `test.rules` to the response body. Same here.
+ * `authenticate` included), then applies `test.rules`: `responseCode` rules to an HTTP error (else it
+ * reports the HTTP status text, e.g. "Unauthorized"), `responseSuccessBody` rules to a success body
+ * (n8n 2.41 CredentialsTester). Same here.
  */
 function credentialTestNode(): INodeType {
 	return {
@@ -22,9 +27,15 @@ function credentialTestNode(): INodeType {
 	} as unknown as INodeType;
 }
 
-async function testCredential(apiToken: string): Promise<{ status: 'OK' | 'Error'; message: string }> {
-	const { items, error } = await runNode({ nodeType: credentialTestNode(), parameters: {}, credentials: { ...fx.credentials, apiToken } });
-	if (error) return { status: 'Error', message: error.message };
+async function testCredential(apiToken: string, baseUrl = fx.credentials.baseUrl): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	const { items, error } = await runNode({ nodeType: credentialTestNode(), parameters: {}, credentials: { ...fx.credentials, apiToken, baseUrl } });
+	if (error) {
+		const status = Number((error as { httpCode?: string }).httpCode);
+		for (const rule of credential.test.rules ?? []) {
+			if (rule.type === 'responseCode' && rule.properties.value === status) return { status: 'Error', message: rule.properties.message };
+		}
+		return { status: 'Error', message: error.message };
+	}
 	const body = items[0].json as IDataObject;
 	for (const rule of credential.test.rules ?? []) {
 		if (rule.type === 'responseSuccessBody' && body[rule.properties.key] === rule.properties.value) {
@@ -40,11 +51,15 @@ describe('BotSailor API credential', () => {
 		expect(fx.sim.requests).toEqual([expect.objectContaining({ method: 'POST', path: '/user/myInfo', tokenIn: ['body'] })]);
 	});
 
-	it('fails with a readable message on a wrong token (HTTP 401)', async () => {
+	it('fails on a wrong token (HTTP 401) with the text the README promises, not "Unauthorized"', async () => {
 		const result = await testCredential('WRONG-TOKEN');
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/authoriz|credentials|Unauthenticated/i);
+		expect(result).toEqual({ status: 'Error', message: REFUSED_TOKEN_MESSAGE });
 		expect(result.message).not.toContain('WRONG-TOKEN');
+		const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+		const promised = /A wrong token fails with\s+"([^"]+)"/.exec(readme.replace(/\n/g, ' '))?.[1];
+		expect(promised).toBeDefined();
+		expect(REFUSED_TOKEN_MESSAGE.startsWith(promised!)).toBe(true);
+		expect(credential.test.rules).toEqual(expect.arrayContaining([{ type: 'responseCode', properties: { value: 403, message: REFUSED_TOKEN_MESSAGE } }]));
 	});
 
 	it('fails with its own message on HTTP 200 with status "0"', async () => {
@@ -60,8 +75,36 @@ describe('BotSailor API credential', () => {
 		['https://botsailor.com/', 'https://botsailor.com/api/v1'],
 		['https://wa.agency.example/api/v1/', 'https://wa.agency.example/api/v1'],
 		['  https://wa.agency.example/API/V1  ', 'https://wa.agency.example/api/v1'],
+		['app.botsailor.com', 'https://app.botsailor.com/api/v1'],
+		['app.botsailor.com/', 'https://app.botsailor.com/api/v1'],
+		[' wa.agency.example/api/v1 ', 'https://wa.agency.example/api/v1'],
+		['//wa.agency.example', 'https://wa.agency.example/api/v1'],
+		['https://app.botsailor.com/', 'https://app.botsailor.com/api/v1'],
+		['HTTPS://App.BotSailor.com', 'HTTPS://App.BotSailor.com/api/v1'],
+		['http://127.0.0.1:5055', 'http://127.0.0.1:5055/api/v1'],
+		['localhost:5055', 'https://localhost:5055/api/v1'],
 	])('normalises the Base URL %j to %j', (typed, expected) => {
 		expect(apiBaseUrl(typed)).toBe(expected);
+	});
+
+	it('a Base URL without https:// reaches https://<host>/api/v1 (no ERR_INVALID_URL)', async () => {
+		const authenticated = await credential.authenticate({ baseUrl: 'app.botsailor.com', apiToken: 't' }, { url: '/user/myInfo', method: 'POST', body: {} });
+		expect(new URL(`${authenticated.baseURL}${authenticated.url}`).href).toBe('https://app.botsailor.com/api/v1/user/myInfo');
+		// Through n8n's engine: the request goes out to https://localhost:1 (refused there), not an invalid URL.
+		const result = await testCredential(fx.sim.token, 'localhost:1');
+		expect(result.status).toBe('Error');
+		expect(result.message).not.toMatch(/ERR_INVALID_URL|Invalid URL/i);
+		expect(result.message).toMatch(/ECONNREFUSED|connect/i);
+	});
+
+	it('says in its own hints what to enter and how to tell the API form', () => {
+		const field = (name: string) => credential.properties.find((property) => property.name === name)!;
+		expect(field('baseUrl').description).toMatch(/https:\/\/ is added when missing/);
+		expect(field('baseUrl').hint).toMatch(/address bar/);
+		expect(field('apiToken').hint).toMatch(/API Developer/);
+		expect(field('apiForm').hint).toMatch(/Not sure\? Keep Current/);
+		expect(field('apiForm').hint).toMatch(/Label → Get Many/);
+		expect(field('apiForm').hint).toMatch(/\/whatsapp\/label\//);
 	});
 
 	describe('puts the token where the API reads it (checked on the simulator side)', () => {
