@@ -97,6 +97,24 @@ export class SimState {
 	hidesTemplateTokens = true;
 	/** Whether list answers with one record carry the record itself instead of an array of one (SPEC-GAP, see server.ts). */
 	listOfOneAsObject = false;
+	/**
+	 * The subscriber list's default order (orderBy=0): creation order, oldest first, as the trigger assumed.
+	 * SPEC-GAP: the spec says only "0 keeps default order"; `newestFirst` and `byName` (not ordered by
+	 * subscriber_id at all) model deployments that order otherwise.
+	 */
+	subscriberDefaultOrder: 'oldestFirst' | 'newestFirst' | 'byName' = 'oldestFirst';
+	/**
+	 * The order of conversation pages: newest first (page 1 = latest messages).
+	 * SPEC-GAP: the spec does not say; `oldestFirst` (page 1 = the first messages ever) and `unordered`
+	 * (pages in no time order) model deployments that differ.
+	 */
+	conversationOrder: 'newestFirst' | 'oldestFirst' | 'unordered' = 'newestFirst';
+	/**
+	 * A deployment on the earlier API form only: the subscriber list and the conversation have no
+	 * pagination parameters and answer the whole list. SPEC-GAP: what such a deployment does with
+	 * limit/offset is not shown; the simulator refuses them, so a client that sends them cannot pass by accident.
+	 */
+	earlierFormOnly = false;
 
 	nextId(): number {
 		return ++this.sequence;

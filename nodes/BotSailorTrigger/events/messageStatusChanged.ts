@@ -1,6 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { botSailorRequest } from '../../BotSailor/shared/request';
-import { compareMessages, conversationPage, isIncoming, subscriberName } from '../lib/api';
+import { compareMessages, isIncoming, subscriberName } from '../lib/api';
+import { readConversation } from '../lib/conversation';
 import { recentActivity, startActivity, walkActivity, type ActivityCursor } from '../lib/activityWalk';
 import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, showForEvents, type TriggerEvent } from '../lib/event';
 import { messageItem } from '../lib/subscriber';
@@ -106,7 +107,7 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 			if (following.has(tracked.w)) continue;
 			let latest = pages.get(tracked.p);
 			if (!latest) {
-				latest = (await conversationPage(context, phoneNumberId, tracked.p, 1)).records;
+				latest = (await readConversation(context, phoneNumberId, tracked.p, state.activity.lastPages?.[tracked.p])).latest;
 				pages.set(tracked.p, latest);
 			}
 			let message = latest.find((entry) => String(entry.wa_message_id) === tracked.w);

@@ -1,13 +1,14 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import type { Page } from '../../BotSailor/shared/pagination';
-import { compareMessages, conversationPage, CONVERSATION_PAGE_SIZE, nextPage, subscriberPage, SUBSCRIBER_PAGE_SIZE } from './api';
+import { compareMessages, nextPage, subscriberPage, SUBSCRIBER_PAGE_SIZE } from './api';
+import { readConversation } from './conversation';
 
 /**
  * Finds the conversation messages written since the last poll without reading every subscriber.
  *
  * The subscriber list with `orderBy=1` is sorted by latest message, newest first, but its items
- * carry no time. So the walk reads the list page by page and, for each subscriber, the first page
- * of their conversation (newest first), and stops at the first subscriber with nothing new:
+ * carry no time. So the walk reads the list page by page and, for each subscriber, the newest page
+ * of their conversation (page 1, or the last page where the platform pages oldest first: see
+ * lib/conversation.ts), and stops at the first subscriber with nothing new:
  * everyone below them has older activity. An idle poll costs 2 requests (list + one
  * conversation); a poll where k subscribers wrote costs k + 2, plus one request per subscriber
  * that was active in the previous poll (re-checked once, see `recent`).
@@ -26,6 +27,11 @@ export interface ActivityCursor {
 	recent: string[];
 	/** Highest subscriber_id met: a subscriber without messages above it is new, below it marks the end. */
 	maxSubscriberId: number;
+	/**
+	 * Only on platforms that page conversations oldest first (lib/conversation.ts): chat id → the page
+	 * that was last, where the next read starts. Absent otherwise (and in states stored before it existed).
+	 */
+	lastPages?: Record<string, number>;
 }
 
 /** Bounds that keep the cursor small whatever the traffic. */
@@ -36,8 +42,10 @@ export interface SubscriberActivity {
 	subscriber: IDataObject;
 	/** Messages not handled before, any sender, oldest first. */
 	fresh: IDataObject[];
-	/** The first page of the conversation as read (newest first), reused by status tracking. */
+	/** The newest page of the conversation as read (newest first), reused by status tracking. */
 	latest: IDataObject[];
+	/** Where the conversation's newest page was, when the platform pages oldest first. */
+	lastPage?: number;
 }
 
 export function messageKey(message: IDataObject): string {
@@ -52,26 +60,23 @@ function isFresh(cursor: ActivityCursor, message: IDataObject): boolean {
 	return timeOf(message) >= cursor.since && !(messageKey(message) in cursor.seen);
 }
 
-/** The new messages of one subscriber: conversation pages while everything on a page is new. */
+/** The new messages of one subscriber: conversation pages, newest first, while everything on a page is new. */
 async function freshMessagesOf(
 	context: IPollFunctions,
 	phoneNumberId: string,
 	chatId: string,
 	cursor: ActivityCursor,
-): Promise<{ fresh: IDataObject[]; latest: IDataObject[] }> {
-	let page = 1;
-	let current: Page = await conversationPage(context, phoneNumberId, chatId, page);
-	const latest = current.records;
-	const fresh = current.records.filter((message) => isFresh(cursor, message));
+): Promise<{ fresh: IDataObject[]; latest: IDataObject[]; lastPage?: number }> {
+	const conversation = await readConversation(context, phoneNumberId, chatId, cursor.lastPages?.[chatId]);
+	let current: IDataObject[] | undefined = conversation.latest;
+	const fresh = current.filter((message) => isFresh(cursor, message));
 	// All of a page new: older pages may hold more new messages.
-	while (current.records.length > 0 && current.records.every((message) => isFresh(cursor, message))) {
-		const next = nextPage(current, page, CONVERSATION_PAGE_SIZE);
-		if (next === undefined) break;
-		page = next;
-		current = await conversationPage(context, phoneNumberId, chatId, page);
-		fresh.push(...current.records.filter((message) => isFresh(cursor, message)));
+	while (current.length > 0 && current.every((message) => isFresh(cursor, message))) {
+		current = await conversation.older();
+		if (!current) break;
+		fresh.push(...current.filter((message) => isFresh(cursor, message)));
 	}
-	return { fresh: fresh.sort(compareMessages), latest };
+	return { fresh: fresh.sort(compareMessages), latest: conversation.latest, lastPage: conversation.lastPage };
 }
 
 /** The walk described above; returns the activity found and the cursor to store after a successful poll. */
@@ -89,8 +94,8 @@ export async function walkActivity(
 		for (const subscriber of list.records) {
 			const chatId = String(subscriber.chat_id ?? '');
 			const subscriberId = Number(subscriber.subscriber_id) || 0;
-			const { fresh, latest } = await freshMessagesOf(context, phoneNumberId, chatId, cursor);
-			found.push({ subscriber, fresh, latest });
+			const { fresh, latest, lastPage } = await freshMessagesOf(context, phoneNumberId, chatId, cursor);
+			found.push({ subscriber, fresh, latest, lastPage });
 			const knownSubscriber = latest.length > 0 || subscriberId <= cursor.maxSubscriberId;
 			maxSubscriberId = Math.max(maxSubscriberId, subscriberId);
 			if (fresh.length === 0 && knownSubscriber && !recent.has(chatId)) break walk;
@@ -119,13 +124,22 @@ function advance(cursor: ActivityCursor, found: SubscriberActivity[], maxSubscri
 		since = nextSecond(firstDropped);
 	}
 	const recent = found.filter((entry) => entry.fresh.length > 0).map((entry) => String(entry.subscriber.chat_id));
-	return {
-		since,
-		newest,
-		seen: Object.fromEntries(kept),
-		recent: recent.slice(0, MAX_RECENT),
-		maxSubscriberId,
-	};
+	const next: ActivityCursor = { since, newest, seen: Object.fromEntries(kept), recent: recent.slice(0, MAX_RECENT), maxSubscriberId };
+	const lastPages = rememberedLastPages(cursor.lastPages, found);
+	if (lastPages) next.lastPages = lastPages;
+	return next;
+}
+
+/** The last pages to remember (oldest-first platforms only): those read now, then earlier ones, MAX_RECENT at most. */
+export function rememberedLastPages(
+	previous: Record<string, number> | undefined,
+	read: Array<{ subscriber: IDataObject; lastPage?: number }>,
+): Record<string, number> | undefined {
+	const entries = new Map<string, number>();
+	for (const { subscriber, lastPage } of read) if (lastPage !== undefined) entries.set(String(subscriber.chat_id), lastPage);
+	const readNow = new Set(read.map(({ subscriber }) => String(subscriber.chat_id)));
+	for (const [chatId, page] of Object.entries(previous ?? {})) if (!readNow.has(chatId) && !entries.has(chatId)) entries.set(chatId, page);
+	return entries.size ? Object.fromEntries([...entries].slice(0, MAX_RECENT)) : undefined;
 }
 
 /** `YYYY-MM-DD HH:MM:SS` plus one second (text order stays time order). */
@@ -143,13 +157,13 @@ export async function startActivity(context: IPollFunctions, phoneNumberId: stri
 	const list = await subscriberPage(context, phoneNumberId, 1, 1);
 	const maxSubscriberId = Math.max(0, ...list.records.map((entry) => Number(entry.subscriber_id) || 0));
 	for (const subscriber of list.records) {
-		const conversation = await conversationPage(context, phoneNumberId, String(subscriber.chat_id ?? ''), 1);
-		if (conversation.records.length === 0) continue;
-		const newest = timeOf(conversation.records[0]);
-		const seen = Object.fromEntries(
-			conversation.records.filter((message) => timeOf(message) === newest).map((message) => [messageKey(message), newest]),
-		);
-		return { since: newest, newest, seen, recent: [], maxSubscriberId };
+		const { latest, lastPage } = await readConversation(context, phoneNumberId, String(subscriber.chat_id ?? ''));
+		if (latest.length === 0) continue;
+		const newest = timeOf(latest[0]);
+		const seen = Object.fromEntries(latest.filter((message) => timeOf(message) === newest).map((message) => [messageKey(message), newest]));
+		const cursor: ActivityCursor = { since: newest, newest, seen, recent: [], maxSubscriberId };
+		if (lastPage !== undefined) cursor.lastPages = { [String(subscriber.chat_id)]: lastPage };
+		return cursor;
 	}
 	return { since: '', newest: '', seen: {}, recent: [], maxSubscriberId };
 }
@@ -163,8 +177,8 @@ export async function recentActivity(
 	const list = await subscriberPage(context, phoneNumberId, 1, 1, subscribers);
 	const result: SubscriberActivity[] = [];
 	for (const subscriber of list.records.slice(0, subscribers)) {
-		const conversation = await conversationPage(context, phoneNumberId, String(subscriber.chat_id ?? ''), 1);
-		result.push({ subscriber, fresh: [...conversation.records].sort(compareMessages), latest: conversation.records });
+		const { latest } = await readConversation(context, phoneNumberId, String(subscriber.chat_id ?? ''));
+		result.push({ subscriber, fresh: [...latest].sort(compareMessages), latest });
 	}
 	return result;
 }

@@ -1,14 +1,32 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 import type { Page } from '../../BotSailor/shared/pagination';
 import { listRecords } from '../../BotSailor/shared/envelope';
-import { botSailorRequest } from '../../BotSailor/shared/request';
+import { botSailorRequest, usesEarlierForm } from '../../BotSailor/shared/request';
 
 /** The reads the trigger makes, all through the action node's request + envelope code. */
 
 export const SUBSCRIBER_PAGE_SIZE = 100;
 export const CONVERSATION_PAGE_SIZE = 50;
 
-/** One page of a number's subscribers; orderBy 1 = most recent message first, 0 = default (creation) order. */
+const earlierForms = new WeakMap<object, Promise<boolean>>();
+
+/**
+ * Whether the credential is on the earlier API form (read once per poll): there the subscriber list and
+ * the conversation have no pagination parameters and answer the whole list in one page (spec, Versioning).
+ */
+export async function earlierForm(context: IPollFunctions): Promise<boolean> {
+	let known = earlierForms.get(context);
+	if (!known) {
+		known = usesEarlierForm(context);
+		earlierForms.set(context, known);
+	}
+	return await known;
+}
+
+/**
+ * One page of a number's subscribers; orderBy 1 = most recent message first, 0 = default order. On the
+ * earlier form, the whole list as page 1 (no nextOffset), orderBy sent as the action node does.
+ */
 export async function subscriberPage(
 	context: IPollFunctions,
 	phoneNumberId: string,
@@ -16,29 +34,43 @@ export async function subscriberPage(
 	orderBy: 0 | 1,
 	pageSize = SUBSCRIBER_PAGE_SIZE,
 ): Promise<Page> {
+	const pagination = (await earlierForm(context)) ? {} : { limit: pageSize, offset: page };
 	const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/list', {
 		phone_number_id: phoneNumberId,
-		limit: pageSize,
-		offset: page,
+		...pagination,
 		orderBy,
 	});
 	return { records: listPayload(context, envelope), nextOffset: envelope.nextOffset };
 }
 
-/** One page of a subscriber's conversation, newest message first. */
+/**
+ * One page of a subscriber's conversation in the order the platform serves it (see lib/conversation.ts
+ * for which page holds the newest messages). On the earlier form, the whole conversation as page 1.
+ */
+export async function servedConversationPage(
+	context: IPollFunctions,
+	phoneNumberId: string,
+	phoneNumber: string,
+	page = 1,
+): Promise<Page> {
+	const pagination = (await earlierForm(context)) ? {} : { limit: CONVERSATION_PAGE_SIZE, offset: page };
+	const envelope = await botSailorRequest.call(context, '/whatsapp/get/conversation', {
+		phone_number_id: phoneNumberId,
+		phone_number: phoneNumber,
+		...pagination,
+	});
+	return { records: listPayload(context, envelope), nextOffset: envelope.nextOffset };
+}
+
+/** One page of a subscriber's conversation, its messages sorted newest first. */
 export async function conversationPage(
 	context: IPollFunctions,
 	phoneNumberId: string,
 	phoneNumber: string,
 	page = 1,
 ): Promise<Page> {
-	const envelope = await botSailorRequest.call(context, '/whatsapp/get/conversation', {
-		phone_number_id: phoneNumberId,
-		phone_number: phoneNumber,
-		limit: CONVERSATION_PAGE_SIZE,
-		offset: page,
-	});
-	return { records: listPayload(context, envelope).sort(newestFirst), nextOffset: envelope.nextOffset };
+	const served = await servedConversationPage(context, phoneNumberId, phoneNumber, page);
+	return { ...served, records: [...served.records].sort(newestFirst) };
 }
 
 /**

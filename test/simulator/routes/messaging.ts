@@ -54,9 +54,18 @@ const limit50 = p.integer.refine((value) => Number(value) >= 1 && Number(value) 
 export const messagingReadRoutes: Route[] = [
 	{
 		path: '/whatsapp/get/conversation',
-		params: z.object({ phone_number_id: p.required, phone_number: p.required, limit: limit50, offset: p.integer.optional() }),
+		// limit is required in the current form; a deployment on the earlier form only (state.earlierFormOnly) has no pagination.
+		params: z.object({ phone_number_id: p.required, phone_number: p.required, limit: limit50.optional(), offset: p.integer.optional() }),
 		handle: ({ params, state }) => {
 			const rows = conversationOf(state, params.phone_number_id, params.phone_number).map(conversationMessage);
+			// SPEC-GAP: the page order's variants (state.conversationOrder); `unordered` interleaves the newest-first list.
+			if (state.conversationOrder === 'oldestFirst') rows.reverse();
+			if (state.conversationOrder === 'unordered') rows.sort((a, b) => (a.id % 3) - (b.id % 3) || a.id - b.id);
+			if (state.earlierFormOnly) {
+				const stray = ['limit', 'offset'].filter((key) => params[key] !== undefined);
+				return stray.length ? fail(`Unknown parameter: ${stray.join(', ')}.`) : ok({ message: rows });
+			}
+			if (params.limit === undefined) return fail('The limit field is required.');
 			return ok(page(rows, params.limit, params.offset, { defaultLimit: 50, maxLimit: 50 }));
 		},
 	},

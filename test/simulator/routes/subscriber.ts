@@ -102,7 +102,14 @@ export const subscriberRoutes: Route[] = [
 		params: z.object({ phone_number_id: p.required, limit: limitUpTo100.optional(), offset: p.integer.optional(), orderBy: p.flag.optional() }),
 		handle: ({ params, state }) => {
 			if (!state.bot(params.phone_number_id)) return fail(ACCOUNT_NOT_FOUND);
+			if (state.earlierFormOnly) {
+				const stray = ['limit', 'offset'].filter((key) => params[key] !== undefined);
+				if (stray.length) return fail(`Unknown parameter: ${stray.join(', ')}.`);
+			}
 			const rows = [...state.subscribersOf(params.phone_number_id)].sort((a, b) => a.subscriber_id - b.subscriber_id);
+			// SPEC-GAP: the default order's variants (state.subscriberDefaultOrder).
+			if (state.subscriberDefaultOrder === 'newestFirst') rows.reverse();
+			if (state.subscriberDefaultOrder === 'byName') rows.sort((a, b) => `${a.first_name} ${a.last_name}`.localeCompare(`${b.first_name} ${b.last_name}`) || a.chat_id.localeCompare(b.chat_id));
 			if (params.orderBy === '1') rows.sort((a, b) => b.last_message_at.localeCompare(a.last_message_at) || b.subscriber_id - a.subscriber_id);
 			if (params.limit === undefined) return ok({ message: rows.map((entry) => listItem(state, entry, true)) });
 			const result = page(rows, params.limit, params.offset, { defaultLimit: 100, maxLimit: 100 });
