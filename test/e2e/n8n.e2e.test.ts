@@ -105,6 +105,7 @@ const checks: Record<string, (run: IRun) => void> = {
 /** Examples that cannot run headless here, and why (each is still imported and loaded by n8n). */
 const notExecutable: Record<string, string> = {
 	bsExAiAgent: 'starts from a Chat Trigger: run for real under AI Agent 3.1 and 2.2 in aiAgent.e2e.test.ts',
+	bsExDownloadMedia: 'runs in media.e2e.test.ts, with n8n in filesystem binary mode',
 };
 
 beforeAll(async () => {
