@@ -92,9 +92,28 @@ describe('Dropdowns', () => {
 		expect(fx.sim.requests[0]).toMatchObject({ path: '/whatsapp/label/list', body: { phone_number_id: '104382179270221' } });
 	});
 
-	it('offers the pipeline and stage of the subscriber’s deal overview', async () => {
-		expect(await callMethod('loadOptions', 'getCrmPipelines', { credentials: fx.credentials, parameters })).toEqual([{ name: 'Sales', value: '1' }]);
-		expect(await callMethod('loadOptions', 'getCrmStages', { credentials: fx.credentials, parameters })).toEqual([{ name: 'New', value: '11' }]);
+	it('offers the pipelines and stages seen in the deals of the subscriber and of recently active subscribers, so a deal can be moved', async () => {
+		// Two other recently active subscribers have deals further along, one in another pipeline.
+		const recent = (await callMethod('listSearch', 'searchSubscribers', { credentials: fx.credentials, parameters })) as { results: Array<{ value: string }> };
+		const [, second, third] = recent.results.map((entry) => entry.value);
+		fx.sim.state.deals.push({ deal_id: 901, phone_number_id: '104382179270221', chat_id: second, has_deal: true, pipeline_id: 1, stage_id: 12 });
+		fx.sim.state.deals.push({ deal_id: 902, phone_number_id: '104382179270221', chat_id: third, has_deal: true, pipeline_id: 2, stage_id: 21 });
+		const deals = { ...parameters, subscriber: rl('15550100001') };
+		expect(await callMethod('loadOptions', 'getCrmPipelines', { credentials: fx.credentials, parameters: deals })).toEqual([{ name: 'Sales', value: '1' }, { name: 'Wholesale', value: '2' }]);
+		expect(await callMethod('loadOptions', 'getCrmStages', { credentials: fx.credentials, parameters: deals })).toEqual([
+			{ name: 'New (Sales)', value: '11' }, { name: 'Qualified (Sales)', value: '12' }, { name: 'Inquiry (Wholesale)', value: '21' },
+		]);
+		const wholesale = { ...deals, updateFields: { pipelineId: '2' } };
+		expect(await callMethod('loadOptions', 'getCrmStages', { credentials: fx.credentials, parameters: wholesale })).toEqual([{ name: 'Inquiry (Wholesale)', value: '21' }]);
+	});
+
+	it('moves a deal to a stage picked from the list, with the close date from the date picker sent as YYYY-MM-DD', async () => {
+		const { error } = await runNode({
+			credentials: fx.credentials,
+			parameters: { resource: 'crmDeal', operation: 'update', phoneNumberId: rl('104382179270221'), subscriber: rl('15550100000'), updateFields: { pipelineId: '1', stageId: '12', expectedCloseDate: '2026-03-31T00:00:00' } },
+		});
+		expect(error).toBeUndefined();
+		expect(fx.sim.requests.at(-1)?.body).toMatchObject({ pipeline_id: '1', stage_id: '12', expected_close_date: '2026-03-31' });
 	});
 
 	it('searches the number’s subscribers by name or number, most recent first, page by page', async () => {

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { payloadRecords } from '../shared/envelope';
+import { listRecords, payloadRecords } from '../shared/envelope';
 import { botSailorRequest, usesEarlierForm } from '../shared/request';
 
 /** Fetches behind the dropdowns of the subscriber, CRM, label and catalog resources. */
@@ -66,11 +66,39 @@ export async function catalogs(context: ILoadOptionsFunctions): Promise<INodePro
 	return payloadRecords(envelope).map((catalog) => ({ name: String(catalog.catalog_name), value: String(catalog.catalog_id) }));
 }
 
-/** The deal overview of the chosen subscriber, which names its pipeline and stage (spec: CRM overview update). */
-export async function dealOverview(context: ILoadOptionsFunctions): Promise<IDataObject | undefined> {
+/** How many recently active subscribers' deals are read to learn the pipelines and stages in use. */
+export const DEALS_SAMPLED = 20;
+const DEALS_CACHE_MS = 60_000;
+const dealCache = new Map<string, { at: number; deals: Promise<IDataObject[]> }>();
+
+async function readDeals(context: ILoadOptionsFunctions, phoneNumberId: string, chosen: string): Promise<IDataObject[]> {
+	const page = await botSailorRequest.call(context, '/whatsapp/subscriber/list', { phone_number_id: phoneNumberId, limit: DEALS_SAMPLED, offset: 1, orderBy: 1 });
+	const others = (listRecords(page) ?? []).map((subscriber) => String(subscriber.chat_id ?? subscriber.phone_number ?? '').replace(/\D/g, ''));
+	const phones = [...new Set([chosen, ...others].filter((phone) => phone !== ''))].slice(0, DEALS_SAMPLED);
+	const deals = await Promise.all(
+		phones.map(async (phone) => {
+			const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/crm/get', { phone_number_id: phoneNumberId, phone_number: phone });
+			return payloadRecords(envelope)[0];
+		}),
+	);
+	return deals.filter((deal): deal is IDataObject => deal !== undefined);
+}
+
+/**
+ * Deal overviews of the chosen subscriber and of the number's most recently active subscribers: the
+ * platform has no list of pipelines and stages, but every overview names its own (spec: CRM overview
+ * get). Cached for a minute, so the Pipeline and Stage dropdowns share one read.
+ */
+export async function knownDeals(context: ILoadOptionsFunctions): Promise<IDataObject[]> {
 	const phoneNumberId = chosenNumber(context);
-	const phoneNumber = current(context, 'subscriber').replace(/\D/g, '');
-	if (!phoneNumberId || !phoneNumber) return undefined;
-	const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/crm/get', { phone_number_id: phoneNumberId, phone_number: phoneNumber });
-	return payloadRecords(envelope)[0];
+	if (!phoneNumberId) return [];
+	const chosen = current(context, 'subscriber').replace(/\D/g, '');
+	const key = [context.getNode().credentials?.botSailorApi?.id ?? '', phoneNumberId, chosen].join('\u0000');
+	const cached = dealCache.get(key);
+	if (cached && Date.now() - cached.at < DEALS_CACHE_MS) return await cached.deals;
+	const deals = readDeals(context, phoneNumberId, chosen);
+	dealCache.set(key, { at: Date.now(), deals });
+	// A failed read is not kept: the next dropdown opening tries again.
+	deals.catch(() => dealCache.delete(key));
+	return await deals;
 }

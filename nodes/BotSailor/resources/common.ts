@@ -127,6 +127,11 @@ export function subscriberPhoneNumber(resource: string, operations: string[], pr
 	};
 }
 
+/** A calendar date from n8n's date picker (an expression or typed YYYY-MM-DD works too), sent as YYYY-MM-DD. */
+export function dateField(displayName: string, name: string, property: string, extra: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName, name, type: 'dateTime', default: '', routing: { send: { type: 'body', property } }, ...extra, description: `${extra.description ?? displayName}. Sent as YYYY-MM-DD.` };
+}
+
 /** Active / inactive, sent as `status` "1" / "0" (users, addon purchases). */
 export const activeStatus: INodeProperties = {
 	displayName: 'Status',

@@ -24,9 +24,12 @@ export const inputs = {
 
 	email: z.preprocess(text, z.string().trim().email('must be an email address, e.g. jane@example.com')),
 
-	/** A calendar date written YYYY-MM-DD. */
+	/** A calendar date written YYYY-MM-DD; a date picker's value (2026-03-31T00:00:00) or a Date gives its date part. */
 	date: z.preprocess(
-		text,
+		(value) => {
+			if (value instanceof Date) return Number.isNaN(value.getTime()) ? String(value) : value.toISOString().slice(0, 10);
+			return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value.trim()) ? value.trim().slice(0, 10) : text(value);
+		},
 		z.string().trim().refine(isCalendarDate, 'must be a real date in the form YYYY-MM-DD, e.g. 2025-12-31'),
 	),
 

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { activeStatus, decodeJsonOption, returnAllAndLimit, showFor } from '../common';
+import { activeStatus, dateField, decodeJsonOption, returnAllAndLimit, showFor } from '../common';
 import { addonLocator, addonPurchaseLocator, userLocator } from '../user/locators';
 
 /** The fields of the Addon Purchase operations. */
@@ -11,17 +11,7 @@ export const addonPurchaseFields: INodeProperties[] = [
 	// Create (assign)
 	userLocator({ name: 'user', property: 'user_id', required: true, displayOptions: showFor(resource, ['create']), description: 'The user who gets the addon' }),
 	addonLocator({ name: 'addon', property: 'addon_id', required: true, withVariations: true, displayOptions: showFor(resource, ['create']) }),
-	{
-		displayName: 'Expiry Date',
-		name: 'expiredDate',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 2026-12-31',
-		description: 'When the addon expires, as YYYY-MM-DD',
-		displayOptions: showFor(resource, ['create']),
-		routing: { send: { type: 'body', property: 'expired_date' } },
-	},
+	dateField('Expiry Date', 'expiredDate', 'expired_date', { required: true, description: 'When the addon expires', displayOptions: showFor(resource, ['create']) }),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -53,17 +43,11 @@ export const addonPurchaseFields: INodeProperties[] = [
 		default: 'keep',
 		displayOptions: showFor(resource, ['update']),
 	},
-	{
-		displayName: 'Expiry Date',
-		name: 'expiredDate',
-		type: 'string',
-		default: '',
+	dateField('Expiry Date', 'expiredDate', 'expired_date', {
 		required: true,
-		placeholder: 'e.g. 2026-12-31',
-		description: 'As YYYY-MM-DD',
+		description: 'When the addon expires',
 		displayOptions: { show: { resource: [resource], operation: ['update'], expiry: ['date'] } },
-		routing: { send: { type: 'body', property: 'expired_date' } },
-	},
+	}),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',

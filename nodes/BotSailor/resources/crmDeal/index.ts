@@ -1,11 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { unwrap } from '../../shared/output';
-import { showFor, whatsAppNumber } from '../common';
+import { dateField, showFor, whatsAppNumber } from '../common';
 import { subscriberKeys, subscriberLocator } from '../subscriber/locator';
 
 const resource = 'crmDeal';
-
 
 export const crmDealOperations: INodeProperties = {
 	displayName: 'Operation',
@@ -72,15 +71,7 @@ export const crmDealDescription: INodeProperties[] = [
 		displayOptions: showFor(resource, ['update']),
 		options: [
 			{ displayName: 'Currency', name: 'currency', type: 'string', default: '', placeholder: 'e.g. USD', routing: body('currency') },
-			{
-				displayName: 'Expected Close Date',
-				name: 'expectedCloseDate',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 2026-03-31',
-				description: 'Written YYYY-MM-DD',
-				routing: body('expected_close_date'),
-			},
+			dateField('Expected Close Date', 'expectedCloseDate', 'expected_close_date'),
 			{
 				displayName: 'Lead Score',
 				name: 'leadScore',
@@ -112,7 +103,7 @@ export const crmDealDescription: INodeProperties[] = [
 				default: '',
 				description:
 					'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-				hint: 'The list shows the pipeline the subscriber’s deal overview reports (the platform has no pipeline list)',
+				hint: 'Pipelines seen in the deals of this subscriber and of the number’s recently active subscribers (the platform has no pipeline list)',
 				typeOptions: { loadOptionsMethod: 'getCrmPipelines', loadOptionsDependsOn: ['phoneNumberId.value', 'subscriber.value'] },
 				routing: body('pipeline_id'),
 			},
@@ -124,8 +115,8 @@ export const crmDealDescription: INodeProperties[] = [
 				default: '',
 				description:
 					'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-				hint: 'The list shows the stage the subscriber’s deal overview reports (the platform has no stage list)',
-				typeOptions: { loadOptionsMethod: 'getCrmStages', loadOptionsDependsOn: ['phoneNumberId.value', 'subscriber.value'] },
+				hint: 'Stages seen in the deals of this subscriber and of the number’s recently active subscribers, of the chosen pipeline (the platform has no stage list)',
+				typeOptions: { loadOptionsMethod: 'getCrmStages', loadOptionsDependsOn: ['phoneNumberId.value', 'subscriber.value', 'updateFields.pipelineId'] },
 				routing: body('stage_id'),
 			},
 			{ displayName: 'Title', name: 'title', type: 'string', default: '', routing: body('title') },

@@ -15,7 +15,7 @@ export const postBackOperations: INodeProperties = {
 		{
 			name: 'Get Many',
 			value: 'getMany',
-			action: 'Get many post-backs',
+			action: 'Get many post backs',
 			description: 'Get the post-backs (bot reply buttons and their replies) of a WhatsApp number',
 			routing: {
 				request: { url: '/whatsapp/get/post-back-list' },

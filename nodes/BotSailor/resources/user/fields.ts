@@ -1,11 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { activeStatus, returnAllAndLimit, showFor } from '../common';
+import { activeStatus, dateField, returnAllAndLimit, showFor } from '../common';
 import { packageLocator, userLocator } from './locators';
 
 /** The fields of the User operations (the operations themselves are in index.ts). */
 
 const resource = 'user';
-const DATE_PLACEHOLDER = 'e.g. 2026-12-31';
 
 const text = (displayName: string, name: string, property: string, extra: Partial<INodeProperties> = {}): INodeProperties => ({
 	displayName,
@@ -15,7 +14,6 @@ const text = (displayName: string, name: string, property: string, extra: Partia
 	routing: { send: { type: 'body', property } },
 	...extra,
 });
-
 
 export const userFields: INodeProperties[] = [
 	userLocator({ name: 'user', property: 'id', required: true, displayOptions: showFor(resource, ['get', 'update']) }),
@@ -42,10 +40,9 @@ export const userFields: INodeProperties[] = [
 		displayOptions: showFor(resource, ['create']),
 	}),
 	packageLocator({ name: 'package', property: 'package_id', required: true, displayOptions: showFor(resource, ['create', 'createWithLoginLink']) }),
-	text('Expiry Date', 'expiredDate', 'expired_date', {
+	dateField('Expiry Date', 'expiredDate', 'expired_date', {
 		required: true,
-		placeholder: DATE_PLACEHOLDER,
-		description: 'When the account expires, as YYYY-MM-DD',
+		description: 'When the account expires',
 		displayOptions: showFor(resource, ['create', 'createWithLoginLink']),
 	}),
 	{
@@ -75,10 +72,9 @@ export const userFields: INodeProperties[] = [
 		displayOptions: { show: { resource: [resource], operation: ['getLoginLink'], createOnFail: [true] } },
 		description: 'The package of the user when it has to be created',
 	}),
-	text('Expiry Date', 'expiredDate', 'expired_date', {
+	dateField('Expiry Date', 'expiredDate', 'expired_date', {
 		required: true,
-		placeholder: DATE_PLACEHOLDER,
-		description: 'When the account expires, as YYYY-MM-DD, when it has to be created',
+		description: 'When the account expires, when it has to be created',
 		displayOptions: { show: { resource: [resource], operation: ['getLoginLink'], createOnFail: [true] } },
 	}),
 	{
@@ -101,7 +97,7 @@ export const userFields: INodeProperties[] = [
 		displayOptions: showFor(resource, ['update']),
 		options: [
 			text('Email', 'email', 'email', { placeholder: 'name@email.com' }),
-			text('Expiry Date', 'expiredDate', 'expired_date', { placeholder: DATE_PLACEHOLDER, description: 'As YYYY-MM-DD' }),
+			dateField('Expiry Date', 'expiredDate', 'expired_date', { description: 'When the account expires' }),
 			text('Mobile', 'mobile', 'mobile'),
 			text('Name', 'name', 'name'),
 			packageLocator({ name: 'package', property: 'package_id' }),

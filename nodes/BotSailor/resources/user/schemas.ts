@@ -24,16 +24,13 @@ export const addonRef = z.preprocess(
 );
 
 /** A date, or empty for "unlimited". */
-export const dateOrUnlimited = z.preprocess(
-	text,
-	z
-		.string()
-		.trim()
-		.refine(
-			(value) => value === '' || inputs.date.safeParse(value).success,
-			'must be a real date in the form YYYY-MM-DD, e.g. 2025-12-31 (or Unlimited)',
-		),
-);
+export const dateOrUnlimited = z.unknown().transform((value, context) => {
+	if (typeof value === 'string' && value.trim() === '') return '';
+	const date = inputs.date.safeParse(value);
+	if (date.success) return date.data;
+	context.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a real date in the form YYYY-MM-DD, e.g. 2025-12-31 (or Unlimited)' });
+	return z.NEVER;
+});
 
 function failItem(context: IExecuteSingleFunctions, label: string, problem: string): never {
 	throw new NodeOperationError(context.getNode(), `${label} ${problem}`, {
