@@ -278,6 +278,15 @@ export const catalog: CatalogEntry[] = [
 	},
 	// Message
 	{
+		// A seeded text message, passed through (the seed has no media unless asked): the lookup by ID is what is exercised.
+		resource: 'message', operation: 'downloadMedia', endpoint: '/whatsapp/get/conversation', repeatable: true,
+		parameters: (sim) => ({
+			...number, messageSource: 'id', phoneNumber: PHONE, options: { passThrough: true },
+			messageId: String(sim.state.messages.find((entry) => entry.phone_number_id === NUMBER && entry.whatsapp_bot_subscriber_subscriber_id === PHONE)?.wa_message_id),
+		}),
+		cases: [whatsAppNumber, recipientPhone, required('messageId', 'Message ID')],
+	},
+	{
 		resource: 'message', operation: 'getMany', endpoint: '/whatsapp/get/conversation', repeatable: true,
 		parameters: { ...number, phoneNumber: PHONE, returnAll: false, limit: 5 },
 		cases: [whatsAppNumber, recipientPhone, limit],

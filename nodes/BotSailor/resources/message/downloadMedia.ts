@@ -14,7 +14,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { apiBaseUrl } from '../../../../credentials/BotSailorApi.credentials';
-import { showFor, subscriberPhoneNumber, whatsAppNumber } from '../common';
+import { recipient, showFor, whatsAppNumber } from '../common';
 import { listRecords } from '../../shared/envelope';
 import { inputs } from '../../shared/inputs';
 import { decodeJsonFields } from '../../shared/jsonStrings';
@@ -347,7 +347,7 @@ async function messageRecord(context: IExecutePaginationFunctions): Promise<{ re
 		const phone = inputs.phoneNumber.safeParse(String(context.getNodeParameter('phoneNumber', '', { extractValue: true }) ?? ''));
 		const messageId = String(context.getNodeParameter('messageId', '') ?? '').trim();
 		if (!phoneNumberId) throw new NodeOperationError(node, 'WhatsApp Number is required', { itemIndex });
-		if (!phone.success) throw new NodeOperationError(node, `Phone Number ${phone.error.issues[0].message}`, { itemIndex });
+		if (!phone.success) throw new NodeOperationError(node, `Subscriber ${phone.error.issues[0].message}`, { itemIndex });
 		if (!messageId) throw new NodeOperationError(node, 'Message ID is required', { description: "Set it to the message's id or wa_message_id.", itemIndex });
 		return { record: await lookUp(phoneNumberId, phone.data, messageId), fromInput: false };
 	}
@@ -360,7 +360,7 @@ async function messageRecord(context: IExecutePaginationFunctions): Promise<{ re
 	if (messageId && phoneNumberId && phoneNumber) return { record: { ...json, message_content: (await lookUp(phoneNumberId, phoneNumber, messageId)).message_content }, fromInput: true };
 	throw new NodeOperationError(node, 'The input item is not a message: it has no message_content', {
 		description:
-			'Connect BotSailor Trigger (New Message) or Message → Get Many, or set Message to "By ID" and give the WhatsApp number, phone number and message ID.',
+			'Connect BotSailor Trigger (New Message) or Message → Get Many, or set Message to "By ID" and give the WhatsApp number, the subscriber and the message ID.',
 		itemIndex,
 	});
 }
@@ -432,7 +432,7 @@ export const downloadMediaFields: INodeProperties[] = [
 		displayOptions: show,
 	},
 	{ ...whatsAppNumber('message', [OPERATION]), displayOptions: showBy('id'), routing: undefined },
-	{ ...subscriberPhoneNumber('message', [OPERATION]), displayOptions: showBy('id'), routing: undefined },
+	{ ...recipient('message', [OPERATION]), displayOptions: showBy('id'), routing: undefined },
 	{
 		displayName: 'Message ID',
 		name: 'messageId',
