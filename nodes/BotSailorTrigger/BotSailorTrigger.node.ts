@@ -17,15 +17,18 @@ import { newSubscriber } from './events/newSubscriber';
 import { templateStatusChanged } from './events/templateStatusChanged';
 import type { TriggerEvent } from './lib/event';
 
-/** Every event, alphabetised by name as n8n lists options. */
-const EVENTS = [
+/**
+ * Every event, alphabetised by name as n8n lists options. Each keeps its own state type: the node
+ * treats a state as opaque and gives it back only to the event (and version) that wrote it.
+ */
+const EVENTS: Array<TriggerEvent<unknown>> = [
 	catalogOrderStatusChanged,
 	messageStatusChanged,
 	newCatalogOrder,
 	newMessage,
 	newSubscriber,
 	templateStatusChanged,
-] as unknown as TriggerEvent[];
+];
 
 /** The action node's WhatsApp Number locator (same list search), shown for the events that read one number. */
 function whatsAppNumberProperty(): INodeProperties {
@@ -37,14 +40,30 @@ function whatsAppNumberProperty(): INodeProperties {
 	return property;
 }
 
-/** What the node keeps between polls: which event/number the state is about, and the event's state. */
+/** What the node keeps between polls: which event/number the state is about, its version, and the event's state. */
 interface Stored {
 	scope?: string;
-	state?: IDataObject;
+	/** The event's stateVersion when it was written; absent in states stored before versions existed (version 1). */
+	version?: number;
+	state?: unknown;
+}
+
+/**
+ * The stored state as the event's current code may read it: a copy (n8n keeps the in-memory static data
+ * between polls, so nothing may change before the poll succeeds) of the same version, or migrated from a
+ * version the event knows. Anything else (another version, e.g. written by a newer or an older release
+ * that the event cannot read) is undefined: the trigger starts from now, never feeding it to this code.
+ */
+function storedState(event: TriggerEvent<unknown>, stored: Stored): unknown {
+	if (stored.state === undefined || stored.state === null) return undefined;
+	const copy = JSON.parse(JSON.stringify(stored.state)) as unknown;
+	const version = stored.version ?? 1;
+	if (version === event.stateVersion) return copy;
+	return event.migrate?.(copy, version);
 }
 
 /** The n8n items of an event's records: JSON, plus what the event adds (binary data). */
-async function emitted(context: IPollFunctions, event: TriggerEvent, items: IDataObject[]): Promise<INodeExecutionData[]> {
+async function emitted(context: IPollFunctions, event: TriggerEvent<unknown>, items: IDataObject[]): Promise<INodeExecutionData[]> {
 	return event.output ? await event.output(context, items) : context.helpers.returnJsonArray(items);
 }
 
@@ -93,18 +112,19 @@ export class BotSailorTrigger implements INodeType {
 		const stored = this.getWorkflowStaticData('node') as Stored;
 		const scope = event.scope(this);
 		let items: IDataObject[] = [];
-		let state: IDataObject;
-		if (stored.scope === scope && stored.state) {
-			// A copy: n8n keeps the in-memory static data between polls, so nothing may change before the poll succeeds.
-			const result = await event.poll(this, JSON.parse(JSON.stringify(stored.state)) as IDataObject);
+		let state: unknown;
+		const previous = stored.scope === scope ? storedState(event, stored) : undefined;
+		if (previous !== undefined) {
+			const result = await event.poll(this, previous);
 			items = result.items;
 			state = result.state;
 		} else {
-			// First activation (or another event/number): start from now, replay nothing.
+			// First activation (or another event/number, or a state of a version this code does not read): start from now, replay nothing.
 			state = await event.start(this);
 		}
 		// Only now, after every request succeeded, the new state replaces the old one.
 		stored.scope = scope;
+		stored.version = event.stateVersion;
 		stored.state = state;
 		return items.length ? [await emitted(this, event, items)] : null;
 	}

@@ -32,6 +32,7 @@ export const catalogOrderStatusChanged: TriggerEvent<OrderStatusState> = {
 	perNumber: false,
 	properties: [],
 	scope: (context) => `${EVENT}:${catalogIdOf(context)}`,
+	stateVersion: 1,
 	async start(context) {
 		const orders = await listOrders(context);
 		return { orders: orderCursor(undefined, orders), statuses: statusesOf(orders) };

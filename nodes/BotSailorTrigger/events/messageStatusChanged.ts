@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { botSailorRequest } from '../../BotSailor/shared/request';
 import { compareMessages, isIncoming, subscriberName } from '../lib/api';
 import { readConversation } from '../lib/conversation';
-import { recentActivity, startActivity, walkActivity, type ActivityCursor } from '../lib/activityWalk';
+import { isActivityCursor, recentActivity, startActivity, walkActivity, type ActivityCursor } from '../lib/activityWalk';
 import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, showForEvents, type TriggerEvent } from '../lib/event';
 import { messageItem } from '../lib/subscriber';
 
@@ -18,18 +18,36 @@ export const MAX_AGE_DAYS = 7;
 const FINAL = new Set(['read', 'failed']);
 export const STATUSES = ['sent', 'delivered', 'read', 'failed'];
 
-/** A followed outgoing message: wa_message_id, subscriber number and name, status, conversation_time. */
+/** A followed outgoing message. */
 interface Tracked {
-	w: string;
-	p: string;
-	n: string;
-	s: string;
-	t: string;
+	waMessageId: string;
+	/** The subscriber's number (chat_id) and name. */
+	phoneNumber: string;
+	subscriberName: string;
+	/** The status last seen. */
+	status: string;
+	/** Its conversation_time. */
+	sentAt: string;
 }
 
+/** Version 2 (version 1 had the same content under one-letter keys: migrated). */
 interface StatusState {
 	activity: ActivityCursor;
 	tracked: Tracked[];
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+
+/** A version 1 state ({ activity, tracked: [{ w, p, n, s, t }] }) in version 2's keys; undefined when it is not one. */
+function fromVersion1(state: unknown): StatusState | undefined {
+	const { activity, tracked } = (state ?? {}) as { activity?: unknown; tracked?: unknown };
+	if (!isActivityCursor(activity) || !Array.isArray(tracked)) return undefined;
+	const entries: Tracked[] = [];
+	for (const entry of tracked as Array<Record<string, unknown> | null>) {
+		if (!entry || ![entry.w, entry.p, entry.n, entry.s, entry.t].every(isText)) return undefined;
+		entries.push({ waMessageId: entry.w as string, phoneNumber: entry.p as string, subscriberName: entry.n as string, status: entry.s as string, sentAt: entry.t as string });
+	}
+	return { activity, tracked: entries };
 }
 
 function statusOf(message: IDataObject): string {
@@ -81,6 +99,8 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 		},
 	],
 	scope: (context) => `${EVENT}:${phoneNumberIdOf(context)}`,
+	stateVersion: 2,
+	migrate: (state, version) => (version === 1 ? fromVersion1(state) : undefined),
 	start: async (context) => ({ activity: await startActivity(context, phoneNumberIdOf(context)), tracked: [] }),
 	async poll(context, state) {
 		const phoneNumberId = phoneNumberIdOf(context);
@@ -95,7 +115,11 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 				if (isIncoming(message) || !message.wa_message_id) continue;
 				if (changedSinceSent(message)) changes.push({ message, subscriber, previous: null });
 				following.set(String(message.wa_message_id), {
-					w: String(message.wa_message_id), p: String(subscriber.chat_id), n: subscriberName(subscriber), s: statusOf(message), t: String(message.conversation_time ?? ''),
+					waMessageId: String(message.wa_message_id),
+					phoneNumber: String(subscriber.chat_id),
+					subscriberName: subscriberName(subscriber),
+					status: statusOf(message),
+					sentAt: String(message.conversation_time ?? ''),
 				});
 			}
 		}
@@ -104,27 +128,27 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 		// subscriber, reused from the walk), or from message-status when they are further back.
 		const pages = new Map(found.map((entry) => [String(entry.subscriber.chat_id), entry.latest]));
 		for (const tracked of state.tracked) {
-			if (following.has(tracked.w)) continue;
-			let latest = pages.get(tracked.p);
+			if (following.has(tracked.waMessageId)) continue;
+			let latest = pages.get(tracked.phoneNumber);
 			if (!latest) {
-				latest = (await readConversation(context, phoneNumberId, tracked.p, state.activity.lastPages?.[tracked.p])).latest;
-				pages.set(tracked.p, latest);
+				latest = (await readConversation(context, phoneNumberId, tracked.phoneNumber, state.activity.lastPages?.[tracked.phoneNumber])).latest;
+				pages.set(tracked.phoneNumber, latest);
 			}
-			let message = latest.find((entry) => String(entry.wa_message_id) === tracked.w);
+			let message = latest.find((entry) => String(entry.wa_message_id) === tracked.waMessageId);
 			if (!message) {
-				const envelope = await botSailorRequest.call(context, '/whatsapp/get/message-status', { wa_message_id: tracked.w });
+				const envelope = await botSailorRequest.call(context, '/whatsapp/get/message-status', { wa_message_id: tracked.waMessageId });
 				const status = (envelope.message ?? {}) as IDataObject;
-				message = { ...status, wa_message_id: tracked.w, conversation_time: tracked.t, whatsapp_bot_subscriber_subscriber_id: tracked.p };
+				message = { ...status, wa_message_id: tracked.waMessageId, conversation_time: tracked.sentAt, whatsapp_bot_subscriber_subscriber_id: tracked.phoneNumber };
 			}
-			const subscriber = { chat_id: tracked.p, first_name: tracked.n };
-			if (statusOf(message) !== tracked.s) changes.push({ message, subscriber, previous: tracked.s });
-			following.set(tracked.w, { ...tracked, s: statusOf(message) });
+			const subscriber = { chat_id: tracked.phoneNumber, first_name: tracked.subscriberName };
+			if (statusOf(message) !== tracked.status) changes.push({ message, subscriber, previous: tracked.status });
+			following.set(tracked.waMessageId, { ...tracked, status: statusOf(message) });
 		}
 
 		const oldest = ageLimit(cursor.newest);
 		const tracked = [...following.values()]
-			.filter((entry) => !FINAL.has(entry.s) && entry.t >= oldest)
-			.sort((a, b) => b.t.localeCompare(a.t))
+			.filter((entry) => !FINAL.has(entry.status) && entry.sentAt >= oldest)
+			.sort((a, b) => b.sentAt.localeCompare(a.sentAt))
 			.slice(0, MAX_TRACKED);
 		const items = changes
 			.filter(({ message }) => statuses.has(statusOf(message)))

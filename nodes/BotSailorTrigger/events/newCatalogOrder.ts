@@ -10,6 +10,7 @@ export const newCatalogOrder: TriggerEvent<OrderCursor> = {
 	perNumber: false,
 	properties: [orderOptions],
 	scope: (context) => `${EVENT}:${catalogIdOf(context)}`,
+	stateVersion: 1,
 	start: async (context) => orderCursor(undefined, await listOrders(context)),
 	async poll(context, state) {
 		const orders = await listOrders(context);

@@ -93,6 +93,8 @@ export const newMessage: TriggerEvent<ActivityCursor> = {
 		},
 	],
 	scope: (context) => `${EVENT}:${phoneNumberIdOf(context)}`,
+	// 1: the ActivityCursor (its optional `lastPages` is absent in states written before it existed).
+	stateVersion: 1,
 	start: async (context) => await startActivity(context, phoneNumberIdOf(context)),
 	async poll(context, state) {
 		const filters = filtersOf(context);

@@ -123,6 +123,8 @@ export const newSubscriber: TriggerEvent<SubscriberState> = {
 	perNumber: true,
 	properties: [],
 	scope: (context) => `${EVENT}:${phoneNumberIdOf(context)}`,
+	// 1: { page, maxId } and, since the order is read from the data, an optional `order` (absent = as before).
+	stateVersion: 1,
 	async start(context) {
 		const { number, page, order } = await newestPage(context, phoneNumberIdOf(context));
 		const state: SubscriberState = { page: number, maxId: maxIdOf(page.records) };

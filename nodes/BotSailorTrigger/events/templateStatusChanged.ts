@@ -41,6 +41,7 @@ export const templateStatusChanged: TriggerEvent<TemplateState> = {
 	perNumber: true,
 	properties: [],
 	scope: (context) => `${EVENT}:${phoneNumberIdOf(context)}`,
+	stateVersion: 1,
 	start: async (context) => ({ statuses: statusesOf(await listTemplates(context)) }),
 	async poll(context, state) {
 		const phoneNumberId = phoneNumberIdOf(context);

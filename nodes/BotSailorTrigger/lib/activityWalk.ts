@@ -34,6 +34,20 @@ export interface ActivityCursor {
 	lastPages?: Record<string, number>;
 }
 
+/** Whether a stored value has the cursor's shape (for migrations of states that embed one). */
+export function isActivityCursor(value: unknown): value is ActivityCursor {
+	if (!value || typeof value !== 'object') return false;
+	const cursor = value as Record<string, unknown>;
+	return (
+		typeof cursor.since === 'string' &&
+		typeof cursor.newest === 'string' &&
+		!!cursor.seen &&
+		typeof cursor.seen === 'object' &&
+		Array.isArray(cursor.recent) &&
+		typeof cursor.maxSubscriberId === 'number'
+	);
+}
+
 /** Bounds that keep the cursor small whatever the traffic. */
 export const MAX_SEEN = 500;
 export const MAX_RECENT = 100;

@@ -6,8 +6,12 @@ export interface PollResult<State> {
 	state: State;
 }
 
-/** One event of the trigger, in its own file under events/. */
-export interface TriggerEvent<State = IDataObject> {
+/**
+ * One event of the trigger, in its own file under events/. `State` is the event's own type; the node
+ * stores it with `stateVersion` and hands a stored state back only to the same event at the same
+ * version (or through `migrate`): any other state is replaced by a fresh start from now.
+ */
+export interface TriggerEvent<State> {
 	value: string;
 	name: string;
 	description: string;
@@ -17,6 +21,16 @@ export interface TriggerEvent<State = IDataObject> {
 	properties: INodeProperties[];
 	/** Identifies what the stored state is about: a change (other number, other catalog) starts afresh. */
 	scope(context: IPollFunctions): string;
+	/**
+	 * The version of the state this code writes. Raise it whenever the state's shape or meaning changes.
+	 * States stored before versions existed count as version 1.
+	 */
+	stateVersion: number;
+	/**
+	 * Reads a state an earlier version of this event stored (a copy); undefined when it cannot, and
+	 * then the trigger starts from now. Without it, any other version starts from now.
+	 */
+	migrate?(state: unknown, version: number): State | undefined;
 	/** First activation: record where "now" is, emit nothing. */
 	start(context: IPollFunctions): Promise<State>;
 	/** A later poll from the stored state, which it must not modify. */
