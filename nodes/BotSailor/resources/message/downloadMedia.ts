@@ -5,6 +5,7 @@ import type {
 	IBinaryData,
 	IDataObject,
 	IExecutePaginationFunctions,
+	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INode,
 	INodeExecutionData,
@@ -18,7 +19,7 @@ import { recipient, showFor, whatsAppNumber } from '../common';
 import { listRecords } from '../../shared/envelope';
 import { inputs } from '../../shared/inputs';
 import { decodeJsonFields } from '../../shared/jsonStrings';
-import { botSailorRequest, CREDENTIAL_TYPE, usesEarlierForm } from '../../shared/request';
+import { CREDENTIAL_TYPE, FORM_CONTENT_TYPE, sendRequest, usesEarlierForm } from '../../shared/request';
 import { limiterFor } from '../../shared/delivery';
 import { asNodeError, errorItem } from '../../shared/sendDefinition';
 import { baseMimeType, extensionOf, formatSize, isGenericMimeType, mimeTypeFromFileName } from '../media/types';
@@ -112,6 +113,8 @@ export interface DownloadOptions {
 	fallbackName: string;
 	itemIndex?: number;
 	skipSslCertificateValidation?: boolean;
+	/** The node's Options → Proxy. */
+	proxy?: IHttpRequestOptions['proxy'];
 }
 
 /** The response stream, as much of Node's Readable as the download uses. */
@@ -224,6 +227,7 @@ export async function downloadMedia(context: DownloadContext, media: MessageMedi
 			ignoreHttpStatusErrors: true,
 			timeout: options.timeout,
 			skipSslCertificateValidation: options.skipSslCertificateValidation,
+			...(options.proxy ? { proxy: options.proxy } : {}),
 		})) as IN8nHttpFullResponse;
 	} catch (error) {
 		const cause = error as Error & { code?: string; cause?: Error & { code?: string } };
@@ -308,16 +312,33 @@ function contentOf(record: IDataObject): unknown {
 	}
 }
 
-/** A conversation's records, newest first, page by page, until `found` says stop. The earlier API form has no pages. */
-async function findInConversation(context: IExecutePaginationFunctions, phoneNumberId: string, phoneNumber: string, messageId: string): Promise<IDataObject | undefined> {
+/** The conversation endpoint with the node's request options (Options → Timeout, proxy, certificates), as the routing would send it. */
+type ConversationReader = (fields: IDataObject) => Promise<IDataObject>;
+
+function conversationReader(context: IExecutePaginationFunctions, request: IHttpRequestOptions): ConversationReader {
 	const itemIndex = context.getItemIndex();
+	return async (fields) =>
+		await sendRequest.call(
+			context,
+			{
+				method: 'POST',
+				url: '/whatsapp/get/conversation',
+				headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
+				body: fields,
+				timeout: Number(request.timeout) || 60_000,
+				...(request.proxy ? { proxy: request.proxy } : {}),
+				...(request.skipSslCertificateValidation ? { skipSslCertificateValidation: true } : {}),
+			},
+			itemIndex,
+		);
+}
+
+/** A message of a conversation by id or wa_message_id, newest pages first. The earlier API form has no pages. */
+async function findInConversation(context: IExecutePaginationFunctions, read: ConversationReader, phoneNumberId: string, phoneNumber: string, messageId: string): Promise<IDataObject | undefined> {
 	const matches = (record: IDataObject) => String(record.id ?? '') === messageId || String(record.wa_message_id ?? '') === messageId;
-	if (await usesEarlierForm(context)) {
-		const envelope = await botSailorRequest.call(context, '/whatsapp/get/conversation', { phone_number_id: phoneNumberId, phone_number: phoneNumber }, itemIndex);
-		return (listRecords(envelope) ?? []).find(matches);
-	}
+	if (await usesEarlierForm(context)) return (listRecords(await read({ phone_number_id: phoneNumberId, phone_number: phoneNumber })) ?? []).find(matches);
 	for (let page = 1; page <= MAX_PAGES; page++) {
-		const envelope = await botSailorRequest.call(context, '/whatsapp/get/conversation', { phone_number_id: phoneNumberId, phone_number: phoneNumber, limit: 50, offset: page }, itemIndex);
+		const envelope = await read({ phone_number_id: phoneNumberId, phone_number: phoneNumber, limit: 50, offset: page });
 		const found = (listRecords(envelope) ?? []).find(matches);
 		if (found) return found;
 		if (envelope.nextOffset === undefined || envelope.nextOffset === null) return undefined;
@@ -329,11 +350,11 @@ async function findInConversation(context: IExecutePaginationFunctions, phoneNum
 const MAX_PAGES = 100;
 
 /** The message a run item is about: the input item's record, or the one found by id (also for an input item without message_content). */
-async function messageRecord(context: IExecutePaginationFunctions): Promise<{ record: IDataObject; fromInput: boolean }> {
+async function messageRecord(context: IExecutePaginationFunctions, read: ConversationReader): Promise<{ record: IDataObject; fromInput: boolean }> {
 	const node = context.getNode();
 	const itemIndex = context.getItemIndex();
 	const lookUp = async (phoneNumberId: string, phoneNumber: string, messageId: string) => {
-		const found = await findInConversation(context, phoneNumberId, phoneNumber, messageId);
+		const found = await findInConversation(context, read, phoneNumberId, phoneNumber, messageId);
 		if (!found) {
 			throw new NodeOperationError(node, `Message ${messageId} was not found in the conversation with ${phoneNumber}`, {
 				description: `Searched the newest ${MAX_PAGES * 50} messages of the conversation on WhatsApp number ${phoneNumberId}. Use the message's id or wa_message_id.`,
@@ -373,7 +394,7 @@ async function downloadMessageMedia(this: IExecutePaginationFunctions, requestDa
 	const input = this.getInputData();
 	try {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const { record } = await messageRecord(this);
+		const { record } = await messageRecord(this, conversationReader(this, requestData.options as IHttpRequestOptions));
 		const media = findMedia(contentOf(record));
 		if (!media) {
 			if (options.passThrough === true) return [{ json: record, ...(input.binary ? { binary: input.binary } : {}), pairedItem: { item: itemIndex } }];
@@ -397,6 +418,7 @@ async function downloadMessageMedia(this: IExecutePaginationFunctions, requestDa
 				fallbackName: `${media.type}-${reference}`.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120),
 				itemIndex,
 				skipSslCertificateValidation: requestData.options.skipSslCertificateValidation === true,
+				proxy: (requestData.options as IHttpRequestOptions).proxy,
 			});
 		} finally {
 			limiter.release();
