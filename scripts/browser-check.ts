@@ -1,16 +1,34 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a command-line check run with tsx against the demo, not node code */
 /**
  * `npm run check:browser` (with `npm run demo` running): logs into the demo's n8n in headless
- * Chromium, opens example workflows and their BotSailor nodes, checks the Resource, Operation and
- * Event menus against the built node descriptions and that a From-list dropdown fills from the
- * API, and saves the screenshots used by the README under docs/.
+ * Chromium, finds the nodes by a marketer's search words, runs the welcome example's default test
+ * ("Execute workflow") and proves from the simulator's recorded requests that it sent to the sample
+ * subscriber only, opens example workflows and their BotSailor nodes, checks the Resource, Operation
+ * and Event menus against the built node descriptions, the canvas subtitles, that a From-list dropdown
+ * fills from the API and that Fetch Test Event returns one record, and saves the screenshots used by
+ * the README under docs/.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
-import { OWNER, ROOT } from '../test/e2e/n8n';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, OWNER, ROOT, Session } from '../test/e2e/n8n';
+
+/** The sample subscriber of the welcome example (its pinned trigger data and its sample branch): a fictional number. */
+const SAMPLE_SUBSCRIBER = '15550100001';
+const WHATSAPP_NUMBER = '104382179270221';
+
+interface RecordedRequest {
+	path: string;
+	body: Record<string, unknown>;
+}
+
+async function simulator<T>(url: string, action: string): Promise<T> {
+	const response = await fetch(`${url}/__control/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+	if (!response.ok) throw new Error(`simulator ${action}: HTTP ${response.status} (is the demo's simulator at ${url}?)`);
+	return ((await response.json()) as { result: T }).result;
+}
 
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
@@ -56,8 +74,14 @@ async function openNode(page: Page, baseUrl: string, workflowId: string, nodeNam
 }
 
 async function main() {
-	const { values } = parseArgs({ options: { url: { type: 'string', default: process.env.N8N_URL ?? 'http://localhost:5678' } } });
+	const { values } = parseArgs({
+		options: {
+			url: { type: 'string', default: process.env.N8N_URL ?? 'http://localhost:5678' },
+			'simulator-url': { type: 'string', default: process.env.SIMULATOR_URL ?? 'http://127.0.0.1:5055' },
+		},
+	});
 	const baseUrl = values.url!;
+	const simulatorUrl = values['simulator-url']!;
 	const action = description('BotSailor/BotSailor.node.js', 'BotSailor');
 	const trigger = description('BotSailorTrigger/BotSailorTrigger.node.js', 'BotSailorTrigger');
 	const docs = join(ROOT, 'docs');
@@ -72,6 +96,49 @@ async function main() {
 		await page.keyboard.press('Enter');
 		await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
 		check('logs in as the demo owner', true, '');
+
+		// A marketer's search words find the nodes (codex aliases), in the nodes panel of a new workflow.
+		await page.goto(`${baseUrl}/workflow/new`);
+		await page.locator('[data-test-id="canvas-add-button"]').first().click({ timeout: 30_000 });
+		const search = page.locator('[data-test-id="node-creator-search-bar"]').first();
+		await search.waitFor({ timeout: 15_000 });
+		for (const words of ['WhatsApp', 'send message', 'subscriber', 'SMS']) {
+			await search.fill(words);
+			await page.waitForTimeout(800);
+			const found = (await page.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()).map((text) => text.trim());
+			check(`the nodes panel finds BotSailor for "${words}"`, found.some((name) => name.startsWith('BotSailor')), `got ${JSON.stringify(found.slice(0, 8))}`);
+			if (words === 'WhatsApp') await page.screenshot({ path: join(docs, 'node-search.png') });
+		}
+		await page.keyboard.press('Escape');
+
+		// The welcome example's default test: "Execute workflow" as a new user clicks it. It must send to the
+		// sample subscriber only (pinned trigger data), and read nothing of the account's subscribers.
+		await simulator(simulatorUrl, 'clear-requests');
+		await page.goto(`${baseUrl}/workflow/bsExWelcome`);
+		const runButton = page.locator('[data-test-id="execute-workflow-button"]').first();
+		await runButton.waitFor({ timeout: 30_000 });
+		const buttonText = (await runButton.innerText()).replace(/\s+/g, ' ').trim();
+		await runButton.click();
+		let requests: RecordedRequest[] = [];
+		for (let waited = 0; waited < 45_000; waited += 500) {
+			requests = await simulator<RecordedRequest[]>(simulatorUrl, 'requests');
+			if (requests.some((request) => request.path === '/whatsapp/subscriber/chat/assign-labels')) break;
+			await page.waitForTimeout(500);
+		}
+		await page.waitForTimeout(1500);
+		requests = await simulator<RecordedRequest[]>(simulatorUrl, 'requests');
+		const recipients = [...new Set(requests.map((request) => request.body.phone_number).filter((value) => value !== undefined).map(String))];
+		process.stdout.write(`     the button read "${buttonText}"; the platform received: ${requests.map((request) => request.path).join(', ') || 'nothing'}\n`);
+		check('the welcome example\'s default test sent the welcome template', requests.some((request) => request.path === '/whatsapp/send/template'), JSON.stringify(requests));
+		check(`the welcome example's default test reached the sample subscriber ${SAMPLE_SUBSCRIBER} only`, JSON.stringify(recipients) === JSON.stringify([SAMPLE_SUBSCRIBER]), `recipients ${JSON.stringify(recipients)}`);
+		check('the welcome example\'s default test read none of the account\'s subscribers (pinned trigger data)', !requests.some((request) => request.path === '/whatsapp/subscriber/list'), JSON.stringify(requests.map((request) => request.path)));
+		// Canvas subtitles in display names.
+		const canvasNode = (name: string) => page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first();
+		const templateNode = (await canvasNode('Send Welcome Template').innerText()).replace(/\s+/g, ' ');
+		check('the canvas subtitle reads "Send Template: Message"', templateNode.includes('Send Template: Message'), templateNode);
+		const triggerNode = (await canvasNode('On New Subscriber').innerText()).replace(/\s+/g, ' ');
+		check('the trigger\'s canvas subtitle reads "New Subscriber"', triggerNode.includes('New Subscriber') && !triggerNode.includes('newSubscriber'), triggerNode);
+		await page.screenshot({ path: join(docs, 'welcome-test-run.png') });
 
 		await openNode(page, baseUrl, 'bsExOrders', 'Thank the Customer');
 		const icon = page.locator('[data-test-id="ndv"] img').first();
@@ -97,23 +164,42 @@ async function main() {
 		await page.waitForTimeout(500);
 		await page.screenshot({ path: join(docs, 'node-panel.png') });
 
-		await openNode(page, baseUrl, 'bsExKeywords', 'On New Message');
-		const events = await menu(page, 'event');
-		const expectedEvents = optionNames(trigger.properties, 'event');
-		check(`Trigger Event menu lists ${expectedEvents.join(', ')}`, JSON.stringify(events) === JSON.stringify(expectedEvents), `got ${JSON.stringify(events)}`);
-		// A manual run of the trigger shows recent messages from the API (the trigger's sample mode).
-		await page.getByRole('button', { name: 'Fetch Test Event' }).first().click();
-		const output = page.locator('[data-test-id="output-panel"]');
-		const fetched = await output.getByText('incoming').first().waitFor({ timeout: 30_000 }).then(() => true, () => false);
-		check('Fetch Test Event shows recent messages from the API', fetched, (await output.innerText()).slice(0, 300));
-		await page.screenshot({ path: join(docs, 'trigger-panel.png') });
+		// Fetch Test Event on a trigger without pinned data (a throwaway workflow: the examples' triggers are
+		// pinned, and testing one would unpin it): one record, the newest message, with its flat text.
+		const session = new Session(baseUrl);
+		await session.login();
+		const scratch = await session.request<{ id: string }>('POST', '/workflows', {
+			name: 'Browser check: BotSailor Trigger test', active: false, connections: {}, settings: { executionOrder: 'v1' },
+			nodes: [{
+				id: 'bs-check-trigger', name: 'On New Message', type: 'n8n-nodes-botsailor.botSailorTrigger', typeVersion: 1, position: [0, 0],
+				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'newMessage', phoneNumberId: { __rl: true, mode: 'id', value: WHATSAPP_NUMBER } },
+				credentials: { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+			}],
+		});
+		try {
+			await openNode(page, baseUrl, scratch.id, 'On New Message');
+			const events = await menu(page, 'event');
+			const expectedEvents = optionNames(trigger.properties, 'event');
+			check(`Trigger Event menu lists ${expectedEvents.join(', ')}`, JSON.stringify(events) === JSON.stringify(expectedEvents), `got ${JSON.stringify(events)}`);
+			await page.getByRole('button', { name: 'Fetch Test Event' }).first().click();
+			const output = page.locator('[data-test-id="output-panel"]');
+			const fetched = await output.getByText('incoming').first().waitFor({ timeout: 30_000 }).then(() => true, () => false);
+			const shown = await output.innerText();
+			check('Fetch Test Event shows ONE record, the newest message, with its flat text', fetched && /\b1 item\b/.test(shown) && shown.includes('message_type'), shown.slice(0, 300));
+			await page.mouse.move(700, 850);
+			await page.waitForTimeout(500);
+			await page.screenshot({ path: join(docs, 'trigger-panel.png') });
+		} finally {
+			await session.request('POST', `/workflows/${scratch.id}/archive`).catch(() => undefined);
+			await session.request('DELETE', `/workflows/${scratch.id}`).catch(() => undefined);
+		}
 
 		// The AI example: the BotSailor node as an agent tool, its parameters filled by $fromAI().
 		await openNode(page, baseUrl, 'bsExAiAgent', 'Send WhatsApp Text');
 		const panel = await page.locator('[data-test-id="ndv"]').innerText();
-		check('the BotSailor tool opens in the AI Agent example', panel.includes('Phone Number') && !/install|not known|unrecognized/i.test(panel), panel.slice(0, 300));
+		check('the BotSailor tool opens in the AI Agent example', panel.includes('WhatsApp Number') && panel.includes('$fromAI') && !/install|not known|unrecognized/i.test(panel), panel.slice(0, 300));
 		await page.screenshot({ path: join(docs, 'ai-tool-panel.png') });
-		process.stdout.write(`screenshots: docs/node-panel.png, docs/trigger-panel.png, docs/ai-tool-panel.png\n`);
+		process.stdout.write(`screenshots: docs/node-search.png, docs/welcome-test-run.png, docs/node-panel.png, docs/trigger-panel.png, docs/ai-tool-panel.png\n`);
 	} finally {
 		await browser.close();
 	}

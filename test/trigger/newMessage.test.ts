@@ -18,6 +18,8 @@ describe('BotSailor Trigger → New Message', () => {
 		const { json, requests } = await pollCounting(fx, poller);
 		expect(json.map((item) => item.wa_message_id)).toEqual([first.wa_message_id, second.wa_message_id, third.wa_message_id]);
 		expect(json[0]).not.toHaveProperty('caption');
+		// What a workflow reads most comes first: n8n's table view shows fields in this order.
+		expect(Object.keys(json[0]).slice(0, 5)).toEqual(['text', 'message_type', 'direction', 'phone_number', 'subscriber_name']);
 		expect(json[0]).toMatchObject({
 			id: first.id, sender: 'user', direction: 'incoming', message_content: { type: 'text', text: { body: 'Do you deliver?' } },
 			text: 'Do you deliver?', message_type: 'text',

@@ -9,13 +9,12 @@ import { flatMessageFields } from './messageContent';
  */
 export function messageItem(message: IDataObject, subscriber: IDataObject, phoneNumberId: string): IDataObject {
 	const decoded = decodeJsonFields(message);
-	return {
-		...decoded,
+	const main: IDataObject = {
 		...flatMessageFields(decoded.message_content),
 		direction: isIncoming(message) ? 'incoming' : 'outgoing',
 		phone_number: String(subscriber.chat_id ?? message.whatsapp_bot_subscriber_subscriber_id ?? ''),
 		subscriber_name: subscriberName(subscriber),
-		subscriber_id: subscriber.subscriber_id,
-		phone_number_id: phoneNumberId,
 	};
+	// What a workflow reads most comes first (n8n's table view keeps this order); the record's own fields cannot override it.
+	return { ...main, ...decoded, ...main, subscriber_id: subscriber.subscriber_id, phone_number_id: phoneNumberId };
 }
