@@ -16,6 +16,7 @@ import { httpListParameters, httpRequestNode, httpSendParameters, HTTP_REQUEST_V
 import { fmt, ROOT, startSimProcess, timed, type SimProcess } from './lib';
 import { memoryRows } from './memory';
 import { packageRows } from './package';
+import { reactionRows } from './reaction';
 import { realN8nSendRow } from './realN8n';
 import { sendTextNode, sendTextParameters } from './sendTextNode';
 
@@ -224,6 +225,12 @@ async function main() {
 		for (const latency of wanted(6) ? LATENCIES : []) {
 			log(`row 6, latency ${latency} ms`);
 			await lostAnswers(sim, latency);
+		}
+		if (wanted(7)) {
+			log('row 7');
+			await sim.control('reset');
+			await setLatency(sim, 0);
+			rows.push(...((await reactionRows(sim, { messages: 50, pollMinutes: QUICK ? 1 : 3, phoneNumberId: PHONE_NUMBER_ID })) as Row[]));
 		}
 		if (wanted(8)) {
 			log('row 8');
