@@ -128,6 +128,13 @@ export const controlRoutes: Record<string, (context: ControlContext) => unknown>
 	order: ({ state, input }) => addOrder(state, input),
 	fault: ({ faults, input }) => faults.add(input.path ?? '*', input as Fault),
 	'concurrency-cap': ({ faults, input }) => void (faults.maxConcurrent = input.max ?? Infinity),
+	// What the platform saw: requests in flight now, the peak and the 429s for the cap since the last reset (InFlightReport).
+	// `{"reset": true}` answers the report, then starts a new measurement.
+	'in-flight': ({ faults, input }) => {
+		const report = faults.report();
+		if (input.reset) faults.resetReport();
+		return report;
+	},
 	latency: ({ faults, input }) => void (faults.latencyMs = input.ms ?? 0),
 	'clear-faults': ({ faults }) => faults.clear(),
 	// SPEC-GAP: refused connections model a reverse proxy/CDN in front of the platform restarting. `{"ms": 300}`; this

@@ -35,14 +35,32 @@ export interface Fault {
 	everyNth?: number;
 }
 
+/** What the platform saw of concurrency (control API `in-flight`). */
+export interface InFlightReport {
+	/** API requests received and not yet answered (or abandoned) now. */
+	inFlight: number;
+	/** The most there were at once since the last reset. */
+	peakInFlight: number;
+	/** The cap; null when there is none. */
+	maxConcurrent: number | null;
+	/** Requests answered 429 because they arrived over the cap, since the last reset. */
+	overCapacity: number;
+}
+
 export class Faults {
 	private rules: Array<{ path: string; fault: Fault; seen: number }> = [];
-	/** Requests above this many in flight are answered 429. */
+	/**
+	 * Requests that arrive while this many are in flight are answered 429. In flight means from the arrival of the
+	 * request (its headers) until its answer is written or the client goes away, so the cap applies to whatever
+	 * overlaps on the wire (a slow upload, many clients at once) with or without added latency.
+	 */
 	maxConcurrent = Infinity;
 	/** Extra latency for every request. */
 	latencyMs = 0;
 	inFlight = 0;
 	peakInFlight = 0;
+	/** Requests answered 429 for being over the cap. */
+	overCapacity = 0;
 
 	add(path: string, fault: Fault): void {
 		this.rules.push({ path, fault: { ...fault }, seen: 0 });
@@ -65,6 +83,7 @@ export class Faults {
 		return { ...fault, latencyMs: (fault.latencyMs ?? 0) + this.latencyMs };
 	}
 
+	/** An API request arrives; `done()` (idempotent) when it is answered or abandoned. */
 	enter(): { overCapacity: boolean; done(): void } {
 		this.inFlight++;
 		this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
@@ -76,5 +95,15 @@ export class Faults {
 				finished = true;
 			},
 		};
+	}
+
+	report(): InFlightReport {
+		return { inFlight: this.inFlight, peakInFlight: this.peakInFlight, maxConcurrent: Number.isFinite(this.maxConcurrent) ? this.maxConcurrent : null, overCapacity: this.overCapacity };
+	}
+
+	/** Starts a new measurement: the peak becomes what is in flight now, the 429 count 0. */
+	resetReport(): void {
+		this.peakInFlight = this.inFlight;
+		this.overCapacity = 0;
 	}
 }

@@ -169,12 +169,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const refusal: { timer?: NodeJS.Timeout; accepting: Promise<void>; resume(): void; fail(error: Error): void } = { accepting: Promise.resolve(), resume: () => {}, fail: () => {} };
 	let closed = false;
 
+	/** The in-flight slot of each API request (Faults.enter), given back once its answer is written. */
+	const slots = new WeakMap<http.ServerResponse, () => void>();
+
 	/** Writes an answer; while refusing connections, closes the connection after it so that no kept-alive socket is reused. */
 	function send(response: http.ServerResponse, status: number, body: unknown, contentType = 'application/json', headers: Record<string, string> = {}) {
 		const text = typeof body === 'string' ? body : JSON.stringify(body);
 		if (refusal.timer) response.shouldKeepAlive = false;
 		response.writeHead(status, { ...headers, 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
 		response.end(text);
+		slots.get(response)?.();
 	}
 	const respond = (response: http.ServerResponse, answer: Answer) => send(response, answer.status, answer.body, answer.contentType, answer.headers);
 
@@ -203,6 +207,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
 	const server = http.createServer(async (request, response) => {
 		const url = new URL(request.url ?? '/', 'http://simulator');
+		// An API request is in flight from its arrival (before its body is read) until it is answered or the client goes away.
+		const slot = url.pathname.startsWith('/api/v1/') ? faults.enter() : undefined;
+		if (slot) {
+			slots.set(response, slot.done);
+			response.once('close', slot.done);
+		}
 		try {
 			if (url.pathname === '/login') return send(response, 200, LOGIN_PAGE, 'text/html');
 			if (serveMedia(state, url.pathname, response)) return; // media links (media.ts): public files, no token
@@ -234,37 +244,37 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			});
 			const received: Received = { method: (request.method ?? 'GET').toUpperCase(), path, contentType: String(request.headers['content-type'] ?? ''), parsed, fields, presented };
 
-			const release = faults.enter();
-			try {
-				const fault = faults.take(path);
-				const processesFirst = fault !== undefined && PROCESSING_FAULTS.includes(fault.kind);
-				const wait = () => new Promise((resolve) => setTimeout(resolve, fault?.latencyMs));
-				if (fault?.latencyMs && !processesFirst) await wait();
-				if (fault?.kind === 'drop') return request.socket.destroy();
-				if (fault?.kind === 'timeout') return; // never answers; the client's timeout fires
-				if (fault?.kind === 'rate429' || release.overCapacity) {
-					return send(response, 429, { status: '0', message: 'Too Many Requests' }, undefined, retryAfter(fault?.kind === 'rate429' ? fault.retryAfterSeconds : undefined));
-				}
-				if (fault?.kind === 'unavailable503') {
-					return send(response, 503, '<!DOCTYPE html><html><body><h1>503 Service Unavailable</h1></body></html>', 'text/html', retryAfter(fault.retryAfterSeconds));
-				}
-				if (fault?.kind === 'html500') return send(response, 500, '<!DOCTYPE html><html><body><h1>500 Internal Server Error</h1></body></html>', 'text/html');
-				if (fault?.kind === 'malformed') return send(response, 200, '{"status":"1","message":[{"id":1,', 'application/json');
-				if (fault?.kind === 'status0') return send(response, 200, { status: '0', message: fault.message ?? 'Something went wrong.' });
-				if (fault?.kind === 'unauthorized') return send(response, 401, { status: '0', message: 'Unauthenticated.' });
-				if (fault?.kind === 'redirect') return respond(response, REDIRECT_TO_LOGIN);
-				// SPEC-GAP (see FaultKind): a gateway in front of the platform loses the answer after the platform acted. Over the
-				// concurrency cap such a request was answered 429 above without being processed, like any other.
-				if (processesFirst) {
-					processApiRequest(received); // done, state changed; its answer is lost
-					if (fault.latencyMs) await wait();
-					if (fault.kind === 'processThenDrop') return request.socket.destroy();
-					return send(response, fault.kind === 'processThen504' ? 504 : 502, gatewayPage(fault.kind === 'processThen504' ? '504 Gateway Time-out' : '502 Bad Gateway'), 'text/html');
-				}
-				return respond(response, processApiRequest(received));
-			} finally {
-				release.done();
+			// Over the concurrency cap: refused at once, before any latency or fault, like a rate limiter in front of the platform.
+			if (slot?.overCapacity) {
+				faults.overCapacity++;
+				return send(response, 429, { status: '0', message: 'Too Many Requests' });
 			}
+			const fault = faults.take(path);
+			const processesFirst = fault !== undefined && PROCESSING_FAULTS.includes(fault.kind);
+			const wait = () => new Promise((resolve) => setTimeout(resolve, fault?.latencyMs));
+			if (fault?.latencyMs && !processesFirst) await wait();
+			if (fault?.kind === 'drop') return request.socket.destroy();
+			if (fault?.kind === 'timeout') return; // never answers; the client's timeout fires
+			if (fault?.kind === 'rate429') {
+				return send(response, 429, { status: '0', message: 'Too Many Requests' }, undefined, retryAfter(fault.retryAfterSeconds));
+			}
+			if (fault?.kind === 'unavailable503') {
+				return send(response, 503, '<!DOCTYPE html><html><body><h1>503 Service Unavailable</h1></body></html>', 'text/html', retryAfter(fault.retryAfterSeconds));
+			}
+			if (fault?.kind === 'html500') return send(response, 500, '<!DOCTYPE html><html><body><h1>500 Internal Server Error</h1></body></html>', 'text/html');
+			if (fault?.kind === 'malformed') return send(response, 200, '{"status":"1","message":[{"id":1,', 'application/json');
+			if (fault?.kind === 'status0') return send(response, 200, { status: '0', message: fault.message ?? 'Something went wrong.' });
+			if (fault?.kind === 'unauthorized') return send(response, 401, { status: '0', message: 'Unauthenticated.' });
+			if (fault?.kind === 'redirect') return respond(response, REDIRECT_TO_LOGIN);
+			// SPEC-GAP (see FaultKind): a gateway in front of the platform loses the answer after the platform acted. Over the
+			// concurrency cap such a request was answered 429 above without being processed, like any other.
+			if (processesFirst) {
+				processApiRequest(received); // done, state changed; its answer is lost
+				if (fault.latencyMs) await wait();
+				if (fault.kind === 'processThenDrop') return request.socket.destroy();
+				return send(response, fault.kind === 'processThen504' ? 504 : 502, gatewayPage(fault.kind === 'processThen504' ? '504 Gateway Time-out' : '502 Bad Gateway'), 'text/html');
+			}
+			return respond(response, processApiRequest(received));
 		} catch (error) {
 			return send(response, 500, `<html><body>Simulator error: ${(error as Error).message}</body></html>`, 'text/html');
 		}
@@ -320,6 +330,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		reset: (seed) => {
 			state = seedState(seed);
 			faults.clear();
+			faults.resetReport();
 			requests.splice(0);
 			stopRefusing();
 		},

@@ -1,0 +1,89 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test infrastructure runs in plain Node.js, not inside n8n */
+/**
+ * The simulator's concurrency cap and its in-flight report (control API `concurrency-cap`, `in-flight`): a request
+ * counts from its arrival until it is answered or abandoned, so the cap applies without any added latency; a request
+ * over the cap is answered 429 at once, records nothing and consumes no fault.
+ */
+import http from 'node:http';
+import { useContractSimulator } from './contractClient';
+
+const { context } = useContractSimulator();
+
+const NUMBER = '104382179270221';
+
+/** A send whose body is not finished: it has arrived (headers sent) and stays in flight until `finish()`. */
+function openSend(text: string): { finish(): Promise<number> } {
+	const body = new URLSearchParams({ apiToken: context.sim.token, phone_number_id: NUMBER, phone_number: '15550100000', message: text }).toString();
+	const request = http.request(`${context.sim.url}/api/v1/whatsapp/send`, {
+		method: 'POST',
+		agent: new http.Agent({ keepAlive: false }),
+		headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+	});
+	const answered = new Promise<number>((resolve, reject) => {
+		request.on('response', (response) => {
+			response.resume();
+			response.on('end', () => resolve(response.statusCode ?? 0));
+		});
+		request.on('error', reject);
+	});
+	request.write(body.slice(0, 10));
+	return {
+		finish: async () => {
+			request.end(body.slice(10));
+			return await answered;
+		},
+	};
+}
+
+async function control<T>(action: string, input: unknown = {}): Promise<T> {
+	const response = await fetch(`${context.sim.url}/__control/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) });
+	return ((await response.json()) as { result: T }).result;
+}
+
+async function until(condition: () => boolean): Promise<void> {
+	for (let tries = 0; !condition(); tries++) {
+		if (tries > 200) throw new Error('condition not met within 2 s');
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+}
+
+describe('concurrency cap without added latency', () => {
+	it('answers 429 to a request that arrives while the cap is in flight, and reports the peak', async () => {
+		await control('concurrency-cap', { max: 3 });
+		await control('in-flight', { reset: true });
+		const open = ['a', 'b', 'c'].map(openSend);
+		await until(() => context.sim.faults.inFlight === 3);
+		const over = await fetch(`${context.sim.url}/api/v1/whatsapp/send`, {
+			method: 'POST',
+			body: new URLSearchParams({ apiToken: context.sim.token, phone_number_id: NUMBER, phone_number: '15550100000', message: 'over' }),
+		});
+		expect(over.status).toBe(429);
+		expect(await over.json()).toEqual({ status: '0', message: 'Too Many Requests' });
+		expect(await Promise.all(open.map((request) => request.finish()))).toEqual([200, 200, 200]);
+		expect(context.sim.state.messages.filter((message) => message.sender === 'bot' && message.message_content.includes('over'))).toEqual([]);
+		expect(await control('in-flight')).toEqual({ inFlight: 0, peakInFlight: 4, maxConcurrent: 3, overCapacity: 1 });
+		// A new measurement starts from what is in flight now.
+		expect(await control('in-flight', { reset: true })).toMatchObject({ peakInFlight: 4 });
+		expect(await control('in-flight')).toEqual({ inFlight: 0, peakInFlight: 0, maxConcurrent: 3, overCapacity: 0 });
+	});
+
+	it('lets the same requests through one after the other, and without a cap', async () => {
+		await control('concurrency-cap', { max: 1 });
+		for (const text of ['x', 'y']) expect(await openSend(text).finish()).toBe(200);
+		await control('concurrency-cap', { max: null });
+		const open = ['p', 'q', 'r'].map(openSend);
+		await until(() => context.sim.faults.inFlight === 3);
+		expect(await Promise.all(open.map((request) => request.finish()))).toEqual([200, 200, 200]);
+		expect(await control('in-flight')).toMatchObject({ inFlight: 0, maxConcurrent: null, overCapacity: 0 });
+	});
+
+	it('counts a request the client abandons only until it goes away', async () => {
+		const body = 'apiToken=x';
+		const request = http.request(`${context.sim.url}/api/v1/whatsapp/send`, { method: 'POST', headers: { 'content-length': 1000 } });
+		request.on('error', () => undefined);
+		request.write(body);
+		await until(() => context.sim.faults.inFlight === 1);
+		request.destroy();
+		await until(() => context.sim.faults.inFlight === 0);
+	});
+});
