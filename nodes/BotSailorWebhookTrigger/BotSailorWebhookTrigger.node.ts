@@ -12,7 +12,7 @@ import { listSearch } from '../BotSailor/methods/listSearch';
 import { whatsAppNumber } from '../BotSailor/resources/common';
 import { claimDelivery, ID_TTL_SECONDS, memoryLoaded, prepareMemory, releaseMemory } from '../shared/deliveryMemory';
 import { ANY_EVENT, EVENTS, eventOf } from './events';
-import { showForEvents } from './lib/event';
+import { setupNotice, showForEvents } from './lib/event';
 import { checkSecret, readBody, type Refusal } from './lib/request';
 
 /** The WhatsApp number the URL is set on: fills phone_number_id (as the polling trigger does) and is read by Fetch Full Message. */
@@ -27,11 +27,9 @@ function whatsAppNumberProperty(): INodeProperties {
 	return property;
 }
 
-const ANY_EVENT_SETUP =
-	'<b>Setup</b>: 1. Open "Webhook URLs" above and copy the <b>Production URL</b> (with <code>?secret=</code> and the secret at its end if you set a Secret below). ' +
-	'Publish (activate) this workflow. 2. In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL into each webhook field ' +
-	'you want (Incoming Message, Message Status, Conversation Status) and select <b>Publish Changes</b>; a flow\'s "Forward Data to Webhook" step can use it too. ' +
-	'Every item carries <code>event_type</code>. The <b>Test URL</b> only answers while this editor is listening, for one delivery.';
+const ANY_EVENT_SETUP = setupNotice(
+	'In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL into each field you want (Incoming Message, Message Status, Conversation Status) and select <b>Publish Changes</b>; a flow\'s Forward Data to Webhook step can use it too. Every item carries <code>event_type</code>.',
+);
 
 function setupNotices(): INodeProperties[] {
 	return [

@@ -206,3 +206,20 @@ describe('the webhook methods', () => {
 		expect(trigger.saved).toEqual({});
 	});
 });
+
+describe('the setup notice', () => {
+	const properties = new BotSailorWebhookTrigger().description.properties;
+	it.each([
+		['incomingMessage', 'Bot Settings → Webhook', 'Incoming Message'],
+		['messageStatusChanged', 'Bot Settings → Webhook', 'Message Status'],
+		['conversationStatusChanged', 'Bot Settings → Webhook', 'Conversation Status'],
+		['flowData', 'Forward Data to Webhook', 'bot flow'],
+		['anyEvent', 'Bot Settings → Webhook', 'event_type'],
+	])('for %s says where the URL goes, to publish, and what the Test URL does', (event, place, field) => {
+		const notices = properties.filter((property) => property.type === 'notice' && property.displayOptions?.show?.event?.includes(event));
+		expect(notices).toHaveLength(1);
+		const text = notices[0].displayName;
+		for (const expected of ['Production URL', '?secret=', place, field, 'Publish (activate) this workflow', 'Test URL']) expect(text).toContain(expected);
+	});
+});
+

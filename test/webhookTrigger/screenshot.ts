@@ -42,8 +42,17 @@ async function main() {
 		for (const expected of ['Webhook URLs', 'Bot Settings', 'Production URL', 'Test URL', 'Secret']) {
 			if (!text.includes(expected)) throw new Error(`the panel does not show "${expected}":\n${text}`);
 		}
-		// Show the URLs: the section is folded until clicked.
+		// The URL to paste: open the Webhook URLs section, then its Production URL tab (not the notice's words).
 		await page.getByText('Webhook URLs').first().click();
+		await page.waitForTimeout(800);
+		const switched = await page.evaluate(() => {
+			const candidates = [...document.querySelectorAll('[data-test-id="ndv"] *')].filter(
+				(element) => element.children.length === 0 && element.textContent?.trim() === 'Production URL' && !element.closest('[class*="notice"]'),
+			);
+			(candidates[0] as HTMLElement | undefined)?.click();
+			return candidates.length;
+		});
+		if (!switched) throw new Error('no Production URL tab in the Webhook URLs section');
 		await page.waitForTimeout(800);
 		await page.screenshot({ path: join(ROOT, 'docs', 'webhook-trigger-panel.png') });
 		process.stdout.write('screenshot: docs/webhook-trigger-panel.png\n');

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { botOf, chatId, subscriberName, text } from '../lib/fields';
-import { URL_STEPS, type WebhookEvent } from '../lib/event';
+import { botSettingsStep, setupNotice, type WebhookEvent } from '../lib/event';
 
 const EVENT = 'conversationStatusChanged';
 
@@ -13,9 +13,7 @@ export const conversationStatusChanged: WebhookEvent = {
 	value: EVENT,
 	name: 'Conversation Status Changed',
 	description: 'A conversation was resolved, reopened, archived, blocked or unblocked',
-	setup:
-		'<b>Setup</b>: 1. ' + URL_STEPS + ' 2. In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL into the ' +
-		'<b>Conversation Status</b> webhook field and select <b>Publish Changes</b>.',
+	setup: setupNotice(botSettingsStep('Conversation Status')),
 	properties: [],
 	matches: (body) => text(body, 'event').startsWith('conversation.') || (text(body, 'action') !== '' && text(body, 'changed_at') !== ''),
 	key(body) {

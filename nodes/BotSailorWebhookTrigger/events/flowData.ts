@@ -1,5 +1,5 @@
 import { botOf, canonical, chatId, decoded, subscriberName, text } from '../lib/fields';
-import type { WebhookEvent } from '../lib/event';
+import { setupNotice, type WebhookEvent } from '../lib/event';
 
 const EVENT = 'flowData';
 
@@ -7,10 +7,7 @@ export const flowData: WebhookEvent = {
 	value: EVENT,
 	name: 'Flow Data',
 	description: 'A bot flow\'s "Forward Data to Webhook" step sent the data it collected',
-	setup:
-		'<b>Setup</b>: 1. Open "Webhook URLs" above and copy the <b>Production URL</b> (with <code>?secret=</code> and the secret at its end if you set a Secret below). ' +
-		'Publish (activate) this workflow. 2. In BotSailor open the bot flow, add or open its <b>Forward Data to Webhook</b> step, paste the URL and save the flow. ' +
-		'The <b>Test URL</b> only answers while this editor is listening, for one delivery.',
+	setup: setupNotice('In BotSailor open the bot flow, add or open its <b>Forward Data to Webhook</b> step, paste the URL and save the flow.'),
 	properties: [],
 	matches: (body) => 'postbackid' in body || 'user_input_data' in body,
 	key: (body) => ({

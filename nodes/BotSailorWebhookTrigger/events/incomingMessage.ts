@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { fetchFullMessage } from '../lib/fullMessage';
 import { botOf, chatId, integerOrText, subscriberName, text } from '../lib/fields';
-import { showForEvents, URL_STEPS, type WebhookEvent } from '../lib/event';
+import { botSettingsStep, setupNotice, showForEvents, type WebhookEvent } from '../lib/event';
 
 const EVENT = 'incomingMessage';
 
@@ -56,9 +56,7 @@ export const incomingMessage: WebhookEvent = {
 	value: EVENT,
 	name: 'Incoming Message',
 	description: 'A subscriber wrote to the bot',
-	setup:
-		'<b>Setup</b>: 1. ' + URL_STEPS + ' 2. In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL into the ' +
-		'<b>Incoming Message</b> webhook field and select <b>Publish Changes</b>. Leave the other fields empty unless another trigger uses them.',
+	setup: setupNotice(`${botSettingsStep('Incoming Message')} Leave the other fields empty unless another trigger uses them.`),
 	properties: [
 		{
 			displayName: 'Fetch Full Message',

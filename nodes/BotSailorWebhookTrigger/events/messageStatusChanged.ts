@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { flatMessageFields } from '../../BotSailorTrigger/lib/messageContent';
 import { botOf, chatId, firstText, integerOrText, subscriberName, text } from '../lib/fields';
-import { showForEvents, URL_STEPS, type WebhookEvent } from '../lib/event';
+import { botSettingsStep, setupNotice, showForEvents, type WebhookEvent } from '../lib/event';
 
 const EVENT = 'messageStatusChanged';
 const STATUSES = ['sent', 'delivered', 'read', 'failed'];
@@ -52,9 +52,7 @@ export const messageStatusChanged: WebhookEvent = {
 	value: EVENT,
 	name: 'Message Status Changed',
 	description: 'A message sent by the bot or an agent was sent, delivered, read or failed',
-	setup:
-		'<b>Setup</b>: 1. ' + URL_STEPS + ' 2. In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL into the ' +
-		'<b>Message Status</b> webhook field and select <b>Publish Changes</b>.',
+	setup: setupNotice(botSettingsStep('Message Status')),
 	properties: [
 		{
 			displayName: 'Statuses',

@@ -38,7 +38,19 @@ export function showForEvents(events: string[]): INodeProperties['displayOptions
 	return { show: { event: events } };
 }
 
-/** The step the setup notices share: where the URL comes from, the secret, and the Test URL's limit. */
-export const URL_STEPS =
-	'Open "Webhook URLs" above and copy the <b>Production URL</b>. If you set a Secret below, add <code>?secret=</code> and the secret to its end. ' +
-	'Publish (activate) this workflow. The <b>Test URL</b> only answers while this editor is listening ("Listen for test event"), for one delivery.';
+/**
+ * The setup notice: copy the URL, paste it where the platform posts this event (`where`: the second
+ * step), publish; and the Test URL's limit.
+ */
+export function setupNotice(where: string): string {
+	return (
+		'<b>Setup</b>: 1. Open <b>Webhook URLs</b> above and copy the <b>Production URL</b>; if you set a Secret below, add <code>?secret=</code> and the secret to its end. ' +
+		`2. ${where} ` +
+		'3. Publish (activate) this workflow. The <b>Test URL</b> only answers while this editor is listening ("Listen for test event"), for one delivery.'
+	);
+}
+
+/** Step 2 for the events set in Bot Settings → Webhook. */
+export function botSettingsStep(field: string): string {
+	return `In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL into the <b>${field}</b> field and select <b>Publish Changes</b>.`;
+}
