@@ -190,6 +190,66 @@ async function lostAnswers(sim: SimProcess, latency: number) {
 	await sim.control('clear-faults');
 }
 
+/**
+ * Row 9: Message Status Changed following 100 delivered messages (100 subscribers, read receipts off: never
+ * "read"), requests per idle poll in their first hour and after it; the n8n host's clock is moved on here.
+ */
+async function idleStatusCost(sim: SimProcess) {
+	await sim.control('reset');
+	await setLatency(sim, 0);
+	const realNow = Date.now;
+	let offsetMs = 0;
+	Date.now = () => realNow() + offsetMs;
+	try {
+		const poller = createPoller(new BotSailorTrigger(), { event: 'messageStatusChanged', phoneNumberId: { __rl: true, mode: 'id', value: PHONE_NUMBER_ID } }, creds(sim));
+		const requestsOf = async (poll: () => Promise<unknown>) => {
+			await sim.control('clear-requests');
+			const run = await timed(poll);
+			return { requests: (await sim.control<unknown[]>('requests')).length, cpuMs: run.cpuMs, result: run.result };
+		};
+		await poller.poll();
+		const subscribers = (await sim.control<Array<{ phone_number_id: string; chat_id: string }>>('state', { collection: 'subscribers' }))
+			.filter((entry) => entry.phone_number_id === PHONE_NUMBER_ID)
+			.slice(0, 100);
+		const sent: string[] = [];
+		for (const { chat_id } of subscribers) {
+			sent.push((await sim.control<{ wa_message_id: string }>('message', { phone_number_id: PHONE_NUMBER_ID, phone_number: chat_id, text: 'Your order shipped', sender: 'bot' })).wa_message_id);
+		}
+		await poller.poll();
+		await poller.poll();
+		for (const wa_message_id of sent) await sim.control('message-status', { wa_message_id, status: 'delivered' });
+		const reported = ((await poller.poll()) as unknown[]).length;
+		const young = await requestsOf(() => poller.poll());
+		offsetMs += 61 * 60_000;
+		const idle: Array<{ requests: number; cpuMs: number }> = [];
+		for (let poll = 0; poll < 10; poll++) {
+			idle.push(await requestsOf(() => poller.poll()));
+			offsetMs += 60_000;
+		}
+		// One of them is read: polls (one a minute) until it is reported.
+		await sim.control('message-status', { wa_message_id: sent[50], status: 'read' });
+		let polls = 0;
+		let found = false;
+		while (!found && polls < 200) {
+			found = ((await poller.poll()) as Array<{ json: { wa_message_id?: string } }>).some((item) => item.json.wa_message_id === sent[50]);
+			polls++;
+			offsetMs += 60_000;
+		}
+		offsetMs += 24 * 60 * 60_000;
+		await poller.poll();
+		const after = await requestsOf(() => poller.poll());
+		const followed = (Object.values(poller.staticData())[0] as { state: { tracked: unknown[] } }).state.tracked.length;
+		const label = '9. Trigger Message Status Changed, 100 delivered messages followed (100 subscribers, read receipts off)';
+		const maxIdle = Math.max(...idle.map((entry) => entry.requests));
+		rows.push([label, '0 ms', `idle poll in their first hour: requests / CPU ms (${reported} delivered reported before)`, `${young.requests} / ${fmt(young.cpuMs, 1)}`, '–', '–', 'every poll checks each']);
+		rows.push([label, '0 ms', 'idle poll after one hour: requests, max of 10 polls / CPU ms, median', `${maxIdle} / ${fmt(idle.map((entry) => entry.cpuMs).sort((a, b) => a - b)[5], 1)}`, '–', '–', '≤ 3']);
+		rows.push([label, '0 ms', 'one of them read after one hour: polls until reported (1 request each beyond the walk)', found ? String(polls) : `not within ${polls}`, '–', '–', '≤ 100']);
+		rows.push([label, '0 ms', `25 h after delivery: messages followed / idle poll requests`, `${followed} / ${after.requests}`, '–', '–', '0 / 2']);
+	} finally {
+		Date.now = realNow;
+	}
+}
+
 function table(): string {
 	const header: Row = ['Scenario', 'Latency', 'Measure', 'n8n-nodes-botsailor', 'Reference', 'Ratio ours / ref', 'Goal'];
 	const line = (cells: string[]) => `| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`;
@@ -236,6 +296,10 @@ async function main() {
 			log('row 8');
 			await sim.control('reset');
 			rows.push(...((await memoryRows(sim, 50, QUICK ? 1 : 3)) as Row[]));
+		}
+		if (wanted(9)) {
+			log('row 9');
+			await idleStatusCost(sim);
 		}
 	} finally {
 		await sim.stop();

@@ -74,7 +74,10 @@ describe('BotSailor Trigger: versioned state', () => {
 		await poller.poll();
 		const current = stored(poller) as { scope: string; state: { activity: IDataObject; tracked: Array<Record<string, string>> } };
 		expect(current.state.tracked).toEqual([
-			{ waMessageId: sent.wa_message_id, phoneNumber: chat.chat_id, subscriberName: `${chat.first_name} ${chat.last_name}`, status: 'sent', sentAt: sent.conversation_time },
+			{
+				waMessageId: sent.wa_message_id, phoneNumber: chat.chat_id, subscriberName: `${chat.first_name} ${chat.last_name}`, status: 'sent', sentAt: sent.conversation_time,
+				followedSince: expect.any(Number), statusSince: expect.any(Number), checkedAt: expect.any(Number),
+			},
 		]);
 		// What the previous release stored: no version, one-letter keys.
 		const tracked = current.state.tracked.map((entry) => ({ w: entry.waMessageId, p: entry.phoneNumber, n: entry.subscriberName, s: entry.status, t: entry.sentAt }));

@@ -9,12 +9,26 @@ import { messageItem } from '../lib/subscriber';
 const EVENT = 'messageStatusChanged';
 
 /**
- * Status tracking is bounded: the last MAX_TRACKED outgoing messages sent after activation, at most
- * MAX_AGE_DAYS older than the newest message seen, until they reach a final status (read or failed).
- * Older messages are no longer followed.
+ * Status tracking is bounded in number, time and requests (an idle poll must not cost a request per
+ * followed message):
+ * - the last MAX_TRACKED outgoing messages sent after activation, until they are read or failed;
+ * - a delivered message for DELIVERED_FOR_HOURS after it was seen delivered: recipients with read
+ *   receipts off never report "read";
+ * - any message for at most MAX_AGE_DAYS (e.g. sent to a phone that stays off), and not when it is
+ *   more than MAX_AGE_DAYS older than the newest message seen;
+ * - during its first EVERY_POLL_MINUTES a message is checked on every poll (statuses move fast then).
+ *   After that, followed messages are checked for free when the poll reads their conversation anyway,
+ *   and otherwise in turn, least recently checked first, with OLDER_REQUESTS_PER_POLL request per poll:
+ *   an idle poll costs the walk's 2 requests + 1, and a change of such a message is reported within
+ *   as many polls as there are of them (100 at most).
+ * Times are the n8n host's clock (the platform's timestamps say no time zone).
  */
 export const MAX_TRACKED = 100;
 export const MAX_AGE_DAYS = 7;
+export const DELIVERED_FOR_HOURS = 24;
+export const EVERY_POLL_MINUTES = 60;
+export const OLDER_REQUESTS_PER_POLL = 1;
+const MINUTE = 60_000;
 const FINAL = new Set(['read', 'failed']);
 export const STATUSES = ['sent', 'delivered', 'read', 'failed'];
 
@@ -28,9 +42,15 @@ interface Tracked {
 	status: string;
 	/** Its conversation_time. */
 	sentAt: string;
+	/** When the trigger started following it, first saw its status, last checked it (ms, the n8n host's clock). */
+	followedSince: number;
+	statusSince: number;
+	checkedAt: number;
+	/** No longer on its conversation's newest page: checked through message-status. */
+	furtherBack?: boolean;
 }
 
-/** Version 2 (version 1 had the same content under one-letter keys: migrated). */
+/** Version 2 (version 1 had one-letter keys and no times: migrated, its messages followed as if from now). */
 interface StatusState {
 	activity: ActivityCursor;
 	tracked: Tracked[];
@@ -45,7 +65,11 @@ function fromVersion1(state: unknown): StatusState | undefined {
 	const entries: Tracked[] = [];
 	for (const entry of tracked as Array<Record<string, unknown> | null>) {
 		if (!entry || ![entry.w, entry.p, entry.n, entry.s, entry.t].every(isText)) return undefined;
-		entries.push({ waMessageId: entry.w as string, phoneNumber: entry.p as string, subscriberName: entry.n as string, status: entry.s as string, sentAt: entry.t as string });
+		const now = Date.now();
+		entries.push({
+			waMessageId: entry.w as string, phoneNumber: entry.p as string, subscriberName: entry.n as string, status: entry.s as string, sentAt: entry.t as string,
+			followedSince: now, statusSince: now, checkedAt: now,
+		});
 	}
 	return { activity, tracked: entries };
 }
@@ -105,6 +129,7 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 	async poll(context, state) {
 		const phoneNumberId = phoneNumberIdOf(context);
 		const statuses = wanted(context);
+		const now = Date.now();
 		const { found, cursor } = await walkActivity(context, phoneNumberId, state.activity);
 		const changes: Array<{ message: IDataObject; subscriber: IDataObject; previous: string | null }> = [];
 		const following = new Map<string, Tracked>();
@@ -120,34 +145,73 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 					subscriberName: subscriberName(subscriber),
 					status: statusOf(message),
 					sentAt: String(message.conversation_time ?? ''),
+					followedSince: now,
+					statusSince: now,
+					checkedAt: now,
 				});
 			}
 		}
 
-		// Messages followed before: read their status from the conversation's first page (one request per
-		// subscriber, reused from the walk), or from message-status when they are further back.
+		// Messages followed before: their status is read from their conversation's newest page (one request per
+		// subscriber, none when the walk read it), or from message-status once they are further back.
 		const pages = new Map(found.map((entry) => [String(entry.subscriber.chat_id), entry.latest]));
-		for (const tracked of state.tracked) {
-			if (following.has(tracked.waMessageId)) continue;
-			let latest = pages.get(tracked.phoneNumber);
-			if (!latest) {
-				latest = (await readConversation(context, phoneNumberId, tracked.phoneNumber, state.activity.lastPages?.[tracked.phoneNumber])).latest;
-				pages.set(tracked.phoneNumber, latest);
+		const record = (entry: Tracked, message: IDataObject) => {
+			const status = statusOf(message);
+			if (status !== entry.status) changes.push({ message, subscriber: { chat_id: entry.phoneNumber, first_name: entry.subscriberName }, previous: entry.status });
+			following.set(entry.waMessageId, { ...entry, status, statusSince: status !== entry.status ? now : entry.statusSince, checkedAt: now });
+		};
+		/** Checks one followed message; a request is made only when `pay()` allows it. False when it has to wait. */
+		const check = async (entry: Tracked, pay: () => boolean): Promise<boolean> => {
+			let current = entry;
+			if (!current.furtherBack) {
+				if (!pages.has(current.phoneNumber)) {
+					if (!pay()) return false;
+					const { latest } = await readConversation(context, phoneNumberId, current.phoneNumber, state.activity.lastPages?.[current.phoneNumber]);
+					pages.set(current.phoneNumber, latest);
+				}
+				const message = pages.get(current.phoneNumber)?.find((candidate) => String(candidate.wa_message_id) === current.waMessageId);
+				if (message) {
+					record(current, message);
+					return true;
+				}
+				current = { ...current, furtherBack: true };
+				following.set(current.waMessageId, current);
 			}
-			let message = latest.find((entry) => String(entry.wa_message_id) === tracked.waMessageId);
-			if (!message) {
-				const envelope = await botSailorRequest.call(context, '/whatsapp/get/message-status', { wa_message_id: tracked.waMessageId });
-				const status = (envelope.message ?? {}) as IDataObject;
-				message = { ...status, wa_message_id: tracked.waMessageId, conversation_time: tracked.sentAt, whatsapp_bot_subscriber_subscriber_id: tracked.phoneNumber };
-			}
-			const subscriber = { chat_id: tracked.phoneNumber, first_name: tracked.subscriberName };
-			if (statusOf(message) !== tracked.status) changes.push({ message, subscriber, previous: tracked.status });
-			following.set(tracked.waMessageId, { ...tracked, status: statusOf(message) });
+			if (!pay()) return false;
+			const envelope = await botSailorRequest.call(context, '/whatsapp/get/message-status', { wa_message_id: current.waMessageId });
+			const status = (envelope.message ?? {}) as IDataObject;
+			record(current, { ...status, wa_message_id: current.waMessageId, conversation_time: current.sentAt, whatsapp_bot_subscriber_subscriber_id: current.phoneNumber });
+			return true;
+		};
+		const waiting = state.tracked.filter((entry) => !following.has(entry.waMessageId));
+		for (const entry of waiting) following.set(entry.waMessageId, entry); // kept as they are unless checked below
+		const young = (entry: Tracked) => now - entry.followedSince < EVERY_POLL_MINUTES * MINUTE;
+		// Followed for less than EVERY_POLL_MINUTES: checked on every poll.
+		for (const entry of waiting.filter(young)) await check(entry, () => true);
+		// The others: free when their page was read anyway, then in turn within the poll's budget.
+		const older = waiting.filter((entry) => !young(entry)).sort((a, b) => a.checkedAt - b.checkedAt);
+		const checked = new Set<string>();
+		const latestOf = (entry: Tracked) => following.get(entry.waMessageId) ?? entry;
+		const checkFree = async () => {
+			for (const entry of older) if (!checked.has(entry.waMessageId) && (await check(latestOf(entry), () => false))) checked.add(entry.waMessageId);
+		};
+		await checkFree();
+		let budget = OLDER_REQUESTS_PER_POLL;
+		const pay = () => budget-- > 0;
+		for (const entry of older) {
+			if (budget <= 0) break;
+			if (!checked.has(entry.waMessageId) && (await check(latestOf(entry), pay))) checked.add(entry.waMessageId);
 		}
+		await checkFree();
 
 		const oldest = ageLimit(cursor.newest);
+		const kept = (entry: Tracked) =>
+			!FINAL.has(entry.status) &&
+			entry.sentAt >= oldest &&
+			now - entry.followedSince <= MAX_AGE_DAYS * 24 * 60 * MINUTE &&
+			!(entry.status === 'delivered' && now - entry.statusSince > DELIVERED_FOR_HOURS * 60 * MINUTE);
 		const tracked = [...following.values()]
-			.filter((entry) => !FINAL.has(entry.status) && entry.sentAt >= oldest)
+			.filter(kept)
 			.sort((a, b) => b.sentAt.localeCompare(a.sentAt))
 			.slice(0, MAX_TRACKED);
 		const items = changes
