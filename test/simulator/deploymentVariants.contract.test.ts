@@ -1,11 +1,11 @@
-import { useContractSimulator } from './contractClient';
+import { useContractSimulator, type Envelope } from './contractClient';
 
 /** The SPEC-GAP deployment variants of state.ts serve what they say (the trigger's tests rely on them). */
 const { context, call } = useContractSimulator();
 const NUMBER = '104382179270221';
 const PHONE = '15550100000';
-const ids = (envelope: { message: Array<{ subscriber_id: number }> }) => envelope.message.map((entry) => entry.subscriber_id);
-const times = (envelope: { message: Array<{ conversation_time: string }> }) => envelope.message.map((entry) => entry.conversation_time);
+const ids = (envelope: Envelope): number[] => envelope.message.map((entry: { subscriber_id: number }) => entry.subscriber_id);
+const times = (envelope: Envelope): string[] => envelope.message.map((entry: { conversation_time: string }) => entry.conversation_time);
 
 describe('deployment variants', () => {
 	it('subscriber list default order: oldest first (default), newest first, by name; orderBy=1 unchanged', async () => {
