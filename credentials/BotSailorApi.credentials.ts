@@ -20,6 +20,18 @@ export function apiBaseUrl(baseUrl: unknown): string {
 	return `${root}/api/v1`;
 }
 
+/** The default of Max Sends in Flight: requests one n8n process sends to the account at once. */
+export const DEFAULT_SENDS_IN_FLIGHT = 6;
+
+/**
+ * The credential's Max Sends in Flight as a whole number from 1 to 100; anything else (an older
+ * credential without the field, an empty or invalid value) is the default.
+ */
+export function sendsInFlight(credentials: ICredentialDataDecryptedObject | undefined): number {
+	const value = Number(credentials?.maxSendsInFlight);
+	return Number.isInteger(value) && value >= 1 && value <= 100 ? value : DEFAULT_SENDS_IN_FLIGHT;
+}
+
 /** What the credential test says when the platform refuses the token (HTTP 401/403); the README quotes its start. */
 export const REFUSED_TOKEN_MESSAGE =
 	'Authorization failed - please check your credentials: the platform refused this API token. Copy it again from your profile (API Developer), and check that the Base URL is your platform’s address.';
@@ -81,6 +93,16 @@ export class BotSailorApi implements ICredentialType {
 			default: 'current',
 			description: 'Which form of the API your deployment runs. BotSailor itself and up-to-date white-label platforms run Current.',
 			hint: 'Not sure? Keep Current and save (the test passes on both forms), then run BotSailor → Label → Get Many: if it fails with a not-found error or a web page instead of data, choose Earlier. Your platform’s API documentation tells too: label endpoints under /whatsapp/label/ mean Earlier.',
+		},
+		{
+			displayName: 'Max Sends in Flight',
+			name: 'maxSendsInFlight',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+			default: DEFAULT_SENDS_IN_FLIGHT,
+			description:
+				'How many send requests (messages, templates, broadcasts, bot flows) one n8n process makes to this account at once; the others wait their turn. Each n8n process counts for itself.',
+			hint: 'Queue mode: every worker (and the main process, if it runs executions) has its own count. Keep processes × this number below your platform’s limit on concurrent requests, e.g. 2 workers and a limit of 10: 4.',
 		},
 	];
 

@@ -30,6 +30,7 @@ export interface TestCredentials {
 	baseUrl: string;
 	apiToken: string;
 	apiForm?: 'current' | 'earlier';
+	maxSendsInFlight?: number;
 }
 
 /**

@@ -80,6 +80,21 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 		}
 	});
 
+	it.each([
+		['the bulk path', withDelivery],
+		['the declarative path', plain],
+	])('keeps at most the credential’s Max Sends in Flight in flight on %s', async (_path, nodeType) => {
+		fx.sim.faults.latencyMs = 5;
+		fx.sim.faults.resetReport();
+		const { items: output, error } = await runNode({
+			nodeType, credentials: { ...fx.credentials, maxSendsInFlight: 2 }, items: items(60), parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
+		});
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(60);
+		expect(sentTo().size).toBe(60);
+		expect(fx.sim.faults.report()).toMatchObject({ peakInFlight: 2, overCapacity: 0 });
+	});
+
 	it('holds on the declarative path too (a tool run through execute): same cap, every item delivered once', async () => {
 		fx.sim.faults.maxConcurrent = 10;
 		fx.sim.faults.latencyMs = 5;
@@ -112,15 +127,47 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 		expect(fx.sim.requests).toHaveLength(1);
 	});
 
-	it('gives up after the last retry with the 429 error', async () => {
+	it('gives up after the last retry with an error naming the cause: 429, the attempts, nothing delivered, what to lower', async () => {
 		fx.sim.faults.add('/whatsapp/send', { kind: 'rate429' });
 		const { error } = await runNode({
 			nodeType: sendTextNode({ retries: 2, baseDelayMs: 1 }), credentials: { ...fx.credentials, baseUrl: `${fx.sim.url}/` },
 			items: items(1), parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
 		});
 		expect(error?.name).toBe('NodeApiError');
+		expect(error?.message).toBe('Not sent: the platform answered HTTP 429 Too Many Requests (the platform’s rate limit) to all 3 attempts');
+		expect(error?.description).toMatch(/Nothing was delivered .*"Too Many Requests".*Lower Max Sends in Flight in the BotSailor credential .*workers × Max Sends in Flight/);
 		expect(fx.sim.requests).toHaveLength(3);
 		expect(sentTo().size).toBe(0);
+	});
+
+	it('under Continue On Fail an exhausted 429 retry is an error item naming the cause; the other items are delivered once', async () => {
+		fx.sim.faults.add('/whatsapp/send', { kind: 'rate429', retryAfterSeconds: 0, times: 2 }); // both attempts of item 0
+		const { items: output, error } = await runNode({
+			nodeType: sendTextNode({ retries: 1, baseDelayMs: 1, concurrency: 1 }), credentials: fx.credentials, continueOnFail: true,
+			items: items(3), parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
+		});
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.json.error ?? 'delivered')).toEqual([
+			'Not sent: the platform answered HTTP 429 Too Many Requests (the platform’s rate limit) to all 2 attempts',
+			'delivered',
+			'delivered',
+		]);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect([...sentTo().entries()]).toEqual([['19990000001', 1], ['19990000002', 1]]);
+	});
+
+	it('names a Retry-After longer than it waits, and a 503 that does not end', async () => {
+		fx.sim.faults.add('/whatsapp/send', { kind: 'rate429', retryAfterSeconds: 120, times: 1 });
+		const waited = await send(withDelivery, 1, { continueOnFail: true });
+		expect(waited.items[0].json.error).toBe('Not sent: the platform answered HTTP 429 Too Many Requests (the platform’s rate limit) and asked to wait 120 s (Retry-After), longer than the node waits');
+		fx.sim.reset();
+		fx.sim.faults.add('/whatsapp/send', { kind: 'unavailable503', retryAfterSeconds: 0 });
+		const unavailable = await runNode({
+			nodeType: sendTextNode({ retries: 1, baseDelayMs: 1 }), credentials: fx.credentials, continueOnFail: true,
+			items: items(1), parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
+		});
+		expect(unavailable.items[0].json.error).toBe('Not sent: the platform answered HTTP 503 Service Unavailable to all 2 attempts');
+		expect(String(unavailable.items[0].error?.description)).toMatch(/^BotSailor .*Nothing was delivered.*Run the item again once the platform answers\.$/);
 	});
 
 	it('never retries a dropped connection: that item fails as "may have been delivered", the others are delivered once', async () => {

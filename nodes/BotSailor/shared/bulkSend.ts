@@ -9,6 +9,7 @@ import type {
 	INodeType,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { sendsInFlight } from '../../../credentials/BotSailorApi.credentials';
 import { DELIVERY_DEFAULTS, deliver, type DeliveryOptions } from './delivery';
 import { payloadRecords } from './envelope';
 import { decodeJsonFields } from './jsonStrings';
@@ -165,8 +166,8 @@ async function runSends(this: IExecuteFunctions, definition: SendDefinition, del
 		else outcomes[index] = 'records' in earlier ? { records: earlier.records } : { error: earlier.unknown };
 	}
 
-	// 3. The sends, in input order and bounded; without Continue On Fail, none starts after a failure.
-	const settings = { ...DELIVERY_DEFAULTS, ...delivery };
+	// 3. The sends, in input order and bounded (the credential's Max Sends in Flight); without Continue On Fail, none starts after a failure.
+	const settings = { ...DELIVERY_DEFAULTS, concurrency: sendsInFlight(credentials.data), ...delivery };
 	const cancelled = () => this.getExecutionCancelSignal()?.aborted === true;
 	let failed = outcomes.some((outcome) => outcome && 'error' in outcome);
 	const stop = () => (failed && !continueOnFail) || cancelled();

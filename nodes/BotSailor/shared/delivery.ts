@@ -1,5 +1,6 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
+import { DEFAULT_SENDS_IN_FLIGHT } from '../../../credentials/BotSailorApi.credentials';
 import { apiError } from './envelope';
 import { CREDENTIAL_TYPE } from './request';
 
@@ -21,7 +22,11 @@ import { CREDENTIAL_TYPE } from './request';
  */
 
 export interface DeliveryOptions {
-	/** Requests in flight at once for one account (credential), shared by every execution in this n8n process. */
+	/**
+	 * Requests in flight at once for one account (credential), shared by every execution in this n8n process.
+	 * The credential's Max Sends in Flight (sendsInFlight) unless given here; every n8n process counts for
+	 * itself, so a cluster puts processes × this many in flight.
+	 */
 	concurrency?: number;
 	/** Retries after the first attempt, for failures that prove nothing was done. */
 	retries?: number;
@@ -31,7 +36,7 @@ export interface DeliveryOptions {
 	maxDelayMs?: number;
 }
 
-export const DELIVERY_DEFAULTS: Readonly<Required<DeliveryOptions>> = Object.freeze({ concurrency: 6, retries: 6, baseDelayMs: 250, maxDelayMs: 30_000 });
+export const DELIVERY_DEFAULTS: Readonly<Required<DeliveryOptions>> = Object.freeze({ concurrency: DEFAULT_SENDS_IN_FLIGHT, retries: 6, baseDelayMs: 250, maxDelayMs: 30_000 });
 
 /** A counting semaphore: at most `max` holders, the rest wait in arrival order. */
 export class Limiter {
@@ -127,10 +132,44 @@ export function mayHaveBeenDelivered(node: INode, failure: NodeApiError, itemInd
 	return error;
 }
 
+/** The cause of a failure that proves nothing was done, in words. */
+function notSentCause(failure: NodeApiError): string {
+	const connection = failure.context?.connection;
+	if (typeof connection === 'string') return `no connection to the platform (${connection})`;
+	const status = Number(failure.httpCode);
+	if (status === 429) return 'HTTP 429 Too Many Requests (the platform’s rate limit)';
+	if (status === 503) return 'HTTP 503 Service Unavailable';
+	return `HTTP ${status}`;
+}
+
+/**
+ * A send given up while every failure proved nothing was done (429, 503, no connection): the error
+ * names the cause and the attempts, says that nothing was delivered, and what to change.
+ */
+export function notSent(node: INode, failure: NodeApiError, itemIndex: number, attempts: number, retryAfterMs?: number): NodeApiError {
+	const cause = notSentCause(failure);
+	const rateLimited = Number(failure.httpCode) === 429;
+	const error = apiError(node, {
+		message:
+			retryAfterMs === undefined
+				? `Not sent: the platform answered ${cause} to all ${attempts} attempts`
+				: `Not sent: the platform answered ${cause} and asked to wait ${Math.ceil(retryAfterMs / 1000)} s (Retry-After), longer than the node waits`,
+		description: `Nothing was delivered (the platform refused before acting; its last answer: "${failure.message}"). ${
+			rateLimited
+				? 'Lower Max Sends in Flight in the BotSailor credential so that all n8n processes together stay below the platform’s limit (in queue mode: workers × Max Sends in Flight), then run the item again.'
+				: 'Run the item again once the platform answers.'
+		}`,
+		httpCode: Number(failure.httpCode) || 0,
+		itemIndex,
+	});
+	error.context = { ...error.context, outcome: 'notSent', attempts };
+	return error;
+}
+
 /**
  * Runs one send under the policy: a slot of the account's limiter, the attempt, and retries while
  * the failure proves nothing was done. The final failure is thrown, an unknown outcome as
- * mayHaveBeenDelivered.
+ * mayHaveBeenDelivered, retries given up as notSent (naming the cause).
  */
 export async function deliver<T>(
 	node: INode,
@@ -151,8 +190,12 @@ export async function deliver<T>(
 			}
 			const outcome = outcomeOf(failure);
 			if (outcome === 'unknown') throw mayHaveBeenDelivered(node, failure as NodeApiError, itemIndex);
-			const wait = outcome === 'notSent' && tries < settings.retries && !cancelled() ? waitBefore(failure, tries, settings) : undefined;
-			if (wait === undefined) throw failure;
+			if (outcome === 'refused' || cancelled()) throw failure;
+			const wait = tries < settings.retries ? waitBefore(failure, tries, settings) : undefined;
+			if (wait === undefined) {
+				const retryAfterMs = tries < settings.retries ? Number((failure as NodeApiError).context?.retryAfterMs) : NaN;
+				throw notSent(node, failure as NodeApiError, itemIndex, tries + 1, Number.isFinite(retryAfterMs) ? retryAfterMs : undefined);
+			}
 			// The slot stays held while waiting: a limited platform then sees fewer requests overall.
 			await sleep(wait);
 		}

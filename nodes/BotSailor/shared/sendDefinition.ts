@@ -1,6 +1,7 @@
 import type {
 	DeclarativeRestApiSettings,
 	IBinaryKeyData,
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
@@ -10,9 +11,10 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { sendsInFlight } from '../../../credentials/BotSailorApi.credentials';
 import { deliver } from './delivery';
 import { unwrap } from './output';
-import { apiToken, reportedFailure, sendRequest } from './request';
+import { apiToken, CREDENTIAL_TYPE, reportedFailure, sendRequest } from './request';
 
 /**
  * One definition per send (Send Text, Send Template, Send Buttons, Send Media, Template → Send
@@ -111,7 +113,7 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 				} catch (error) {
 					throw reportedFailure(this, error, await apiToken(this), itemIndex);
 				}
-			}, { cancelled: () => this.getExecutionCancelSignal()?.aborted === true });
+			}, { options: { concurrency: sendsInFlight(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)) }, cancelled: () => this.getExecutionCancelSignal()?.aborted === true });
 			return items.map((output) => ({ ...output, json: withRecipient(output.json, fields) }));
 		} catch (error) {
 			const failure = asNodeError(this.getNode(), error, itemIndex);
