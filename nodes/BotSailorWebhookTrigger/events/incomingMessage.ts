@@ -31,6 +31,12 @@ export function flatFieldsOfText(userMessage: string): IDataObject {
 export function messageItemFromWebhook(body: IDataObject, phoneNumberId: string): IDataObject {
 	const phoneNumber = chatId(body);
 	return {
+		// What a workflow reads most first, as the polling trigger orders it.
+		...flatFieldsOfText(text(body, 'user_message')),
+		direction: 'incoming',
+		phone_number: phoneNumber,
+		subscriber_name: subscriberName(body),
+		// The conversation record's fields.
 		id: null,
 		whatsapp_bot_subscriber_subscriber_id: phoneNumber,
 		whatsapp_bot_id: integerOrText(body, 'whatsapp_bot_id'),
@@ -43,10 +49,6 @@ export function messageItemFromWebhook(body: IDataObject, phoneNumberId: string)
 		message_status: null,
 		delivery_status_updated_at: null,
 		failed_reason: '',
-		...flatFieldsOfText(text(body, 'user_message')),
-		direction: 'incoming',
-		phone_number: phoneNumber,
-		subscriber_name: subscriberName(body),
 		subscriber_id: text(body, 'subscriber_id') || null,
 		phone_number_id: phoneNumberId,
 	};

@@ -24,6 +24,12 @@ export function statusItemFromWebhook(body: IDataObject, phoneNumberId: string):
 	const phoneNumber = chatId(body);
 	const status = statusOf(body);
 	const item: IDataObject = {
+		// What a workflow reads most first, as the polling trigger orders it.
+		...flatMessageFields(null),
+		direction: 'outgoing',
+		phone_number: phoneNumber,
+		subscriber_name: subscriberName(body),
+		// The conversation record's fields.
 		id: null,
 		whatsapp_bot_subscriber_subscriber_id: phoneNumber || null,
 		whatsapp_bot_id: integerOrText(body, 'whatsapp_bot_id'),
@@ -36,10 +42,6 @@ export function statusItemFromWebhook(body: IDataObject, phoneNumberId: string):
 		message_status: status,
 		delivery_status_updated_at: text(body, 'status_time') || null,
 		failed_reason: text(body, 'failed_reason'),
-		...flatMessageFields(null),
-		direction: 'outgoing',
-		phone_number: phoneNumber,
-		subscriber_name: subscriberName(body),
 		subscriber_id: text(body, 'subscriber_id') || null,
 		phone_number_id: phoneNumberId,
 		previous_status: null,
