@@ -45,13 +45,10 @@ async function main() {
 		// The URL to paste: open the Webhook URLs section, then its Production URL tab (not the notice's words).
 		await page.getByText('Webhook URLs').first().click();
 		await page.waitForTimeout(800);
-		const switched = await page.evaluate(() => {
-			const candidates = [...document.querySelectorAll('[data-test-id="ndv"] *')].filter(
-				(element) => element.children.length === 0 && element.textContent?.trim() === 'Production URL' && !element.closest('[class*="notice"]'),
-			);
-			(candidates[0] as HTMLElement | undefined)?.click();
-			return candidates.length;
-		});
+		// Leaf elements reading exactly "Production URL", outside the notice: the section's tab.
+		const tab = panel.locator(':not([class*="notice"] *):not(:has(*))', { hasText: /^\s*Production URL\s*$/ });
+		const switched = await tab.count();
+		if (switched) await tab.first().click();
 		if (!switched) throw new Error('no Production URL tab in the Webhook URLs section');
 		await page.waitForTimeout(800);
 		await page.screenshot({ path: join(ROOT, 'docs', 'webhook-trigger-panel.png') });
