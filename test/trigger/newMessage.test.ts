@@ -69,7 +69,8 @@ describe('BotSailor Trigger → New Message', () => {
 		const poller = triggerPoller(fx, params());
 		await poller.poll();
 		const message = addMessage(fx.sim.state, { phone_number: fx.sim.state.subscribersOf(PNID)[2].chat_id, text: 'hello' });
-		for (const kind of ['html500', 'status0', 'malformed', 'drop'] as const) {
+		// Failures a read does not repeat (a dropped connection is repeated: readRetry.test.ts).
+		for (const kind of ['html500', 'status0', 'malformed'] as const) {
 			const before = snapshot(poller);
 			fx.sim.faults.add('/whatsapp/get/conversation', { kind, times: 1 });
 			await expect(poller.poll()).rejects.toThrow();

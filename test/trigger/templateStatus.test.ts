@@ -32,7 +32,7 @@ describe('BotSailor Trigger → Template Status Changed', () => {
 		const pending = fx.sim.state.templates.find((entry) => entry.phone_number_id === PNID && entry.status === 'Submitted')!;
 		decideTemplate(fx.sim.state, { template_id: String(pending.template_id), status: 'APPROVED' });
 		const before = snapshot(poller);
-		fx.sim.faults.add('/whatsapp/template/list', { kind: 'drop', times: 1 });
+		fx.sim.faults.add('/whatsapp/template/list', { kind: 'html500', times: 1 }); // not repeated (readRetry.test.ts: what is)
 		await expect(poller.poll()).rejects.toThrow();
 		expect(snapshot(poller)).toEqual(before);
 		const { json } = await pollCounting(fx, poller, 'manual');

@@ -3,7 +3,7 @@ import type {
 	IExecutePaginationFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { apiToken, reportedFailure } from './request';
+import { apiToken, isReadPath, reportedFailure, retryRead } from './request';
 import { answersAsTool, asNodeError, errorItem } from './sendDefinition';
 
 /**
@@ -17,13 +17,22 @@ export async function sendOnce(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
+	const once = async () => {
+		try {
+			return await this.makeRoutingRequest(requestData);
+		} catch (error) {
+			throw reportedFailure(this, error, await apiToken(this), this.getItemIndex());
+		}
+	};
+	let failure: unknown;
 	try {
-		return await this.makeRoutingRequest(requestData);
+		// A read is repeated while it fails in a way worth repeating (request.ts, retryRead); anything else goes out once.
+		return isReadPath(requestData.options.url) ? await retryRead(once) : await once();
 	} catch (error) {
-		const failure = reportedFailure(this, error, await apiToken(this), this.getItemIndex());
-		// As an AI tool called through execute, the model gets the API's text as data (see answersAsTool).
-		if (answersAsTool(this.getNode())) return [errorItem(asNodeError(this.getNode(), failure, this.getItemIndex()), this.getItemIndex())];
-		throw failure;
+		failure = error;
 	}
+	// As an AI tool called through execute, the model gets the API's text as data (see answersAsTool).
+	if (answersAsTool(this.getNode())) return [errorItem(asNodeError(this.getNode(), failure, this.getItemIndex()), this.getItemIndex())];
+	throw failure;
 }
 
