@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { messageItem } from '../nodes/BotSailorTrigger/lib/subscriber';
+import { seedState } from './simulator/seed';
 
 interface ExampleNode {
 	name: string;
@@ -130,5 +131,31 @@ describe('examples: a test run with the default button sends nothing to a real c
 		}
 		const router = example.nodes.find((node) => node.name === 'Route by Keyword')!;
 		expect(JSON.stringify(router.parameters)).toContain('$json.text');
+	});
+
+	it('the samples tell the demo\'s story: each sample person has the name the demo gives that number', () => {
+		const seeded = new Map(seedState().subscribers.map((subscriber) => [subscriber.chat_id, subscriber]));
+		/** Objects naming a subscriber by number and name, anywhere in a value (JSON text decoded). */
+		const people = (value: unknown): Array<{ number: string; name: string }> => {
+			if (typeof value === 'string') return value.trim().startsWith('{') ? people(JSON.parse(value) as unknown) : [];
+			if (Array.isArray(value)) return value.flatMap(people);
+			if (!value || typeof value !== 'object') return [];
+			const record = value as IDataObject;
+			const number = record.phone_number ?? record.chat_id ?? record.whatsapp_bot_subscriber_subscriber_id;
+			const name = record.subscriber_name ?? record.first_name ?? record.name;
+			const own = typeof number === 'string' && typeof name === 'string' && FICTIONAL.test(number) ? [{ number, name }] : [];
+			return [...own, ...Object.values(record).flatMap(people)];
+		};
+		const found = examples.flatMap((example) =>
+			people([...Object.values(example.pinData ?? {}), ...example.nodes.filter((node) => node.type === 'n8n-nodes-base.set').map((node) => node.parameters.jsonOutput)]).map(
+				(person) => ({ file: example.file, ...person }),
+			),
+		);
+		expect(found.length).toBeGreaterThanOrEqual(6);
+		for (const person of found) {
+			const subscriber = seeded.get(person.number);
+			const demoName = subscriber && (person.name.includes(' ') ? `${subscriber.first_name} ${subscriber.last_name}` : subscriber.first_name);
+			expect({ ...person, demoName }).toEqual({ ...person, demoName: person.name });
+		}
 	});
 });

@@ -86,10 +86,10 @@ const checks: Record<string, (run: IRun) => void> = {
 	},
 	bsExOrders: (run) => {
 		expect(nodeOutput(run, 'Approve Order')).toEqual([expect.objectContaining({ success: true })]);
-		expect(sim.requests.find((request) => request.path === '/whatsapp/catalog/order/status-change')?.body).toEqual({ order_unique_id: 'ORD-1000', cart_status: 'Approved' });
-		expect(sim.state.orders.find((order) => order.order_unique_id === 'ORD-1000')?.cart_status_raw).toBe('Approved');
+		expect(sim.requests.find((request) => request.path === '/whatsapp/catalog/order/status-change')?.body).toEqual({ order_unique_id: 'ORD-1001', cart_status: 'Approved' });
+		expect(sim.state.orders.find((order) => order.order_unique_id === 'ORD-1001')?.cart_status_raw).toBe('Approved');
 		const text = sim.requests.find((request) => request.path === '/whatsapp/send');
-		expect(text?.body).toEqual({ phone_number_id: NUMBER, phone_number: '15550100000', message: 'Thank you Ava! Your order ORD-1000 (24.5 USD) is confirmed.' });
+		expect(text?.body).toEqual({ phone_number_id: NUMBER, phone_number: '15550100001', message: 'Thank you Ava! Your order ORD-1001 (13.5 USD) is confirmed.' });
 	},
 	bsExReseller: (run) => {
 		const [login] = nodeOutput(run, 'Create User With Login Link');

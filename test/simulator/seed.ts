@@ -20,6 +20,12 @@ export const MODULES: Array<[number, string]> = [
 
 const FIRST = ['Ava', 'Ben', 'Chloe', 'Daniel', 'Emma', 'Farid', 'Grace', 'Hugo', 'Isla', 'Jonas', 'Kemi', 'Liam', 'Maya', 'Noah', 'Olivia', 'Priya'];
 const LAST = ['Smith', 'Garcia', 'Khan', 'Müller', 'Rossi', 'Silva', 'Okafor', 'Tanaka', 'Brown', 'Novak'];
+/** The customers the examples' sample data talks about, at the same numbers on the first WhatsApp number: one story in the demo. */
+export const STORY_SUBSCRIBERS: Readonly<Record<string, readonly [string, string]>> = Object.freeze({
+	'15550100001': ['Ava', 'Smith'],
+	'15550100002': ['Ben', 'Garcia'],
+	'15550100003': ['Chloe', 'Khan'],
+});
 
 /** A small deterministic PRNG, so every run sees the same world. */
 function prng(seed: number) {
@@ -113,9 +119,10 @@ export function seedState({ subscribersPerNumber = 150, messagesPerSubscriber = 
 
 	for (const bot of state.bots) {
 		for (let index = 0; index < subscribersPerNumber; index++) {
-			const first = FIRST[Math.floor(random() * FIRST.length)];
-			const last = LAST[Math.floor(random() * LAST.length)];
+			const randomFirst = FIRST[Math.floor(random() * FIRST.length)];
+			const randomLast = LAST[Math.floor(random() * LAST.length)];
 			const phone = `${bot.phone_number_id.endsWith('999') ? '447700' : '15550'}${String(100000 + index).slice(-6)}`;
+			const [first, last] = (bot === state.bots[0] && STORY_SUBSCRIBERS[phone]) || [randomFirst, randomLast];
 			const createdDaysAgo = 200 - Math.floor(index / 2);
 			const subscriber: Subscriber = {
 				subscriber_id: state.nextId(), phone_number_id: bot.phone_number_id, chat_id: phone, first_name: first, last_name: last,
