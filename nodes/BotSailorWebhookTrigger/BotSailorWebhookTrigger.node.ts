@@ -166,7 +166,8 @@ export class BotSailorWebhookTrigger implements INodeType {
 		}
 
 		const phoneNumberId = String(this.getNodeParameter('phoneNumberId', '', { extractValue: true }) ?? '').trim();
-		const item: IDataObject = { ...(await event.item({ context: this, phoneNumberId }, body)), event_type: event.value, webhook_body: body };
-		return { workflowData: [this.helpers.returnJsonArray([item])] };
+		const mapping = { context: this, phoneNumberId };
+		const item: IDataObject = { ...(await event.item(mapping, body)), event_type: event.value, webhook_body: body };
+		return { workflowData: [[event.emit ? await event.emit(mapping, item) : { json: item }]] };
 	}
 }

@@ -109,7 +109,11 @@ export class WebhookRunner {
 		this.workflowId = options.workflowId ?? `webhook-test-${++workflows}-${Date.now()}`;
 		this.webhookType = options.webhookType;
 		const credentials = { botSailorApi: { id: 'cred-1', name: 'BotSailor account' } };
-		this.webhookNode = { id: 'webhook-node', name: WEBHOOK_NODE, type: 'botSailorWebhookTrigger', typeVersion: 1, position: [0, 0], parameters: options.parameters, webhookId: 'hook-1', credentials };
+		// The Webhook Trigger's credential is optional: without test credentials its node has none, as in the editor.
+		this.webhookNode = {
+			id: 'webhook-node', name: WEBHOOK_NODE, type: 'botSailorWebhookTrigger', typeVersion: 1, position: [0, 0], parameters: options.parameters, webhookId: 'hook-1',
+			...(options.credentials ? { credentials } : {}),
+		};
 		if (options.poll) {
 			this.pollNode = { id: 'poll-node', name: POLL_NODE, type: 'botSailorTrigger', typeVersion: 1, position: [0, 200], parameters: options.poll.parameters, credentials };
 		}

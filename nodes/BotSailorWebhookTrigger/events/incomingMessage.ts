@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { withMedia } from '../../BotSailor/resources/message/downloadMedia';
 import { fetchFullMessage } from '../lib/fullMessage';
 import { botOf, chatId, integerOrText, subscriberName, text } from '../lib/fields';
 import { botSettingsStep, setupNotice, showForEvents, type WebhookEvent } from '../lib/event';
@@ -69,6 +70,15 @@ export const incomingMessage: WebhookEvent = {
 			description:
 				'Whether to read the message record from the platform (needs the credential): message_content with media links, conversation_time, the record ID and the numeric subscriber_id, exactly as the polling trigger outputs them. Two API requests per message.',
 		},
+		{
+			displayName: 'Download Media',
+			name: 'downloadMedia',
+			type: 'boolean',
+			default: false,
+			displayOptions: showForEvents([EVENT, 'anyEvent']),
+			description:
+				'Whether to attach the file of a photo, voice note, video or document as binary data (field data). The webhook carries no media link, so a media message is read from the platform first, as Fetch Full Message does (needs the credential); text messages cost nothing. A failed download is reported in media_download_error and the message still starts the workflow.',
+		},
 	],
 	// The outgoing-message webhook has no user_message (it carries no text): it is not this event.
 	matches: (body) => 'user_message' in body,
@@ -80,8 +90,16 @@ export const incomingMessage: WebhookEvent = {
 	},
 	async item({ context, phoneNumberId }, body) {
 		const item = messageItemFromWebhook(body, phoneNumberId);
-		if (context.getNodeParameter('fetchFullMessage', false) !== true) return item;
+		const fetch = context.getNodeParameter('fetchFullMessage', false) === true;
+		// Download Media needs the media link, which only the message record holds: read it for media messages.
+		const forMedia = context.getNodeParameter('downloadMedia', false) === true && item.message_type !== 'text';
+		if (!fetch && !forMedia) return item;
 		const full = await fetchFullMessage(context, phoneNumberId, chatId(body), text(body, 'wa_message_id'));
-		return 'item' in full ? full.item : { ...item, full_message_error: full.error };
+		if ('item' in full) return full.item;
+		return { ...item, [fetch ? 'full_message_error' : 'media_download_error']: full.error };
+	},
+	async emit({ context }, item) {
+		if (context.getNodeParameter('downloadMedia', false) !== true || item.message_content === null || item.media_download_error) return { json: item };
+		return await withMedia(context, item);
 	},
 };

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
 /** How long a delivery's key is remembered: a key with an id or a time for a day, one made of content only for the Duplicate Window. */
 export type KeyLife = 'id' | 'content';
@@ -32,6 +32,8 @@ export interface WebhookEvent {
 	skipReason?(context: IWebhookFunctions, body: IDataObject): string | undefined;
 	/** The output item (without `event_type` and `webhook_body`, which the node adds). */
 	item(mapping: MappingContext, body: IDataObject): Promise<IDataObject>;
+	/** The item as emitted, when the event attaches binary data to it (Incoming Message's Download Media). */
+	emit?(mapping: MappingContext, item: IDataObject): Promise<INodeExecutionData>;
 }
 
 export function showForEvents(events: string[]): INodeProperties['displayOptions'] {

@@ -1,17 +1,12 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { listRecords } from '../../BotSailor/shared/envelope';
 import { botSailorRequest } from '../../BotSailor/shared/request';
 import { messageItem } from '../../BotSailorTrigger/lib/subscriber';
 
 /** The conversation page read to find the message: its newest messages (the webhook arrives right after it was written). */
 const CONVERSATION_PAGE_SIZE = 50;
 
-function records(envelope: IDataObject): IDataObject[] {
-	const payload = envelope.message;
-	const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
-	if (Array.isArray(payload)) return payload.filter(isRecord);
-	if (isRecord(payload)) return Object.values(payload).every(isRecord) ? (Object.values(payload) as IDataObject[]) : [payload];
-	return [];
-}
+const records = (envelope: IDataObject): IDataObject[] => listRecords(envelope) ?? [];
 
 export type FullMessage = { item: IDataObject } | { error: string };
 
@@ -22,6 +17,8 @@ export type FullMessage = { item: IDataObject } | { error: string };
  * again, so the event must still start the workflow (with the fields the webhook carried).
  */
 export async function fetchFullMessage(context: IWebhookFunctions, phoneNumberId: string, phoneNumber: string, waMessageId: string): Promise<FullMessage> {
+	// The credential is optional on this node (receiving needs none): say so rather than try without it.
+	if (!context.getNode().credentials?.botSailorApi) return { error: 'Reading the message from the platform needs a BotSailor API credential: choose one in the node' };
 	if (!phoneNumberId) return { error: 'Fetch Full Message needs the WhatsApp Number' };
 	if (!waMessageId) return { error: 'The webhook carried no wa_message_id to look the message up by' };
 	try {
