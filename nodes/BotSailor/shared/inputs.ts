@@ -133,10 +133,7 @@ export function checkBody(
 				? 'is required'
 				: issue.message;
 	const shown = missing ? 'nothing' : JSON.stringify(got).slice(0, 80);
-	throw new NodeOperationError(context.getNode(), `${label || 'The request'} ${problem}`, {
-		description: `The parameter "${label}" received ${shown}. Nothing was sent to the platform.`,
-		itemIndex: context.getItemIndex(),
-	});
+	refuse(context, `${label || 'The request'} ${problem}`, `The parameter "${label}" received ${shown}.`);
 }
 
 /** Empty optional fields are left out of the request, except the ones where empty means something. */

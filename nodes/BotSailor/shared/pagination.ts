@@ -5,7 +5,7 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { refuse } from './inputs';
 import { payloadRecords } from './envelope';
 import { toOutputItems } from './output';
 import { sendRequest, usesEarlierForm } from './request';
@@ -52,10 +52,7 @@ export function requestedLimit(context: IExecutePaginationFunctions): number | u
 	const value = typeof limit === 'string' && limit.trim() !== '' ? Number(limit) : limit;
 	// An expression can bypass the field's own minimum: refuse rather than send limit=NaN or return nothing.
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-		throw new NodeOperationError(context.getNode(), 'Limit must be a whole number of at least 1', {
-			description: `The parameter "Limit" received ${JSON.stringify(limit)}. Nothing was sent to the platform.`,
-			itemIndex: context.getItemIndex(),
-		});
+		refuse(context, 'Limit must be a whole number of at least 1', `The parameter "Limit" received ${JSON.stringify(limit)}.`);
 	}
 	return value;
 }

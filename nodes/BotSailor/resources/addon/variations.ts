@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-import { inputs, z } from '../../shared/inputs';
+import { inputs, refuse, z } from '../../shared/inputs';
 
 /**
  * Addon variations: the UI holds one row per variation (or a JSON list of rows); the API takes
@@ -33,10 +32,7 @@ function fromUiRow(row: IDataObject): IDataObject {
 }
 
 function fail(context: IExecuteSingleFunctions, message: string, got: unknown): never {
-	throw new NodeOperationError(context.getNode(), message, {
-		description: `Received ${JSON.stringify(got ?? null).slice(0, 120)}. Nothing was sent to the platform.`,
-		itemIndex: context.getItemIndex(),
-	});
+	refuse(context, message, `Received ${JSON.stringify(got ?? null).slice(0, 120)}.`);
 }
 
 function readRows(context: IExecuteSingleFunctions): IDataObject[] {

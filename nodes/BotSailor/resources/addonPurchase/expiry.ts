@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { refuse } from '../../shared/inputs';
 
 /**
  * The expiry of an addon purchase update: unchanged, a date, or unlimited. The API reads an
@@ -11,10 +11,7 @@ export async function expiryChoice(this: IExecuteSingleFunctions, requestOptions
 	if (choice === 'unlimited') body.expired_date = '';
 	else if (choice === 'keep') delete body.expired_date;
 	else if (body.expired_date === undefined || String(body.expired_date).trim() === '') {
-		throw new NodeOperationError(this.getNode(), 'Expiry Date is required', {
-			description: 'Give a date as YYYY-MM-DD, or choose Unlimited. Nothing was sent to the platform.',
-			itemIndex: this.getItemIndex(),
-		});
+		refuse(this, 'Expiry Date is required', 'Give a date as YYYY-MM-DD, or choose Unlimited.');
 	}
 	return { ...requestOptions, body };
 }

@@ -7,7 +7,7 @@ const resource = 'ai';
 
 /** `param`: JSON whose structure the API does not document; an empty object or array asks nothing. */
 const promptData = inputs.json
-	.refine((json) => json !== '{}' && json !== '[]', 'must not be empty: type the prompt data the platform expects. Nothing was sent.')
+	.refine((json) => json !== '{}' && json !== '[]', 'must not be empty: type the prompt data the platform expects')
 	.describe('Prompt Data');
 
 export const aiOperations: INodeProperties = {

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { refuse } from '../../shared/inputs';
 
 /**
  * Builds `custom_fields` (a JSON object of field name → value) from the picked fields, or takes
@@ -16,10 +16,7 @@ export async function customFieldsBody(this: IExecuteSingleFunctions, requestOpt
 		for (const entry of picked) {
 			const name = String(entry.name ?? '').trim();
 			if (!name) {
-				throw new NodeOperationError(this.getNode(), 'Custom Fields: a field has no name', {
-					description: 'Pick a custom field for every row, or remove the empty row. Nothing was sent to the platform.',
-					itemIndex: this.getItemIndex(),
-				});
+				refuse(this, 'Custom Fields: a field has no name', 'Pick a custom field for every row, or remove the empty row.');
 			}
 			object[name] = entry.value ?? '';
 		}

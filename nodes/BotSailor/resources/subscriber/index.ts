@@ -25,7 +25,7 @@ const customFieldsJson = z
 	)
 	.refine(
 		(object) => Object.keys(object).length > 0,
-		'must set at least one field: pick a field, or type a JSON object such as {"city": "Paris"}. Nothing was sent.',
+		'must set at least one field: pick a field, or type a JSON object such as {"city": "Paris"}',
 	)
 	.transform((object) => JSON.stringify(object));
 

@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-import { inputs, z } from '../../shared/inputs';
+import { inputs, refuse, z } from '../../shared/inputs';
 import { usesEarlierForm } from '../../shared/request';
 
 /** Input schemas and preSends shared by the user-group resources. */
@@ -33,10 +32,7 @@ export const dateOrUnlimited = z.unknown().transform((value, context) => {
 });
 
 function failItem(context: IExecuteSingleFunctions, label: string, problem: string): never {
-	throw new NodeOperationError(context.getNode(), `${label} ${problem}`, {
-		description: `Check the parameter "${label}". Nothing was sent to the platform.`,
-		itemIndex: context.getItemIndex(),
-	});
+	refuse(context, `${label} ${problem}`, `Check the parameter "${label}".`);
 }
 
 /** Fails the item when one of the given body fields is empty (fields required only in some cases). */
