@@ -11,6 +11,7 @@ import {
 import { listSearch } from '../BotSailor/methods/listSearch';
 import { whatsAppNumber } from '../BotSailor/resources/common';
 import { claimDelivery, ID_TTL_SECONDS, memoryLoaded, prepareMemory, releaseMemory } from '../shared/deliveryMemory';
+import { locatorValue } from '../shared/parameters';
 import { ANY_EVENT, EVENTS, eventOf } from './events';
 import { setupNotice, showForEvents } from './lib/event';
 import { checkSecret, readBody, type Refusal } from './lib/request';
@@ -165,7 +166,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 			}
 		}
 
-		const phoneNumberId = String(this.getNodeParameter('phoneNumberId', '', { extractValue: true }) ?? '').trim();
+		const phoneNumberId = locatorValue(this, 'phoneNumberId');
 		const mapping = { context: this, phoneNumberId };
 		const item: IDataObject = { ...(await event.item(mapping, body)), event_type: event.value, webhook_body: body };
 		return { workflowData: [[event.emit ? await event.emit(mapping, item) : { json: item }]] };

@@ -1,12 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, ResourceMapperField, ResourceMapperFields } from 'n8n-workflow';
+import { locatorValue } from '../../shared/parameters';
 import { listRecords } from '../shared/envelope';
 import { botSailorRequest } from '../shared/request';
-
-/** The value of a resource locator parameter, or '' when unset. */
-export function locatorValue(context: ILoadOptionsFunctions, name: string): string {
-	const value = context.getNodeParameter(name, '', { extractValue: true });
-	return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
-}
 
 interface MapEntry {
 	position?: unknown;

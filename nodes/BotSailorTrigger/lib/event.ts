@@ -1,4 +1,5 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import { locatorValue } from '../../shared/parameters';
 
 /** What a poll produces: the items to emit and the state to store, both applied only when the whole poll succeeded. */
 export interface PollResult<State> {
@@ -51,7 +52,7 @@ export function showForEvents(events: string[]): INodeProperties['displayOptions
 
 /** The WhatsApp number's phone_number_id from the resource locator. */
 export function phoneNumberIdOf(context: IPollFunctions): string {
-	return String(context.getNodeParameter('phoneNumberId', '', { extractValue: true }) ?? '').trim();
+	return locatorValue(context, 'phoneNumberId');
 }
 
 /** How many of the most recently active subscribers a manual run reads to find the newest matching message. */

@@ -1,16 +1,9 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
-import { payloadRecords } from '../shared/envelope';
-import { botSailorRequest } from '../shared/request';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import { payloadRecords } from '../../shared/envelope';
+import { botSailorRequest } from '../../shared/request';
+import { matching } from './matching';
 
 /** Searchable lists of the user group: users, packages, modules, addons (and variations), addon purchases. */
-
-/** Keeps the entries whose name or value contains the filter, case-insensitively. */
-function matching(results: INodeListSearchItems[], filter?: string): INodeListSearchResult {
-	const needle = (filter ?? '').trim().toLowerCase();
-	return {
-		results: needle ? results.filter((entry) => `${entry.name} ${entry.value}`.toLowerCase().includes(needle)) : results,
-	};
-}
 
 async function records(context: ILoadOptionsFunctions, path: string, fields: IDataObject = {}): Promise<IDataObject[]> {
 	return payloadRecords(await botSailorRequest.call(context, path, fields));

@@ -1,41 +1,38 @@
-import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { payloadRecords } from '../shared/envelope';
-import { botSailorRequest } from '../shared/request';
-import { catalogs, chosenNumber, teamMembers } from './lists';
+import type { ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
+import { locatorValue } from '../../../shared/parameters';
+import { payloadRecords } from '../../shared/envelope';
+import { botSailorRequest } from '../../shared/request';
+import { catalogs, teamMembers } from '../loadOptions/lists';
+import { matching } from './matching';
 
-const byText = (filter?: string) => {
-	const needle = (filter ?? '').trim().toLowerCase();
-	return (text: string) => !needle || text.toLowerCase().includes(needle);
-};
+const searchable = (options: INodePropertyOptions[]) => options.map(({ name, value }) => ({ name, value: String(value) }));
 
 /**
  * The chosen number's subscribers, most recent conversation first, one API page (100) per
  * scroll step; the list endpoint has no search, so the filter applies to each page.
  */
 async function searchSubscribers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const phoneNumberId = chosenNumber(this);
+	const phoneNumberId = locatorValue(this, 'phoneNumberId');
 	if (!phoneNumberId) return { results: [] };
 	const page = Number(paginationToken ?? 1) || 1;
 	const envelope = await botSailorRequest.call(this, '/whatsapp/subscriber/list', { phone_number_id: phoneNumberId, limit: 100, offset: page, orderBy: 1 });
-	const keep = byText(filter);
-	const results = payloadRecords(envelope)
-		.map((subscriber) => ({
+	const { results } = matching(
+		payloadRecords(envelope).map((subscriber) => ({
 			name: `${[subscriber.first_name, subscriber.last_name].filter(Boolean).join(' ') || 'Unnamed'} (+${subscriber.chat_id})`,
 			value: String(subscriber.chat_id),
-		}))
-		.filter((entry) => keep(`${entry.name} ${entry.value}`));
+		})),
+		filter,
+	);
 	const next = Number(envelope.nextOffset);
 	return { results, paginationToken: Number.isInteger(next) && next > page ? String(next) : undefined };
 }
 
 async function searchTeamMembers(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const keep = byText(filter);
-	return { results: (await teamMembers(this)).filter((entry) => keep(`${entry.name} ${entry.value}`)).map(({ name, value }) => ({ name, value: String(value) })) };
+	return matching(searchable(await teamMembers(this)), filter);
 }
 
 async function searchCatalogs(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const keep = byText(filter);
-	return { results: (await catalogs(this)).filter((entry) => keep(`${entry.name} ${entry.value}`)).map(({ name, value }) => ({ name, value: String(value) })) };
+	return matching(searchable(await catalogs(this)), filter);
 }
 
 export const subscriberSearch = { searchSubscribers, searchTeamMembers, searchCatalogs };

@@ -1,26 +1,13 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { listRecords, payloadRecords } from '../shared/envelope';
-import { botSailorRequest, usesEarlierForm } from '../shared/request';
+import { locatorValue } from '../../../shared/parameters';
+import { listRecords, payloadRecords } from '../../shared/envelope';
+import { botSailorRequest, usesEarlierForm } from '../../shared/request';
 
 /** Fetches behind the dropdowns of the subscriber, CRM, label and catalog resources. */
 
-/** A parameter's current value in the editor, or ''; a resource locator gives its value. */
-function current(context: ILoadOptionsFunctions, name: string): string {
-	let value: unknown;
-	try {
-		value = context.getCurrentNodeParameter(name);
-	} catch {
-		return '';
-	}
-	if (value && typeof value === 'object' && 'value' in value) value = (value as IDataObject).value;
-	return value === undefined || value === null ? '' : String(value);
-}
-
-/** The WhatsApp number currently chosen on the node (locator value), or ''. */
-export function chosenNumber(context: ILoadOptionsFunctions): string {
-	return current(context, 'phoneNumberId');
-}
+/** The WhatsApp number currently chosen on the node, or ''. */
+const chosenNumber = (context: ILoadOptionsFunctions) => locatorValue(context, 'phoneNumberId');
 
 /** Options sorted by name, as people scan a long list of labels or sequences. */
 function byName(options: INodePropertyOptions[]): INodePropertyOptions[] {
@@ -92,7 +79,7 @@ async function readDeals(context: ILoadOptionsFunctions, phoneNumberId: string, 
 export async function knownDeals(context: ILoadOptionsFunctions): Promise<IDataObject[]> {
 	const phoneNumberId = chosenNumber(context);
 	if (!phoneNumberId) return [];
-	const chosen = current(context, 'subscriber').replace(/\D/g, '');
+	const chosen = locatorValue(context, 'subscriber').replace(/\D/g, '');
 	const key = [context.getNode().credentials?.botSailorApi?.id ?? '', phoneNumberId, chosen].join('\u0000');
 	const cached = dealCache.get(key);
 	if (cached && Date.now() - cached.at < DEALS_CACHE_MS) return await cached.deals;
