@@ -7,7 +7,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { operationLabel } from '../../nodes/BotSailor/shared/operationLabel';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
-import { count, describedOperations, flushTally, leaks, newTally } from './checks';
+import { count, describedOperations, flushTally, leaks, newTally, tokenMisplaced, behaviourOf } from './checks';
 import { catalog, entryName, FROM_ITEM, parametersOf, withValue } from './operations';
 
 const fx = useSimulator();
@@ -52,7 +52,7 @@ describe('every operation succeeds with its catalog parameters, and the token ap
 		if (items.length === 0 && !['note.getMany'].includes(`${entry.resource}.${entry.operation}`)) problems.push('no output items');
 		if (items.some((item) => item.json.error !== undefined)) problems.push('error item');
 		if (fx.sim.requests[0]?.path !== entry.endpoint) problems.push(`first request to ${fx.sim.requests[0]?.path}, expected ${entry.endpoint}`);
-		const leaked = [...leaks(items, fx.sim.token), ...fx.sim.requests.filter((request) => request.url.includes(fx.sim.token)).map((request) => `url ${request.url}`)];
+		const leaked = [...leaks(items, fx.sim.token), ...tokenMisplaced(fx.sim.requests)];
 		if (leaked.length) problems.push(`token in ${leaked.join(', ')}`);
 		if (fx.sim.requests.some((request) => 'apiToken' in request.body)) problems.push('apiToken recorded in body fields');
 		count(tally, 'success (token secrecy)', problems.length > 0);
@@ -88,7 +88,7 @@ describe('bad input: refused before any request, naming the parameter', () => {
 			else if (!hard.error.message.startsWith(name_)) problems.push(`stopping error "${hard.error.message}" does not start with "${name_}"`);
 			if ([itemError, hard.error].some((error) => leaks(error, fx.sim.token).length)) problems.push('token in error');
 			if (fx.sim.requests.length) problems.push(`${fx.sim.requests.length} request(s) sent`);
-			count(tally, 'bad input', problems.length > 0);
+			count(tally, 'bad input', problems.length > 0, behaviourOf(itemError, name_));
 			if (problems.length) failures.push(`${name} (${JSON.stringify(invalid.value).slice(0, 30)}): ${problems.join('; ')}`);
 		}
 		expect(failures).toEqual([]);

@@ -1,9 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test infrastructure runs in plain Node.js, not inside n8n */
 /** Shared checks of the reliability matrix: secret scanning, operation names, tallies. */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INodePropertyOptions } from 'n8n-workflow';
 import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
+import type { RecordedRequest } from '../simulator/server';
 
 /** Every resource/operation of the node description with its display names. */
 export function describedOperations(): Array<{ resource: string; operation: string; label: string; parameterNames: Set<string> }> {
@@ -64,50 +65,60 @@ export function leaks(value: unknown, secret: string): string[] {
 	return found;
 }
 
-/** Per-category counts, written to RESULTS.md and stdout by `flushTally`. */
+/**
+ * Requests whose token, as it left the process (the simulator scans the raw URL, headers and body), is
+ * anywhere but once in the form body and, where the API takes a bearer, the Authorization header. A request
+ * without the token in its body is listed too: then the scan could not see it, and the check would prove nothing.
+ */
+export function tokenMisplaced(requests: RecordedRequest[]): string[] {
+	const problems: string[] = [];
+	for (const request of requests) {
+		const allowed = new Set(['body×1', ...(request.tokenIn.includes('bearer') ? ['header:authorization'] : [])]);
+		if (!request.tokenOnWire.includes('body×1') || request.tokenOnWire.some((place) => !allowed.has(place))) {
+			problems.push(`${request.path}: token at ${request.tokenOnWire.join(', ') || 'no place found'}`);
+		}
+	}
+	return problems;
+}
+
+/**
+ * Per-category counts, written to RESULTS.md and stdout by `flushTally`. `behaviours` holds what each case
+ * did, normalised (the operation's name and numbers taken out): many cases that took the same code path
+ * to the same error are one behaviour, and the results say how many distinct ones the runs exercised.
+ */
 export interface Tally {
-	[category: string]: { tried: number; failed: number };
+	[category: string]: { tried: number; failed: number; behaviours: string[] };
 }
 
 export function newTally(): Tally {
 	return {};
 }
 
-export function count(tally: Tally, category: string, failed: boolean): void {
-	tally[category] ??= { tried: 0, failed: 0 };
+export function count(tally: Tally, category: string, failed: boolean, behaviour?: string): void {
+	tally[category] ??= { tried: 0, failed: 0, behaviours: [] };
 	tally[category].tried++;
 	if (failed) tally[category].failed++;
+	if (behaviour !== undefined && !tally[category].behaviours.includes(behaviour)) tally[category].behaviours.push(behaviour);
+}
+
+/** What an error says, with the operation's name, quoted values and numbers taken out: the shape of the behaviour. */
+export function behaviourOf(error: { name?: string; message?: string; description?: string | null; httpCode?: string | null } | undefined, label: string): string {
+	if (!error) return 'no error';
+	const normalise = (text: string) => text.split(label).join('<operation>').replace(/"[^"]*"/g, '"…"').replace(/\d+(\.\d+)?/g, '#');
+	return `${error.name} ${error.httpCode ?? ''}: ${normalise(error.message ?? '')} | ${normalise(error.description ?? '')}`;
 }
 
 const RESULTS_DIR = join(__dirname, 'results');
 
-/** Saves this file's tally, then rewrites RESULTS.md from every file's latest tally and prints the totals. */
+/**
+ * Saves this file's tally for the run (results/<file>.json) and prints it. RESULTS.md is written by the
+ * jest reporter (totalsReporter.js) at the end of a run, and only when every reliability file ran and passed.
+ */
 export function flushTally(file: string, tally: Tally, seconds: number): void {
 	if (!existsSync(RESULTS_DIR)) mkdirSync(RESULTS_DIR);
 	writeFileSync(join(RESULTS_DIR, `${file}.json`), JSON.stringify({ tally, seconds, at: new Date().toISOString() }, null, 1));
-	const all: Tally = {};
-	const rows: string[] = [];
-	for (const name of readdirSync(RESULTS_DIR).filter((entry) => entry.endsWith('.json')).sort()) {
-		const saved = JSON.parse(readFileSync(join(RESULTS_DIR, name), 'utf8')) as { tally: Tally; seconds: number; at: string };
-		for (const [category, counts] of Object.entries(saved.tally)) {
-			all[category] = counts;
-			rows.push(`| ${category} | ${counts.tried} | ${counts.failed} | ${name.replace(/\.json$/, '')} |`);
-		}
-	}
-	const tried = Object.values(all).reduce((sum, counts) => sum + counts.tried, 0);
-	const failed = Object.values(all).reduce((sum, counts) => sum + counts.failed, 0);
-	const markdown = [
-		'# Reliability matrix results',
-		'',
-		'Written by `npm test` (test/reliability/*.test.ts). One row per category; the last run of each file (no timings, so the file only changes when the matrix does).',
-		'',
-		'| Category | Cases tried | Failures | Test file |',
-		'|---|---|---|---|',
-		...rows,
-		`| **Total** | **${tried}** | **${failed}** | |`,
-		'',
-	].join('\n');
-	writeFileSync(join(__dirname, 'RESULTS.md'), markdown);
-	const mine = Object.entries(tally).map(([category, counts]) => `${category}: ${counts.tried} tried, ${counts.failed} failed`).join('; ');
+	const mine = Object.entries(tally)
+		.map(([category, counts]) => `${category}: ${counts.tried} tried, ${counts.behaviours.length || '–'} distinct, ${counts.failed} failed`)
+		.join('; ');
 	process.stdout.write(`\n[reliability] ${file} (${seconds.toFixed(1)} s): ${mine}\n`);
 }

@@ -7,7 +7,7 @@ import { createPoller } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { addMessage } from '../simulator/control';
 import type { FaultKind } from '../simulator/faults';
-import { count, flushTally, leaks, newTally } from './checks';
+import { count, flushTally, leaks, newTally, tokenMisplaced } from './checks';
 import { NUMBER } from './operations';
 
 const fx = useSimulator();
@@ -68,9 +68,9 @@ describe('trigger soak: New Message', () => {
 		const duplicates = emitted.filter((id, index) => emitted.indexOf(id) !== index);
 		const emittedSet = new Set(emitted);
 		const lost = expected.filter((id) => !emittedSet.has(id));
-		const urlLeaks = fx.sim.requests.filter((request) => request.url.includes(fx.sim.token));
-		count(tally, `trigger soak (${POLLS} polls, ${faults} faults, ${restarts} restarts, ${failedPolls} failed polls, ${expected.length} messages)`, lost.length + duplicates.length + urlLeaks.length + outputLeaks > 0);
-		expect({ lost: lost.length, duplicated: duplicates.length, urlLeaks: urlLeaks.length, outputLeaks }).toEqual({ lost: 0, duplicated: 0, urlLeaks: 0, outputLeaks: 0 });
+		const misplaced = tokenMisplaced(fx.sim.requests);
+		count(tally, `trigger soak (${POLLS} polls, ${faults} faults, ${restarts} restarts, ${failedPolls} failed polls, ${expected.length} messages)`, lost.length + duplicates.length + misplaced.length + outputLeaks > 0);
+		expect({ lost: lost.length, duplicated: duplicates.length, tokenMisplaced: misplaced.length, outputLeaks }).toEqual({ lost: 0, duplicated: 0, tokenMisplaced: 0, outputLeaks: 0 });
 		expect(emitted).toHaveLength(expected.length);
 		expect(failedPolls).toBeGreaterThan(0);
 		expect(restarts).toBeGreaterThan(0);

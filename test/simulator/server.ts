@@ -25,9 +25,28 @@ export interface RecordedRequest {
 	body: Record<string, unknown>;
 	files: Record<string, Omit<UploadedFile, 'bytes'>>;
 	contentType: string;
-	/** Where the token was found. */
+	/** Where the token was found, as the API reads it. */
 	tokenIn: Array<'query' | 'body' | 'bearer'>;
+	/**
+	 * Where the simulator's token occurs in what actually arrived, byte for byte: the request line's URL,
+	 * each header (by name) and the raw body, with the number of occurrences. Tests assert on this, not on
+	 * the parsed fields (from which apiToken is removed).
+	 */
+	tokenOnWire: string[];
 	headers: http.IncomingHttpHeaders;
+}
+
+/** Every place of a raw request where `token` occurs: 'url', 'header:<name>', 'body×<count>'. */
+function tokenPlaces(token: string, url: string, rawHeaders: string[], body: Buffer): string[] {
+	const places: string[] = [];
+	if (!token) return places;
+	if (url.includes(token) || decodeURIComponent(url).includes(token)) places.push('url');
+	for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+		if (rawHeaders[index + 1].includes(token)) places.push(`header:${rawHeaders[index].toLowerCase()}`);
+	}
+	const occurrences = body.toString('latin1').split(token).length - 1;
+	if (occurrences > 0) places.push(`body×${occurrences}`);
+	return places;
 }
 
 export interface SimulatorOptions {
@@ -241,6 +260,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				method: request.method ?? 'GET', path, url: request.url ?? '', query: Object.fromEntries(url.searchParams.entries()), body: fields,
 				files: Object.fromEntries(Object.entries(parsed.files).map(([name, file]) => [name, { name: file.name, type: file.type, size: file.size, sha256: file.sha256 }])),
 				contentType: String(request.headers['content-type'] ?? ''), tokenIn, headers: request.headers,
+				tokenOnWire: tokenPlaces(token, request.url ?? '', request.rawHeaders, raw),
 			});
 			const received: Received = { method: (request.method ?? 'GET').toUpperCase(), path, contentType: String(request.headers['content-type'] ?? ''), parsed, fields, presented };
 
