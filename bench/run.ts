@@ -136,7 +136,7 @@ async function triggerCost(sim: SimProcess, latency: number) {
 	}
 }
 
-/** Row 4: 5,000 sends against a platform that answers 429 above 10 concurrent requests. */
+/** Row 4: 5,000 sends against a platform that answers 429 above 10 concurrent requests (SPEC-GAP: the spec shows no rate limit; docs/spec-gaps.md). */
 async function bulkSafety(sim: SimProcess, latency: number) {
 	const variants: Array<[string, INodeType]> = [['tool path: declarative engine, RoutingNode (what execute runs)', sendTextNode(false)], ['workflow: bulk path (customOperations)', sendTextNode({})]];
 	for (const [name, nodeType] of variants) {

@@ -208,6 +208,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	 */
 	function processApiRequest({ method, path, contentType, parsed, fields, presented }: Received): Answer {
 		if (!presented) return REDIRECT_TO_LOGIN;
+		// SPEC-GAP: the answer to a missing or wrong apiToken is not shown; this is Laravel's (HTTP 401, 'Unauthenticated.').
 		if (presented !== token) return { status: 401, body: { status: '0', message: 'Unauthenticated.' } };
 		const route = routes.get(path);
 		if (!route) return { status: 404, body: '<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>', contentType: 'text/html' };
