@@ -1,0 +1,64 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the source tree */
+/**
+ * The package's layout rules, read from the source's own imports: no import cycles (load order must not
+ * decide what a module sees), and the nodes share code through nodes/shared/, not through each other.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '..');
+
+function sourceFiles(dir: string): string[] {
+	return readdirSync(dir).flatMap((name) => {
+		const path = join(dir, name);
+		if (statSync(path).isDirectory()) return sourceFiles(path);
+		return path.endsWith('.ts') ? [path] : [];
+	});
+}
+
+/** Relative imports of a file (static `import … from`, `export … from`, `import('…')`), resolved to files. */
+function importsOf(file: string): string[] {
+	const text = readFileSync(file, 'utf8');
+	const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.[^']+)'/g)].map((match) => match[1]);
+	return specifiers.flatMap((specifier) => {
+		const base = resolve(dirname(file), specifier);
+		const found = [`${base}.ts`, join(base, 'index.ts')].find((candidate) => existsSync(candidate));
+		return found ? [found] : [];
+	});
+}
+
+const files = [...sourceFiles(join(ROOT, 'nodes')), ...sourceFiles(join(ROOT, 'credentials'))];
+const graph = new Map(files.map((file) => [file, importsOf(file)]));
+const name = (file: string) => relative(ROOT, file);
+
+/** Every cycle found by a depth-first walk, each as the files around it. */
+function cycles(): string[][] {
+	const found: string[][] = [];
+	const state = new Map<string, 'open' | 'done'>();
+	const stack: string[] = [];
+	const visit = (file: string) => {
+		state.set(file, 'open');
+		stack.push(file);
+		for (const next of graph.get(file) ?? []) {
+			if (state.get(next) === 'open') found.push([...stack.slice(stack.indexOf(next)), next].map(name));
+			else if (!state.has(next)) visit(next);
+		}
+		stack.pop();
+		state.set(file, 'done');
+	};
+	for (const file of files) if (!state.has(file)) visit(file);
+	return found;
+}
+
+describe('layout', () => {
+	it('reads the imports it checks (the walk sees the node assemble its resources)', () => {
+		expect(files.length).toBeGreaterThan(50);
+		expect(graph.get(join(ROOT, 'nodes/BotSailor/BotSailor.node.ts'))?.map(name)).toEqual(
+			expect.arrayContaining(['nodes/BotSailor/resources/message/index.ts']),
+		);
+	});
+
+	it('has no import cycle', () => {
+		expect(cycles()).toEqual([]);
+	});
+});
