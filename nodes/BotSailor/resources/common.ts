@@ -1,4 +1,5 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyRouting, PreSendAction } from 'n8n-workflow';
+import { unwrap } from '../shared/output';
 
 /** Properties repeated across resources, built in one place. */
 
@@ -6,8 +7,15 @@ export function showFor(resource: string, operations: string[]): INodeProperties
 	return { show: { resource: [resource], operation: operations } };
 }
 
+/** TEMPORARY while resources move to one file per operation: the old (resource, operations) scope, or none. */
+type Scope = [] | [resource: string, operations: string[]];
+function scopeOf(scope: Scope, extra: NonNullable<NonNullable<INodeProperties['displayOptions']>['show']> = {}): Pick<INodeProperties, 'displayOptions'> {
+	if (scope.length === 0) return Object.keys(extra).length ? { displayOptions: { show: extra } } : {};
+	return { displayOptions: { show: { resource: [scope[0]], operation: scope[1], ...extra } } };
+}
+
 /** Return All / Limit for a paginated list; the shared paginate() reads both. */
-export function returnAllAndLimit(resource: string, operations: string[]): INodeProperties[] {
+export function returnAllAndLimit(...scope: Scope): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -15,7 +23,7 @@ export function returnAllAndLimit(resource: string, operations: string[]): INode
 			type: 'boolean',
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: showFor(resource, operations),
+			...scopeOf(scope),
 			routing: { send: { paginate: true } },
 		},
 		{
@@ -25,20 +33,20 @@ export function returnAllAndLimit(resource: string, operations: string[]): INode
 			default: 50,
 			typeOptions: { minValue: 1 },
 			description: 'Max number of results to return',
-			displayOptions: { show: { resource: [resource], operation: operations, returnAll: [false] } },
+			...scopeOf(scope, { returnAll: [false] }),
 		},
 	];
 }
 
 /** The "Options" collection with "Decode JSON Fields", for operations whose output has JSON strings. */
-export function decodeJsonOption(resource: string, operations: string[]): INodeProperties {
+export function decodeJsonOption(...scope: Scope): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: showFor(resource, operations),
+		...scopeOf(scope),
 		options: [
 			{
 				displayName: 'Decode JSON Fields',
@@ -53,7 +61,8 @@ export function decodeJsonOption(resource: string, operations: string[]): INodeP
 }
 
 /** The WhatsApp number (phone_number_id) an operation acts on: from the account's list, by ID, or an expression. */
-export function whatsAppNumber(resource: string, operations: string[], property = 'phone_number_id'): INodeProperties {
+export function whatsAppNumber(...args: [property?: string] | [resource: string, operations: string[], property?: string]): INodeProperties {
+	const [scope, property = 'phone_number_id'] = Array.isArray(args[1]) ? [[args[0], args[1]] as Scope, args[2]] : [[] as Scope, args[0]];
 	return {
 		displayName: 'WhatsApp Number',
 		name: 'phoneNumberId',
@@ -61,7 +70,7 @@ export function whatsAppNumber(resource: string, operations: string[], property 
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'The connected WhatsApp business number to use',
-		displayOptions: showFor(resource, operations),
+		...scopeOf(scope),
 		modes: [
 			{
 				displayName: 'From List',
@@ -86,7 +95,8 @@ export function whatsAppNumber(resource: string, operations: string[], property 
  * Every operation that names a subscriber uses it; sends and conversations call it phoneNumber, so
  * workflows that typed a number there keep working.
  */
-export function subscriberField(resource: string, operations: string[], name: 'subscriber' | 'phoneNumber'): INodeProperties {
+export function subscriberField(...args: [name: 'subscriber' | 'phoneNumber'] | [resource: string, operations: string[], name: 'subscriber' | 'phoneNumber']): INodeProperties {
+	const [scope, name] = args.length === 3 ? [[args[0], args[1]] as Scope, args[2]] : [[] as Scope, args[0]];
 	return {
 		displayName: 'Subscriber',
 		name,
@@ -94,7 +104,7 @@ export function subscriberField(resource: string, operations: string[], name: 's
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'The contact, identified by their phone number with country code',
-		displayOptions: showFor(resource, operations),
+		...scopeOf(scope),
 		modes: [
 			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchSubscribers', searchable: true } },
 			{
@@ -110,10 +120,11 @@ export function subscriberField(resource: string, operations: string[], name: 's
 }
 
 /** The subscriber a message goes to (sends, bot flows, conversations). */
-export const recipient = (resource: string, operations: string[]) => subscriberField(resource, operations, 'phoneNumber');
+export const recipient = (...scope: Scope) => (scope.length ? subscriberField(scope[0], scope[1], 'phoneNumber') : subscriberField('phoneNumber'));
 
 /** A new subscriber's phone number typed as people write it; the operation's schema sends digits only. */
-export function subscriberPhoneNumber(resource: string, operations: string[], property = 'phone_number'): INodeProperties {
+export function subscriberPhoneNumber(...args: [property?: string] | [resource: string, operations: string[], property?: string]): INodeProperties {
+	const [scope, property = 'phone_number'] = Array.isArray(args[1]) ? [[args[0], args[1]] as Scope, args[2]] : [[] as Scope, args[0]];
 	return {
 		displayName: 'Phone Number',
 		name: 'phoneNumber',
@@ -122,7 +133,7 @@ export function subscriberPhoneNumber(resource: string, operations: string[], pr
 		required: true,
 		placeholder: 'e.g. +44 7700 900123',
 		description: "The subscriber's number with country code; spaces, +, dashes and brackets are removed before sending",
-		displayOptions: showFor(resource, operations),
+		...scopeOf(scope),
 		routing: { send: { type: 'body', property } },
 	};
 }
@@ -144,3 +155,8 @@ export const activeStatus: INodeProperties = {
 	default: '1',
 	routing: { send: { type: 'body', property: 'status' } },
 };
+
+/** The routing of a write: the body checked by the preSend steps, the API's confirmation text as the output. */
+export function confirmed(url: string, ...preSend: PreSendAction[]): INodePropertyRouting {
+	return { request: { url }, send: { preSend }, output: { postReceive: [unwrap('confirmation')] } };
+}
