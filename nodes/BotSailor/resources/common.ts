@@ -1,21 +1,13 @@
 import type { INodeProperties, INodePropertyRouting, PreSendAction } from 'n8n-workflow';
 import { unwrap } from '../shared/output';
 
-/** Properties repeated across resources, built in one place. */
-
-export function showFor(resource: string, operations: string[]): INodeProperties['displayOptions'] {
-	return { show: { resource: [resource], operation: operations } };
-}
-
-/** TEMPORARY while resources move to one file per operation: the old (resource, operations) scope, or none. */
-type Scope = [] | [resource: string, operations: string[]];
-function scopeOf(scope: Scope, extra: NonNullable<NonNullable<INodeProperties['displayOptions']>['show']> = {}): Pick<INodeProperties, 'displayOptions'> {
-	if (scope.length === 0) return Object.keys(extra).length ? { displayOptions: { show: extra } } : {};
-	return { displayOptions: { show: { resource: [scope[0]], operation: scope[1], ...extra } } };
-}
+/**
+ * Properties repeated across resources, built in one place. Each builder returns a field without the
+ * resource/operation displayOptions: an operation file lists it, and resources/resource.ts scopes it.
+ */
 
 /** Return All / Limit for a paginated list; the shared paginate() reads both. */
-export function returnAllAndLimit(...scope: Scope): INodeProperties[] {
+export function returnAllAndLimit(): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -23,7 +15,6 @@ export function returnAllAndLimit(...scope: Scope): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
-			...scopeOf(scope),
 			routing: { send: { paginate: true } },
 		},
 		{
@@ -33,20 +24,19 @@ export function returnAllAndLimit(...scope: Scope): INodeProperties[] {
 			default: 50,
 			typeOptions: { minValue: 1 },
 			description: 'Max number of results to return',
-			...scopeOf(scope, { returnAll: [false] }),
+			displayOptions: { show: { returnAll: [false] } },
 		},
 	];
 }
 
 /** The "Options" collection with "Decode JSON Fields", for operations whose output has JSON strings. */
-export function decodeJsonOption(...scope: Scope): INodeProperties {
+export function decodeJsonOption(): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		...scopeOf(scope),
 		options: [
 			{
 				displayName: 'Decode JSON Fields',
@@ -61,8 +51,12 @@ export function decodeJsonOption(...scope: Scope): INodeProperties {
 }
 
 /** The WhatsApp number (phone_number_id) an operation acts on: from the account's list, by ID, or an expression. */
-export function whatsAppNumber(...args: [property?: string] | [resource: string, operations: string[], property?: string]): INodeProperties {
-	const [scope, property = 'phone_number_id'] = Array.isArray(args[1]) ? [[args[0], args[1]] as Scope, args[2]] : [[] as Scope, args[0]];
+export function whatsAppNumber(property?: string): INodeProperties;
+/** The triggers' call (they set their own displayOptions and drop the routing); the action node's operations pass no scope. */
+export function whatsAppNumber(resource: string, operations: string[]): INodeProperties;
+export function whatsAppNumber(...args: [property?: string] | [resource: string, operations: string[]]): INodeProperties {
+	const property = args.length === 2 ? 'phone_number_id' : (args[0] ?? 'phone_number_id');
+	const scope = args.length === 2 ? { displayOptions: { show: { resource: [args[0] ?? ''], operation: args[1] } } } : {};
 	return {
 		displayName: 'WhatsApp Number',
 		name: 'phoneNumberId',
@@ -70,7 +64,7 @@ export function whatsAppNumber(...args: [property?: string] | [resource: string,
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'The connected WhatsApp business number to use',
-		...scopeOf(scope),
+		...scope,
 		modes: [
 			{
 				displayName: 'From List',
@@ -95,8 +89,7 @@ export function whatsAppNumber(...args: [property?: string] | [resource: string,
  * Every operation that names a subscriber uses it; sends and conversations call it phoneNumber, so
  * workflows that typed a number there keep working.
  */
-export function subscriberField(...args: [name: 'subscriber' | 'phoneNumber'] | [resource: string, operations: string[], name: 'subscriber' | 'phoneNumber']): INodeProperties {
-	const [scope, name] = args.length === 3 ? [[args[0], args[1]] as Scope, args[2]] : [[] as Scope, args[0]];
+export function subscriberField(name: 'subscriber' | 'phoneNumber'): INodeProperties {
 	return {
 		displayName: 'Subscriber',
 		name,
@@ -104,7 +97,6 @@ export function subscriberField(...args: [name: 'subscriber' | 'phoneNumber'] | 
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'The contact, identified by their phone number with country code',
-		...scopeOf(scope),
 		modes: [
 			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchSubscribers', searchable: true } },
 			{
@@ -120,11 +112,10 @@ export function subscriberField(...args: [name: 'subscriber' | 'phoneNumber'] | 
 }
 
 /** The subscriber a message goes to (sends, bot flows, conversations). */
-export const recipient = (...scope: Scope) => (scope.length ? subscriberField(scope[0], scope[1], 'phoneNumber') : subscriberField('phoneNumber'));
+export const recipient = () => subscriberField('phoneNumber');
 
 /** A new subscriber's phone number typed as people write it; the operation's schema sends digits only. */
-export function subscriberPhoneNumber(...args: [property?: string] | [resource: string, operations: string[], property?: string]): INodeProperties {
-	const [scope, property = 'phone_number'] = Array.isArray(args[1]) ? [[args[0], args[1]] as Scope, args[2]] : [[] as Scope, args[0]];
+export function subscriberPhoneNumber(property = 'phone_number'): INodeProperties {
 	return {
 		displayName: 'Phone Number',
 		name: 'phoneNumber',
@@ -133,7 +124,6 @@ export function subscriberPhoneNumber(...args: [property?: string] | [resource: 
 		required: true,
 		placeholder: 'e.g. +44 7700 900123',
 		description: "The subscriber's number with country code; spaces, +, dashes and brackets are removed before sending",
-		...scopeOf(scope),
 		routing: { send: { type: 'body', property } },
 	};
 }
