@@ -1,13 +1,13 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyRouting, PreSendAction } from 'n8n-workflow';
+import { unwrap } from '../shared/output';
 
-/** Properties repeated across resources, built in one place. */
-
-export function showFor(resource: string, operations: string[]): INodeProperties['displayOptions'] {
-	return { show: { resource: [resource], operation: operations } };
-}
+/**
+ * Properties repeated across resources, built in one place. Each builder returns a field without the
+ * resource/operation displayOptions: an operation file lists it, and resources/resource.ts scopes it.
+ */
 
 /** Return All / Limit for a paginated list; the shared paginate() reads both. */
-export function returnAllAndLimit(resource: string, operations: string[]): INodeProperties[] {
+export function returnAllAndLimit(): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -15,7 +15,6 @@ export function returnAllAndLimit(resource: string, operations: string[]): INode
 			type: 'boolean',
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: showFor(resource, operations),
 			routing: { send: { paginate: true } },
 		},
 		{
@@ -25,20 +24,19 @@ export function returnAllAndLimit(resource: string, operations: string[]): INode
 			default: 50,
 			typeOptions: { minValue: 1 },
 			description: 'Max number of results to return',
-			displayOptions: { show: { resource: [resource], operation: operations, returnAll: [false] } },
+			displayOptions: { show: { returnAll: [false] } },
 		},
 	];
 }
 
 /** The "Options" collection with "Decode JSON Fields", for operations whose output has JSON strings. */
-export function decodeJsonOption(resource: string, operations: string[]): INodeProperties {
+export function decodeJsonOption(): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: showFor(resource, operations),
 		options: [
 			{
 				displayName: 'Decode JSON Fields',
@@ -53,7 +51,12 @@ export function decodeJsonOption(resource: string, operations: string[]): INodeP
 }
 
 /** The WhatsApp number (phone_number_id) an operation acts on: from the account's list, by ID, or an expression. */
-export function whatsAppNumber(resource: string, operations: string[], property = 'phone_number_id'): INodeProperties {
+export function whatsAppNumber(property?: string): INodeProperties;
+/** The triggers' call (they set their own displayOptions and drop the routing); the action node's operations pass no scope. */
+export function whatsAppNumber(resource: string, operations: string[]): INodeProperties;
+export function whatsAppNumber(...args: [property?: string] | [resource: string, operations: string[]]): INodeProperties {
+	const property = args.length === 2 ? 'phone_number_id' : (args[0] ?? 'phone_number_id');
+	const scope = args.length === 2 ? { displayOptions: { show: { resource: [args[0] ?? ''], operation: args[1] } } } : {};
 	return {
 		displayName: 'WhatsApp Number',
 		name: 'phoneNumberId',
@@ -61,7 +64,7 @@ export function whatsAppNumber(resource: string, operations: string[], property 
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'The connected WhatsApp business number to use',
-		displayOptions: showFor(resource, operations),
+		...scope,
 		modes: [
 			{
 				displayName: 'From List',
@@ -86,7 +89,7 @@ export function whatsAppNumber(resource: string, operations: string[], property 
  * Every operation that names a subscriber uses it; sends and conversations call it phoneNumber, so
  * workflows that typed a number there keep working.
  */
-export function subscriberField(resource: string, operations: string[], name: 'subscriber' | 'phoneNumber'): INodeProperties {
+export function subscriberField(name: 'subscriber' | 'phoneNumber'): INodeProperties {
 	return {
 		displayName: 'Subscriber',
 		name,
@@ -94,7 +97,6 @@ export function subscriberField(resource: string, operations: string[], name: 's
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'The contact, identified by their phone number with country code',
-		displayOptions: showFor(resource, operations),
 		modes: [
 			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchSubscribers', searchable: true } },
 			{
@@ -110,10 +112,10 @@ export function subscriberField(resource: string, operations: string[], name: 's
 }
 
 /** The subscriber a message goes to (sends, bot flows, conversations). */
-export const recipient = (resource: string, operations: string[]) => subscriberField(resource, operations, 'phoneNumber');
+export const recipient = () => subscriberField('phoneNumber');
 
 /** A new subscriber's phone number typed as people write it; the operation's schema sends digits only. */
-export function subscriberPhoneNumber(resource: string, operations: string[], property = 'phone_number'): INodeProperties {
+export function subscriberPhoneNumber(property = 'phone_number'): INodeProperties {
 	return {
 		displayName: 'Phone Number',
 		name: 'phoneNumber',
@@ -122,7 +124,6 @@ export function subscriberPhoneNumber(resource: string, operations: string[], pr
 		required: true,
 		placeholder: 'e.g. +44 7700 900123',
 		description: "The subscriber's number with country code; spaces, +, dashes and brackets are removed before sending",
-		displayOptions: showFor(resource, operations),
 		routing: { send: { type: 'body', property } },
 	};
 }
@@ -144,3 +145,8 @@ export const activeStatus: INodeProperties = {
 	default: '1',
 	routing: { send: { type: 'body', property: 'status' } },
 };
+
+/** The routing of a write: the body checked by the preSend steps, the API's confirmation text as the output. */
+export function confirmed(url: string, ...preSend: PreSendAction[]): INodePropertyRouting {
+	return { request: { url }, send: { preSend }, output: { postReceive: [unwrap('confirmation')] } };
+}

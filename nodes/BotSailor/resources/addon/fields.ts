@@ -1,11 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { decodeJsonOption, showFor } from '../common';
-import { addonLocator, moduleLocator } from '../user/locators';
+import { inputs } from '../../shared/inputs';
+import { VALIDITY_TYPES } from './variations';
 
-/** The fields of the Addon operations (create and update share most of them). */
-
-const resource = 'addon';
-const both = ['create', 'update'];
+/** What Addon → Create and Update share: most of their fields and the body they send. */
 
 const validityTypeOptions = [
 	{ name: 'Day', value: 'D' },
@@ -15,7 +12,7 @@ const validityTypeOptions = [
 ];
 
 /** The addon's own settings; on create they are top-level and required, on update optional. */
-function settings(required: boolean): INodeProperties[] {
+export function settings(required: boolean): INodeProperties[] {
 	const send = (property: string) => ({ send: { type: 'body' as const, property } });
 	return [
 		{ displayName: 'Description', name: 'addonDescription', type: 'string', default: '', required, routing: send('addon_description') },
@@ -54,13 +51,12 @@ function settings(required: boolean): INodeProperties[] {
 	];
 }
 
-
-const accessTypeOptions = [
+export const accessTypeOptions = [
 	{ name: 'Extend', value: 'extend', description: 'Adds to the module limit' },
 	{ name: 'Allow', value: 'allow', description: 'Grants access to the module' },
 ];
 
-const visible: INodeProperties = {
+export const visible: INodeProperties = {
 	displayName: 'Visible',
 	name: 'visible',
 	type: 'boolean',
@@ -69,57 +65,18 @@ const visible: INodeProperties = {
 	routing: { send: { type: 'body', property: 'visible', value: '={{ $value ? "1" : "0" }}' } },
 };
 
-export const addonFields: INodeProperties[] = [
-	addonLocator({ name: 'addon', property: 'id', required: true, displayOptions: showFor(resource, ['update']) }),
-	{
+/** The addon's name, required on create and update. */
+export const addonName: INodeProperties = {
 		displayName: 'Name',
 		name: 'addonName',
 		type: 'string',
 		default: '',
 		required: true,
-		displayOptions: showFor(resource, both),
 		routing: { send: { type: 'body', property: 'addon_name' } },
-	},
-	moduleLocator({ name: 'module', property: 'module_id', required: true, displayOptions: showFor(resource, ['create']) }),
-	...settings(true).map((field) => ({ ...field, displayOptions: showFor(resource, ['create']) })),
-	{
-		displayName: 'Access Type (Earlier API Form)',
-		name: 'accessType',
-		type: 'options',
-		options: accessTypeOptions,
-		default: 'extend',
-		description: 'Only sent when the credential uses the earlier API form, where it is required',
-		displayOptions: showFor(resource, ['create']),
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: showFor(resource, ['create']),
-		options: [visible],
-	},
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: showFor(resource, ['update']),
-		options: [
-			{
-				displayName: 'Access Type (Earlier API Form)',
-				name: 'accessType',
-				type: 'options',
-				options: accessTypeOptions,
-				default: 'extend',
-				description: 'Only sent when the credential uses the earlier API form',
-			},
-			...settings(false),
-			visible,
-		],
-	},
+	};
+
+/** The variations, as rows or as a JSON list; on update they replace the addon's variations. */
+export const variationFields: INodeProperties[] = [
 	{
 		displayName: 'Variations Input',
 		name: 'variationsInput',
@@ -130,9 +87,7 @@ export const addonFields: INodeProperties[] = [
 		],
 		default: 'rows',
 		description: 'How to give the variations. On update, the list replaces the addon\'s variations.',
-		displayOptions: showFor(resource, both),
-	},
-	{
+	},	{
 		displayName: 'Variations',
 		name: 'variations',
 		type: 'fixedCollection',
@@ -140,7 +95,7 @@ export const addonFields: INodeProperties[] = [
 		placeholder: 'Add Variation',
 		default: {},
 		description: 'Alternative versions of the addon, each with its own validity, limit and price',
-		displayOptions: { show: { resource: [resource], operation: both, variationsInput: ['rows'] } },
+		displayOptions: { show: { variationsInput: ['rows'] } },
 		options: [
 			{
 				displayName: 'Variation',
@@ -154,14 +109,29 @@ export const addonFields: INodeProperties[] = [
 				],
 			},
 		],
-	},
-	{
+	},	{
 		displayName: 'Variations (JSON)',
 		name: 'variationsJson',
 		type: 'json',
 		default: '[]',
 		description: 'A list like [{"name": "5,000", "validity": 1, "validity_type": "M", "extend_value": 5000, "price": 29}]',
-		displayOptions: { show: { resource: [resource], operation: both, variationsInput: ['json'] } },
-	},
-	decodeJsonOption(resource, ['getMany']),
-];
+		displayOptions: { show: { variationsInput: ['json'] } },
+	},];
+
+/** The fields create and update share; on update all but the variation arrays are optional. */
+export const sharedBody = {
+	addon_name: inputs.required.describe('Name'),
+	addon_description: inputs.required.describe('Description'),
+	price: inputs.number.describe('Price'),
+	validity: inputs.integer.describe('Validity'),
+	validity_type: inputs.oneOf(VALIDITY_TYPES).describe('Validity Type'),
+	addon_type: inputs.oneOf(['recurring', 'one-time']).describe('Addon Type'),
+	access_type: inputs.oneOf(['extend', 'allow']).optional().describe('Access Type (Earlier API Form)'),
+	extend_value: inputs.integer.describe('Extend Value'),
+	visible: inputs.flag.optional().describe('Visible'),
+	variation_name: inputs.json.optional().describe('Variations'),
+	variation_validity: inputs.json.optional().describe('Variations'),
+	variation_validity_type: inputs.json.optional().describe('Variations'),
+	variation_extend_value: inputs.json.describe('Variations'),
+	variation_price: inputs.json.describe('Variations'),
+};

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { showFor } from '../common';
+import { recipient, whatsAppNumber } from '../common';
 import { checkFields, inputs, z } from '../../shared/inputs';
-import type { SendDefinition } from '../../shared/sendDefinition';
+import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
+import type { OperationDescription } from '../resource';
 
-export const triggerFields: INodeProperties[] = [
+const botFlowLocator: INodeProperties[] = [
 	{
 		displayName: 'Bot Flow',
 		name: 'botFlowUniqueId',
@@ -11,7 +12,6 @@ export const triggerFields: INodeProperties[] = [
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'The bot flow to start; its unique_id is sent',
-		displayOptions: showFor('botFlow', ['trigger']),
 		modes: [
 			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchBotFlows', searchable: true } },
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. flow_0_0_a1b2c3', hint: 'The unique_id from Bot Flow → Get Many' },
@@ -37,4 +37,15 @@ export const triggerBotFlow: SendDefinition = {
 			phone_number: item.param('phoneNumber', undefined, { extractValue: true }),
 		});
 	},
+};
+
+export const triggerOperation: OperationDescription = {
+	option: {
+		name: 'Trigger',
+		value: 'trigger',
+		action: 'Trigger a bot flow',
+		description: 'Start a bot flow for a subscriber',
+		routing: sendRouting(triggerBotFlow),
+	},
+	fields: [whatsAppNumber(), ...botFlowLocator, recipient()],
 };

@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, PreSendAction } from 'n8n-workflow';
 import { inputs, validateBody, z } from '../../shared/inputs';
 import { usesEarlierForm } from '../../shared/request';
+import { whatsAppNumber } from '../common';
 
 /**
  * Label paths differ by API form (spec: Labels, Versioning): the current form is account-wide
@@ -15,5 +16,16 @@ export function labelForm(fields: z.ZodRawShape): PreSendAction {
 		const phoneNumberId = this.getNodeParameter('phoneNumberId', '', { extractValue: true }) as string;
 		const body = { ...((requestOptions.body ?? {}) as IDataObject), phone_number_id: phoneNumberId };
 		return await earlier.call(this, { ...requestOptions, url: `/whatsapp${requestOptions.url}`, body });
+	};
+}
+
+/** The WhatsApp Number, sent only on deployments with the earlier API form, where labels belong to a number. */
+export function earlierFormNumber(): INodeProperties {
+	return {
+		...whatsAppNumber(),
+		required: false,
+		routing: undefined,
+		description:
+			'Only used when the credential’s API Form is Earlier (labels belonged to a number then); current deployments ignore it',
 	};
 }

@@ -15,7 +15,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { apiBaseUrl } from '../../../../credentials/BotSailorApi.credentials';
-import { recipient, showFor, whatsAppNumber } from '../common';
+import { recipient, whatsAppNumber } from '../common';
+import type { OperationDescription } from '../resource';
 import { listRecords } from '../../shared/envelope';
 import { inputs } from '../../shared/inputs';
 import { decodeJsonFields } from '../../shared/jsonStrings';
@@ -24,9 +25,7 @@ import { limiterFor } from '../../shared/delivery';
 import { asNodeError, errorItem } from '../../shared/sendDefinition';
 import { baseMimeType, extensionOf, formatSize, isGenericMimeType, mimeTypeFromFileName } from '../media/types';
 
-const OPERATION = 'downloadMedia';
-const show = showFor('message', [OPERATION]);
-const showBy = (source: string) => ({ show: { resource: ['message'], operation: [OPERATION], messageSource: [source] } });
+const showBy = (source: string) => ({ show: { messageSource: [source] } });
 
 /** Message types that carry a file, and the key their content object sits under (WhatsApp's message JSON). */
 export const MEDIA_MESSAGE_TYPES = ['image', 'video', 'audio', 'voice', 'document', 'sticker'];
@@ -432,12 +431,12 @@ async function downloadMessageMedia(this: IExecutePaginationFunctions, requestDa
 }
 
 /** The operation's routing: RoutingNode calls `pagination` in place of the request, once per item. */
-export const downloadMediaRouting: INodePropertyRouting = {
+const downloadMediaRouting: INodePropertyRouting = {
 	request: { url: '/whatsapp/get/conversation' },
 	operations: { pagination: downloadMessageMedia },
 };
 
-export const downloadMediaFields: INodeProperties[] = [
+const downloadMediaFields: INodeProperties[] = [
 	{
 		displayName: 'Message',
 		name: 'messageSource',
@@ -451,10 +450,9 @@ export const downloadMediaFields: INodeProperties[] = [
 			{ name: 'By ID', value: 'id', description: 'A message of a conversation, by its ID' },
 		],
 		default: 'input',
-		displayOptions: show,
 	},
-	{ ...whatsAppNumber('message', [OPERATION]), displayOptions: showBy('id'), routing: undefined },
-	{ ...recipient('message', [OPERATION]), displayOptions: showBy('id'), routing: undefined },
+	{ ...whatsAppNumber(), displayOptions: showBy('id'), routing: undefined },
+	{ ...recipient(), displayOptions: showBy('id'), routing: undefined },
 	{
 		displayName: 'Message ID',
 		name: 'messageId',
@@ -472,7 +470,6 @@ export const downloadMediaFields: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		hint: 'The name of the output binary field to put the file in',
-		displayOptions: show,
 	},
 	{
 		displayName: 'Options',
@@ -480,7 +477,6 @@ export const downloadMediaFields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: show,
 		options: [
 			{
 				displayName: 'Media URL for IDs',
@@ -509,3 +505,14 @@ export const downloadMediaFields: INodeProperties[] = [
 		],
 	},
 ];
+
+export const downloadMediaOperation: OperationDescription = {
+	option: {
+		name: 'Download Media',
+		value: 'downloadMedia',
+		action: 'Download the media of a message',
+		description: 'Download the image, video, audio, voice note, document or sticker of a message, as binary data',
+		routing: downloadMediaRouting,
+	},
+	fields: downloadMediaFields,
+};

@@ -1,3 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 /** Media types of the send endpoints, read from a URL's extension or a MIME type (spec: Send file / media). */
 const EXTENSIONS: Record<string, string> = {
 	jpg: 'image', jpeg: 'image', png: 'image', webp: 'image', gif: 'image',
@@ -19,4 +21,23 @@ export function fileNameFromUrl(url: string): string | undefined {
 	const path = url.split(/[?#]/)[0];
 	const name = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
 	return name || undefined;
+}
+
+const MEDIA_TYPE_NAMES = { audio: 'Audio', document: 'Document', image: 'Image', video: 'Video' } as const;
+
+/** The Media Type of an attached file (Send Media) or a media header (Send Buttons): the types the send accepts. */
+export function mediaTypeOption(types: Array<keyof typeof MEDIA_TYPE_NAMES>, description: string): INodeProperties {
+	return {
+		displayName: 'Media Type',
+		name: 'mediaType',
+		type: 'options',
+		options: types.map((type) => ({ name: MEDIA_TYPE_NAMES[type], value: type })),
+		default: 'image',
+		description,
+	};
+}
+
+/** The Media Name of an attached file or media header: sent only for a document. */
+export function mediaNameOption(description: string): INodeProperties {
+	return { displayName: 'Media Name', name: 'mediaName', type: 'string', default: '', description };
 }

@@ -1,14 +1,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { showFor } from '../common';
+import { recipient, whatsAppNumber } from '../common';
 import { checkFields, inputs, refuse, z } from '../../shared/inputs';
-import type { SendDefinition, SendItem } from '../../shared/sendDefinition';
-import { mediaTypeFromUrl } from './mediaType';
-
-const show = showFor('message', ['sendButtons']);
+import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
+import type { OperationDescription } from '../resource';
+import { mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
 export const BUTTON_COUNT_TEXT = 'You can send between 1 and 3 reply buttons.';
 export const BUTTON_MEDIA_TEXT = 'When sending media with buttons, media_type must be one of: image, video, document.';
 
-export const sendButtonsFields: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	{
 		displayName: 'Message',
 		name: 'message',
@@ -17,7 +16,6 @@ export const sendButtonsFields: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: 'Body text shown above the buttons',
-		displayOptions: show,
 	},
 	{
 		displayName: 'Buttons',
@@ -28,7 +26,6 @@ export const sendButtonsFields: INodeProperties[] = [
 		default: {},
 		required: true,
 		description: 'One to three reply buttons',
-		displayOptions: show,
 		options: [
 			{
 				displayName: 'Button',
@@ -46,24 +43,15 @@ export const sendButtonsFields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: show,
 		options: [
 			{ displayName: 'Footer Text', name: 'footerText', type: 'string', default: '' },
 			{ displayName: 'Header Text', name: 'headerText', type: 'string', default: '', description: 'Ignored when a media header is sent' },
 			{ displayName: 'Media ID', name: 'mediaId', type: 'string', default: '', description: 'Media header by the ID from Media → Upload (then Media Type is required). Use either Media URL or Media ID.' },
-			{ displayName: 'Media Name', name: 'mediaName', type: 'string', default: '', description: 'File name, used only for a document header' },
-			{
-				displayName: 'Media Type',
-				name: 'mediaType',
-				type: 'options',
-				options: [
-					{ name: 'Document', value: 'document' },
-					{ name: 'Image', value: 'image' },
-					{ name: 'Video', value: 'video' },
-				],
-				default: 'image',
-				description: 'Type of the media header (audio is not supported as a header). Required with Media ID or a URL without a file extension.',
-			},
+			mediaNameOption('File name, used only for a document header'),
+			mediaTypeOption(
+				['document', 'image', 'video'],
+				'Type of the media header (audio is not supported as a header). Required with Media ID or a URL without a file extension.',
+			),
 			{ displayName: 'Media URL', name: 'mediaUrl', type: 'string', default: '', placeholder: 'https://example.com/menu.jpg', description: 'Public HTTPS URL of an image, video or document shown as header' },
 		],
 	},
@@ -137,4 +125,15 @@ export const sendButtons: SendDefinition = {
 		}
 		return checkFields(item, schema, body);
 	},
+};
+
+export const sendButtonsOperation: OperationDescription = {
+	option: {
+		name: 'Send Buttons',
+		value: 'sendButtons',
+		action: 'Send a message with reply buttons',
+		description: 'Send a session message with one to three reply buttons',
+		routing: sendRouting(sendButtons),
+	},
+	fields: [whatsAppNumber(), recipient(), ...fields],
 };

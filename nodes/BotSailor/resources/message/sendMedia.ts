@@ -1,14 +1,14 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { showFor } from '../common';
+import { recipient, whatsAppNumber } from '../common';
 import { checkFields, inputs, refuse, z } from '../../shared/inputs';
-import type { SendDefinition, SendItem } from '../../shared/sendDefinition';
+import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import { checkedFile, uploadBinary, type CheckedFile } from '../../shared/upload';
-import { fileNameFromUrl, mediaTypeFromUrl } from './mediaType';
+import type { OperationDescription } from '../resource';
+import { fileNameFromUrl, mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
 
-const show = showFor('message', ['sendMedia']);
-const showSource = (source: string) => ({ show: { resource: ['message'], operation: ['sendMedia'], source: [source] } });
+const showSource = (source: string) => ({ show: { source: [source] } });
 
-export const sendMediaFields: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	{
 		displayName: 'Source',
 		name: 'source',
@@ -19,7 +19,6 @@ export const sendMediaFields: INodeProperties[] = [
 			{ name: 'URL', value: 'url', description: 'A public HTTPS URL' },
 		],
 		default: 'url',
-		displayOptions: show,
 	},
 	{
 		displayName: 'Media URL',
@@ -53,29 +52,13 @@ export const sendMediaFields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: show,
 		options: [
 			{ displayName: 'Caption', name: 'caption', type: 'string', default: '', description: 'Caption for an image, video or document (not audio)' },
-			{
-				displayName: 'Media Name',
-				name: 'mediaName',
-				type: 'string',
-				default: '',
-				description: 'File name shown for a document. Defaults to the uploaded file\'s name or the last part of the URL.',
-			},
-			{
-				displayName: 'Media Type',
-				name: 'mediaType',
-				type: 'options',
-				options: [
-					{ name: 'Audio', value: 'audio' },
-					{ name: 'Document', value: 'document' },
-					{ name: 'Image', value: 'image' },
-					{ name: 'Video', value: 'video' },
-				],
-				default: 'image',
-				description: 'When not set, it is read from the URL\'s file extension or the binary file\'s MIME type. Required with a media ID.',
-			},
+			mediaNameOption('File name shown for a document. Defaults to the uploaded file\'s name or the last part of the URL.'),
+			mediaTypeOption(
+				['audio', 'document', 'image', 'video'],
+				'When not set, it is read from the URL\'s file extension or the binary file\'s MIME type. Required with a media ID.',
+			),
 		],
 	},
 ];
@@ -156,4 +139,15 @@ export const sendMedia: SendDefinition = {
 		body.media_name = body.media_name || uploaded.media_name || file.fileName;
 		return completed(item, body, 'binary');
 	},
+};
+
+export const sendMediaOperation: OperationDescription = {
+	option: {
+		name: 'Send Media',
+		value: 'sendMedia',
+		action: 'Send a media message',
+		description: 'Send an image, video, audio or document from a URL, a media ID or a binary file',
+		routing: sendRouting(sendMedia),
+	},
+	fields: [whatsAppNumber(), recipient(), ...fields],
 };

@@ -1,12 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { showFor } from '../common';
+import { recipient, whatsAppNumber } from '../common';
 import { checkFields, inputs, refuse, z } from '../../shared/inputs';
-import type { SendDefinition, SendItem } from '../../shared/sendDefinition';
-
-const show = showFor('message', ['sendTemplate']);
+import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
+import type { OperationDescription } from '../resource';
 
 /** The template picker shared by Send Template and Template → Get Status; the value is the list's `template_id`. */
-export function templateLocator(resource: string, operations: string[]): INodeProperties {
+export function templateLocator(): INodeProperties {
 	return {
 		displayName: 'Template',
 		name: 'templateId',
@@ -14,7 +13,6 @@ export function templateLocator(resource: string, operations: string[]): INodePr
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'The message template. Its template_id (the ID assigned at creation) is sent.',
-		displayOptions: showFor(resource, operations),
 		modes: [
 			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchTemplates', searchable: true } },
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1200000000001001', hint: 'The template_id from Template → Get Many' },
@@ -26,8 +24,8 @@ export function templateLocator(resource: string, operations: string[]): INodePr
 export const TEMPLATE_VARIABLE = /^templateVariable-(.+)-(\d+)$/;
 
 /** Node version 1 shows both variable fields; from 1.1 the Variables choice shows one. */
-const forVersion1 = { show: { resource: ['message'], operation: ['sendTemplate'], '@version': [1] } };
-const forSource = (source: string) => ({ show: { resource: ['message'], operation: ['sendTemplate'], '@version': [{ _cnd: { gte: 1.1 } }], variableSource: [source] } });
+const forVersion1 = { show: { '@version': [1] } };
+const forSource = (source: string) => ({ show: { '@version': [{ _cnd: { gte: 1.1 } }], variableSource: [source] } });
 
 function mappedVariables(displayOptions: INodeProperties['displayOptions']): INodeProperties {
 	return {
@@ -79,8 +77,8 @@ function manualVariables(displayOptions: INodeProperties['displayOptions']): INo
 
 const variableFields: INodeProperties[] = [mappedVariables(forVersion1), manualVariables(forVersion1), mappedVariables(forSource('mapper')), manualVariables(forSource('manual'))];
 
-export const sendTemplateFields: INodeProperties[] = [
-	templateLocator('message', ['sendTemplate']),
+const fields: INodeProperties[] = [
+	templateLocator(),
 	{
 		displayName: 'Variables',
 		name: 'variableSource',
@@ -92,7 +90,7 @@ export const sendTemplateFields: INodeProperties[] = [
 		default: 'mapper',
 		description: 'Where to enter the values of the template\'s variables',
 		// Node version 1.1: version 1 workflows keep both variable fields shown and sent.
-		displayOptions: { show: { resource: ['message'], operation: ['sendTemplate'], '@version': [{ _cnd: { gte: 1.1 } }] } },
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
 	},
 	...variableFields,
 	{
@@ -101,7 +99,6 @@ export const sendTemplateFields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: show,
 		options: [
 			{
 				displayName: 'Header Media URL',
@@ -169,4 +166,15 @@ export const sendTemplate: SendDefinition = {
 		});
 		return { ...checked, ...templateVariables(item) };
 	},
+};
+
+export const sendTemplateOperation: OperationDescription = {
+	option: {
+		name: 'Send Template',
+		value: 'sendTemplate',
+		action: 'Send a template message',
+		description: 'Send an approved message template; works outside the 24-hour session window',
+		routing: sendRouting(sendTemplate),
+	},
+	fields: [whatsAppNumber(), recipient(), ...fields],
 };

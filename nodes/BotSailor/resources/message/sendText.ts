@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { showFor } from '../common';
+import { recipient, whatsAppNumber } from '../common';
 import { checkFields, inputs, z } from '../../shared/inputs';
-import type { SendDefinition } from '../../shared/sendDefinition';
+import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
+import type { OperationDescription } from '../resource';
 
-export const sendTextFields: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	{
 		displayName: 'Message',
 		name: 'message',
@@ -12,7 +13,6 @@ export const sendTextFields: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: 'The text to send',
-		displayOptions: showFor('message', ['sendText']),
 	},
 ];
 
@@ -34,4 +34,16 @@ export const sendText: SendDefinition = {
 			message: item.param('message'),
 		});
 	},
+};
+
+export const sendTextOperation: OperationDescription = {
+	option: {
+		name: 'Send Text',
+		value: 'sendText',
+		action: 'Send a text message',
+		description:
+			'Send free text. It only reaches a subscriber inside the 24-hour session window after their last message; otherwise use Send Template.',
+		routing: sendRouting(sendText),
+	},
+	fields: [whatsAppNumber(), recipient(), ...fields],
 };

@@ -1,10 +1,12 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
-import { showFor } from '../common';
 import { checkBody, inputs, z } from '../../shared/inputs';
+import { unwrap } from '../../shared/output';
+import { whatsAppNumber } from '../common';
+import type { OperationDescription } from '../resource';
 
-const resource = 'template';
-const show = showFor(resource, ['create']);
-const showType = (type: string) => ({ show: { resource: [resource], operation: ['create'], templateType: [type] } });
+/** Template create and status are exemplified with a JSON body; the credential then adds the token to it and as Bearer. */
+export const JSON_HEADERS = { 'Content-Type': 'application/json' };
+const showType = (type: string) => ({ show: { templateType: [type] } });
 
 const buttonValues: INodeProperties[] = [
 	{
@@ -25,7 +27,7 @@ const buttonValues: INodeProperties[] = [
 	{ displayName: 'Code', name: 'code', type: 'string', default: '', description: 'For a copy code button' },
 ];
 
-export const createFields: INodeProperties[] = [
+const createFields: INodeProperties[] = [
 	{
 		displayName: 'Template Type',
 		name: 'templateType',
@@ -36,7 +38,6 @@ export const createFields: INodeProperties[] = [
 			{ name: 'Carousel', value: 'carousel', description: 'Marketing template with 1 to 10 media or product cards' },
 		],
 		default: 'standard',
-		displayOptions: show,
 	},
 	{
 		displayName: 'Name',
@@ -46,7 +47,6 @@ export const createFields: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. summer_sale',
 		description: 'Lowercase letters and underscores only',
-		displayOptions: show,
 	},
 	{
 		displayName: 'Category',
@@ -65,7 +65,6 @@ export const createFields: INodeProperties[] = [
 		type: 'string',
 		default: 'en_US',
 		description: 'Language code, e.g. en_US or es',
-		displayOptions: show,
 	},
 	{
 		displayName: 'Body Text',
@@ -289,3 +288,18 @@ export async function buildTemplateBody(this: IExecuteSingleFunctions, requestOp
 	const checked = checkBody(this, schemas[type].strict(), present);
 	return { ...requestOptions, body: checked };
 }
+
+export const create: OperationDescription = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Create a template',
+		description: 'Create a message template and submit it for approval',
+		routing: {
+			request: { url: '/whatsapp/template/create', headers: JSON_HEADERS, json: true },
+			send: { preSend: [buildTemplateBody] },
+			output: { postReceive: [unwrap('data')] },
+		},
+	},
+	fields: [whatsAppNumber(), ...createFields],
+};

@@ -1,20 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { showFor } from '../common';
+import { whatsAppNumber } from '../common';
 import { checkFields, inputs, z } from '../../shared/inputs';
-import type { SendDefinition } from '../../shared/sendDefinition';
-
-export const sendBroadcastFields: INodeProperties[] = [
-	{
-		displayName: 'Flow Data',
-		name: 'flowData',
-		type: 'json',
-		default: '{}',
-		required: true,
-		description:
-			'The broadcast campaign as JSON (flow_data). The API documentation does not describe its structure; build it as your platform\'s broadcast editor does.',
-		displayOptions: showFor('template', ['sendBroadcast']),
-	},
-];
+import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
+import type { OperationDescription } from '../resource';
 
 const schema = z.object({
 	phone_number_id: inputs.required.describe('WhatsApp Number'),
@@ -33,4 +20,26 @@ export const sendBroadcast: SendDefinition = {
 			flow_data: item.param('flowData'),
 		});
 	},
+};
+
+export const sendBroadcastOperation: OperationDescription = {
+	option: {
+		name: 'Send Broadcast',
+		value: 'sendBroadcast',
+		action: 'Send a broadcast template',
+		description: 'Save and send a broadcast template campaign',
+		routing: sendRouting(sendBroadcast),
+	},
+	fields: [
+		whatsAppNumber(),
+		{
+			displayName: 'Flow Data',
+			name: 'flowData',
+			type: 'json',
+			default: '{}',
+			required: true,
+			description:
+				'The broadcast campaign as JSON (flow_data). The API documentation does not describe its structure; build it as your platform\'s broadcast editor does.',
+		},
+	],
 };

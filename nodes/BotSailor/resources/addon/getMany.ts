@@ -1,0 +1,17 @@
+import { unwrap } from '../../shared/output';
+import { decodeJsonOption } from '../common';
+import type { OperationDescription } from '../resource';
+
+export const getMany: OperationDescription = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many addons',
+		description: 'List the addons with their prices, variations and discounts',
+		routing: {
+			request: { url: '/user/addon/list' },
+			output: { postReceive: [unwrap('message')] },
+		},
+	},
+	fields: [decodeJsonOption()],
+};

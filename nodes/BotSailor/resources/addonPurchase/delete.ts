@@ -1,0 +1,15 @@
+import { validateBody, z } from '../../shared/inputs';
+import { confirmed } from '../common';
+import type { OperationDescription } from '../resource';
+import { purchase, purchaseId } from './fields';
+
+export const deleteOperation: OperationDescription = {
+	option: {
+		name: 'Delete',
+		value: 'delete',
+		action: 'Delete an addon purchase',
+		description: 'Remove an addon from a user (AI-token addons cannot be removed; use Update AI Tokens)',
+		routing: confirmed('/addon/purchase/delete', validateBody(z.object({ id: purchaseId }))),
+	},
+	fields: [purchase()],
+};

@@ -1,0 +1,34 @@
+import { validateBody, z } from '../../shared/inputs';
+import { unwrap } from '../../shared/output';
+import { paginate } from '../../shared/pagination';
+import { decodeJsonOption, returnAllAndLimit } from '../common';
+import type { OperationDescription } from '../resource';
+import { userLocator } from '../user/locators';
+import { buyer } from './fields';
+
+export const getMany: OperationDescription = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many addon purchases',
+		description: 'List the addons assigned to users',
+		routing: {
+			request: { url: '/user/addon/assign/list' },
+			send: { preSend: [validateBody(z.object({ user_id: buyer }))] },
+			operations: { pagination: paginate(100) },
+			output: { postReceive: [unwrap('message')] },
+		},
+	},
+	fields: [
+		...returnAllAndLimit(),
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [userLocator({ name: 'user', property: 'user_id', description: 'Only the purchases of this user' })],
+		},
+		decodeJsonOption(),
+	],
+};

@@ -1,0 +1,13 @@
+import { unwrap } from '../../shared/output';
+import { decodeJsonOption } from '../common';
+import type { OperationDescription } from '../resource';
+
+export const getMany: OperationDescription = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many catalogs',
+		routing: { request: { url: '/whatsapp/catalog/list' }, output: { postReceive: [unwrap('message')] } },
+	},
+	fields: [decodeJsonOption()],
+};

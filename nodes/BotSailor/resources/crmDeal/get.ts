@@ -1,0 +1,20 @@
+import { validateBody, z } from '../../shared/inputs';
+import { unwrap } from '../../shared/output';
+import type { OperationDescription } from '../resource';
+import { whatsAppNumber } from '../common';
+import { subscriberKeys, subscriberLocator } from '../subscriber/locator';
+
+export const get: OperationDescription = {
+	option: {
+		name: 'Get',
+		value: 'get',
+		action: 'Get the CRM deal of a subscriber',
+		description: 'Get the deal overview; has_deal is false when the subscriber has none yet',
+		routing: {
+			request: { url: '/whatsapp/subscriber/crm/get' },
+			send: { preSend: [validateBody(z.object(subscriberKeys))] },
+			output: { postReceive: [unwrap('message')] },
+		},
+	},
+	fields: [whatsAppNumber(), subscriberLocator()],
+};

@@ -1,0 +1,14 @@
+import { unwrap } from '../../shared/output';
+import type { OperationDescription } from '../resource';
+
+export const getMany: OperationDescription = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many custom fields',
+		description: 'List the account’s subscriber custom fields',
+		// The one list whose payload sits in `data` (spec: Custom fields list).
+		routing: { request: { url: '/whatsapp/subscriber/custom-fields/list' }, output: { postReceive: [unwrap('data')] } },
+	},
+	fields: [],
+};

@@ -1,0 +1,25 @@
+import { inputs } from '../../shared/inputs';
+import { confirmed } from '../common';
+import type { OperationDescription } from '../resource';
+import { earlierFormNumber, labelForm } from './earlierForm';
+
+export const create: OperationDescription = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Create a label',
+		routing: confirmed('/label/create', labelForm({ label_name: inputs.required.describe('Name') })),
+	},
+	fields: [
+		earlierFormNumber(),
+		{
+			displayName: 'Name',
+			name: 'labelName',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. VIP',
+			routing: { send: { type: 'body', property: 'label_name' } },
+		},
+	],
+};

@@ -1,0 +1,17 @@
+import { unwrap } from '../../shared/output';
+import type { OperationDescription } from '../resource';
+import { earlierFormNumber, labelForm } from './earlierForm';
+
+export const getMany: OperationDescription = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many labels',
+		routing: {
+			request: { url: '/label/list' },
+			send: { preSend: [labelForm({})] },
+			output: { postReceive: [unwrap('message')] },
+		},
+	},
+	fields: [earlierFormNumber()],
+};

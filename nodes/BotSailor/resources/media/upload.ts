@@ -1,0 +1,31 @@
+import { unwrap } from '../../shared/output';
+import { multipartUpload } from '../../shared/upload';
+import { whatsAppNumber } from '../common';
+import type { OperationDescription } from '../resource';
+
+export const upload: OperationDescription = {
+	option: {
+		name: 'Upload',
+		value: 'upload',
+		action: 'Upload a media file',
+		description: 'Upload a file from the input item; send it later with Message → Send Media by its media ID',
+		routing: {
+			request: { url: '/whatsapp/upload/media' },
+			send: { preSend: [multipartUpload('binaryPropertyName')] },
+			output: {
+				postReceive: [unwrap('confirmation', ({ media_id, media_type, media_name }) => ({ media_id, media_type, media_name }))],
+			},
+		},
+	},
+	fields: [
+		whatsAppNumber(),
+		{
+			displayName: 'Input Binary Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			required: true,
+			hint: 'The name of the input binary field containing the file to upload',
+		},
+	],
+};

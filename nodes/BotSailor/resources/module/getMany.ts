@@ -1,0 +1,16 @@
+import { unwrap } from '../../shared/output';
+import type { OperationDescription } from '../resource';
+
+export const getMany: OperationDescription = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many modules',
+		description: 'List the platform modules (features that packages and addons limit)',
+		routing: {
+			request: { url: '/user/module/list' },
+			output: { postReceive: [unwrap('message')] },
+		},
+	},
+	fields: [],
+};

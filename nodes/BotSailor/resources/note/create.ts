@@ -1,0 +1,27 @@
+import { inputs } from '../../shared/inputs';
+import type { OperationDescription } from '../resource';
+import { whatsAppNumber } from '../common';
+import { subscriberLocator, subscriberWrite } from '../subscriber/locator';
+
+export const create: OperationDescription = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Add a note to a subscriber',
+		routing: subscriberWrite('/whatsapp/subscriber/chat/add-notes', { note_text: inputs.required.describe('Note') }),
+	},
+	fields: [
+		whatsAppNumber(),
+		subscriberLocator(),
+		{
+			displayName: 'Note',
+			name: 'noteText',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			required: true,
+			description: 'The note, visible to the team in live chat',
+			routing: { send: { type: 'body', property: 'note_text' } },
+		},
+	],
+};

@@ -1,0 +1,19 @@
+import { validateBody, z } from '../../shared/inputs';
+import { unwrap } from '../../shared/output';
+import type { OperationDescription } from '../resource';
+import { whatsAppNumber } from '../common';
+import { subscriberKeys, subscriberLocator } from '../subscriber/locator';
+
+export const getMany: OperationDescription = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many notes of a subscriber',
+		routing: {
+			request: { url: '/whatsapp/subscriber/chat/get-notes' },
+			send: { preSend: [validateBody(z.object(subscriberKeys))] },
+			output: { postReceive: [unwrap('message')] },
+		},
+	},
+	fields: [whatsAppNumber(), subscriberLocator()],
+};

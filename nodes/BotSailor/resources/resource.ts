@@ -1,0 +1,43 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+/**
+ * One operation of a resource, written in its own file (`resources/<resource>/<operation>.ts`): its
+ * entry in the Operation dropdown (name, value, action, description, routing) and its fields. The
+ * fields carry no resource/operation displayOptions: `resource()` adds them (a field may still have
+ * its own, such as `returnAll: [false]`, which are kept).
+ */
+export interface OperationDescription {
+	option: INodePropertyOptions & { value: string; action: string };
+	fields: INodeProperties[];
+}
+
+/** A field shown for one operation: its own displayOptions with the resource and operation added. */
+function scoped(field: INodeProperties, resource: string, operation: string): INodeProperties {
+	const own = field.displayOptions?.show ?? {};
+	if ('resource' in own || 'operation' in own) {
+		throw new Error(`${resource} → ${operation}: field "${field.name}" sets its own resource/operation displayOptions`);
+	}
+	return { ...field, displayOptions: { ...field.displayOptions, show: { resource: [resource], operation: [operation], ...own } } };
+}
+
+/**
+ * A resource's description: the Operation selector (options sorted by name, as n8n's lint orders
+ * them) followed by each operation's fields, scoped to that operation. The same parameter name may
+ * appear once per operation; n8n shows the one whose displayOptions match.
+ */
+export function resource(name: string, operations: OperationDescription[], { default: defaultOperation }: { default: string }): INodeProperties[] {
+	const options = operations.map((operation) => operation.option).sort((a, b) => a.name.localeCompare(b.name));
+	if (!options.some((option) => option.value === defaultOperation)) throw new Error(`${name}: no operation "${defaultOperation}"`);
+	return [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [name] } },
+			options,
+			default: defaultOperation,
+		},
+		...operations.flatMap((operation) => operation.fields.map((field) => scoped(field, name, operation.option.value))),
+	];
+}

@@ -1,0 +1,14 @@
+import { inputs } from '../../shared/inputs';
+import type { OperationDescription } from '../resource';
+import { whatsAppNumber } from '../common';
+import { idList, subscriberLocator, subscriberWrite } from './locator';
+
+export const addLabels: OperationDescription = {
+	option: {
+		name: 'Add Labels',
+		value: 'addLabels',
+		action: 'Add labels to a subscriber',
+		routing: subscriberWrite('/whatsapp/subscriber/chat/assign-labels', { label_ids: inputs.idList.describe('Labels') }),
+	},
+	fields: [whatsAppNumber(), subscriberLocator(), idList('label', { required: true })],
+};

@@ -1,0 +1,14 @@
+import { inputs } from '../../shared/inputs';
+import type { OperationDescription } from '../resource';
+import { whatsAppNumber } from '../common';
+import { idList, subscriberLocator, subscriberWrite } from './locator';
+
+export const addToSequences: OperationDescription = {
+	option: {
+		name: 'Add to Sequences',
+		value: 'addToSequences',
+		action: 'Add a subscriber to sequences',
+		routing: subscriberWrite('/whatsapp/subscriber/chat/assign-sequence', { sequence_ids: inputs.idList.describe('Sequences') }),
+	},
+	fields: [whatsAppNumber(), subscriberLocator(), idList('sequence', { required: true })],
+};

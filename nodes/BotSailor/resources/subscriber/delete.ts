@@ -1,0 +1,13 @@
+import type { OperationDescription } from '../resource';
+import { whatsAppNumber } from '../common';
+import { subscriberLocator, subscriberWrite } from './locator';
+
+export const deleteOperation: OperationDescription = {
+	option: {
+		name: 'Delete',
+		value: 'delete',
+		action: 'Delete a subscriber',
+		routing: subscriberWrite('/whatsapp/subscriber/delete'),
+	},
+	fields: [whatsAppNumber(), subscriberLocator()],
+};

@@ -1,0 +1,19 @@
+import { validateBody, z } from '../../shared/inputs';
+import { unwrap } from '../../shared/output';
+import type { OperationDescription } from '../resource';
+import { whatsAppNumber } from '../common';
+import { subscriberKeys, subscriberLocator } from './locator';
+
+export const get: OperationDescription = {
+	option: {
+		name: 'Get',
+		value: 'get',
+		action: 'Get a subscriber',
+		routing: {
+			request: { url: '/whatsapp/subscriber/get' },
+			send: { preSend: [validateBody(z.object(subscriberKeys))] },
+			output: { postReceive: [unwrap('message')] },
+		},
+	},
+	fields: [whatsAppNumber(), subscriberLocator()],
+};

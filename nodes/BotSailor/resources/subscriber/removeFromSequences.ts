@@ -1,0 +1,14 @@
+import { inputs } from '../../shared/inputs';
+import type { OperationDescription } from '../resource';
+import { whatsAppNumber } from '../common';
+import { idList, subscriberLocator, subscriberWrite } from './locator';
+
+export const removeFromSequences: OperationDescription = {
+	option: {
+		name: 'Remove From Sequences',
+		value: 'removeFromSequences',
+		action: 'Remove a subscriber from sequences',
+		routing: subscriberWrite('/whatsapp/subscriber/chat/remove-sequence', { sequence_ids: inputs.idList.describe('Sequences') }),
+	},
+	fields: [whatsAppNumber(), subscriberLocator(), idList('sequence', { required: true })],
+};

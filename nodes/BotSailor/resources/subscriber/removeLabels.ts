@@ -1,0 +1,14 @@
+import { inputs } from '../../shared/inputs';
+import type { OperationDescription } from '../resource';
+import { whatsAppNumber } from '../common';
+import { idList, subscriberLocator, subscriberWrite } from './locator';
+
+export const removeLabels: OperationDescription = {
+	option: {
+		name: 'Remove Labels',
+		value: 'removeLabels',
+		action: 'Remove labels from a subscriber',
+		routing: subscriberWrite('/whatsapp/subscriber/chat/remove-labels', { label_ids: inputs.idList.describe('Labels') }),
+	},
+	fields: [whatsAppNumber(), subscriberLocator(), idList('label', { required: true })],
+};

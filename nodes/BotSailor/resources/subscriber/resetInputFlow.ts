@@ -1,0 +1,13 @@
+import type { OperationDescription } from '../resource';
+import { whatsAppNumber } from '../common';
+import { subscriberLocator, subscriberWrite } from './locator';
+
+export const resetInputFlow: OperationDescription = {
+	option: {
+		name: 'Reset Input Flow',
+		value: 'resetInputFlow',
+		action: 'Reset the input flow of a subscriber',
+		routing: subscriberWrite('/whatsapp/subscriber/reset/user-input-flow'),
+	},
+	fields: [whatsAppNumber(), subscriberLocator()],
+};

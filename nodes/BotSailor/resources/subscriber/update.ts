@@ -1,0 +1,46 @@
+import { inputs, z } from '../../shared/inputs';
+import type { OperationDescription } from '../resource';
+import { whatsAppNumber } from '../common';
+import { idList, subscriberLocator, subscriberWrite } from './locator';
+
+export const update: OperationDescription = {
+	option: {
+		name: 'Update',
+		value: 'update',
+		action: 'Update a subscriber',
+		routing: subscriberWrite('/whatsapp/subscriber/update', {
+			first_name: z.string().describe('First Name').optional(),
+			last_name: z.string().describe('Last Name').optional(),
+			gender: inputs.oneOf(['female', 'male', 'other']).describe('Gender').optional(),
+			label_ids: inputs.idList.describe('Labels').optional(),
+		}),
+	},
+	fields: [
+		whatsAppNumber(),
+		subscriberLocator(),
+		{
+			displayName: 'Update Fields',
+			name: 'updateFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				{ displayName: 'First Name', name: 'firstName', type: 'string', default: '', routing: { send: { type: 'body', property: 'first_name' } } },
+				{
+					displayName: 'Gender',
+					name: 'gender',
+					type: 'options',
+					default: 'male',
+					options: [
+						{ name: 'Female', value: 'female' },
+						{ name: 'Male', value: 'male' },
+						{ name: 'Other', value: 'other' },
+					],
+					routing: { send: { type: 'body', property: 'gender' } },
+				},
+				idList('label', { hint: 'Replaces the subscriber’s labels' }),
+				{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '', routing: { send: { type: 'body', property: 'last_name' } } },
+			],
+		},
+	],
+};

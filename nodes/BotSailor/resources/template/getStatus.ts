@@ -1,0 +1,23 @@
+import { inputs, validateBody, z } from '../../shared/inputs';
+import { unwrap } from '../../shared/output';
+import { whatsAppNumber } from '../common';
+import { templateLocator } from '../message/sendTemplate';
+import type { OperationDescription } from '../resource';
+import { JSON_HEADERS } from './create';
+
+export const getStatus: OperationDescription = {
+	option: {
+		name: 'Get Status',
+		value: 'getStatus',
+		action: 'Get a template status',
+		description: 'Get the approval status of a template',
+		routing: {
+			request: { url: '/whatsapp/template/status', headers: JSON_HEADERS, json: true },
+			send: {
+				preSend: [validateBody(z.object({ phone_number_id: inputs.required.describe('WhatsApp Number'), template_id: inputs.required.describe('Template') }))],
+			},
+			output: { postReceive: [unwrap('data')] },
+		},
+	},
+	fields: [whatsAppNumber(), templateLocator()],
+};

@@ -1,0 +1,20 @@
+import { validateBody, z } from '../../shared/inputs';
+import { unwrap } from '../../shared/output';
+import type { OperationDescription } from '../resource';
+import { userLocator } from './locators';
+import { userRef } from './schemas';
+
+export const get: OperationDescription = {
+	option: {
+		name: 'Get',
+		value: 'get',
+		action: 'Get a user',
+		description: 'Get one user by ID or email, with package, limits and WhatsApp numbers',
+		routing: {
+			request: { url: '/user/list' },
+			send: { preSend: [validateBody(z.object({ id: userRef.describe('User') }))] },
+			output: { postReceive: [unwrap('message')] },
+		},
+	},
+	fields: [userLocator({ name: 'user', property: 'id', required: true })],
+};

@@ -1,0 +1,16 @@
+import { unwrap } from '../../shared/output';
+import type { OperationDescription } from '../resource';
+
+export const getUsageLog: OperationDescription = {
+	option: {
+		name: 'Get Usage Log',
+		value: 'getUsageLog',
+		action: 'Get the usage log',
+		description: "Get this month's module usage and limits of the account that owns the API token",
+		routing: {
+			request: { url: '/user/usage/log' },
+			output: { postReceive: [unwrap('message')] },
+		},
+	},
+	fields: [],
+};
