@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
-import { messageItem } from '../nodes/BotSailorTrigger/lib/subscriber';
+import { messageItem } from '../nodes/shared/messageItem';
 import { seedState } from './simulator/seed';
 
 interface ExampleNode {

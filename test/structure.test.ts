@@ -61,4 +61,17 @@ describe('layout', () => {
 	it('has no import cycle', () => {
 		expect(cycles()).toEqual([]);
 	});
+
+	it('shares code between the nodes and the credential only through nodes/shared/', () => {
+		const folderOf = (file: string) => {
+			const path = name(file);
+			return path.startsWith('credentials/') ? 'credentials' : path.split('/').slice(0, 2).join('/');
+		};
+		const crossings = [...graph].flatMap(([file, targets]) =>
+			targets
+				.filter((target) => folderOf(target) !== folderOf(file) && folderOf(target) !== 'nodes/shared')
+				.map((target) => `${name(file)} → ${name(target)}`),
+		);
+		expect(crossings).toEqual([]);
+	});
 });

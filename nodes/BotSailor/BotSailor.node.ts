@@ -2,7 +2,7 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 import { listSearch } from './methods/listSearch';
 import { loadOptions } from './methods/loadOptions';
 import { resourceMapping } from './methods/resourceMapping';
-import { FORM_CONTENT_TYPE } from './shared/request';
+import { FORM_CONTENT_TYPE } from '../shared/transport';
 import { accountDescription } from './resources/account';
 import { aiDescription } from './resources/ai';
 import { botFlowDescription } from './resources/botFlow';

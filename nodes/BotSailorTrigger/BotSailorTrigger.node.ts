@@ -7,8 +7,7 @@ import {
 	type INodeTypeDescription,
 	type IPollFunctions,
 } from 'n8n-workflow';
-import { listSearch } from '../BotSailor/methods/listSearch';
-import { whatsAppNumber } from '../BotSailor/resources/common';
+import { searchWhatsAppNumbers, whatsAppNumberLocator } from '../shared/whatsAppNumber';
 import { catalogOrderStatusChanged } from './events/catalogOrderStatusChanged';
 import { messageStatusChanged } from './events/messageStatusChanged';
 import { newCatalogOrder } from './events/newCatalogOrder';
@@ -30,14 +29,12 @@ const EVENTS: Array<TriggerEvent<unknown>> = [
 	templateStatusChanged,
 ];
 
-/** The action node's WhatsApp Number locator (same list search), shown for the events that read one number. */
+/** The WhatsApp Number locator of every node, shown for the events that read one number. */
 function whatsAppNumberProperty(): INodeProperties {
-	const property: INodeProperties = {
-		...whatsAppNumber('trigger', []),
+	return {
+		...whatsAppNumberLocator(),
 		displayOptions: { show: { event: EVENTS.filter((event) => event.perNumber).map((event) => event.value) } },
 	};
-	delete property.routing;
-	return property;
 }
 
 /** What the node keeps between polls: which event/number the state is about, its version, and the event's state. */
@@ -95,7 +92,7 @@ export class BotSailorTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch: { searchWhatsAppNumbers } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const eventName = this.getNodeParameter('event') as string;

@@ -8,8 +8,7 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
-import { listSearch } from '../BotSailor/methods/listSearch';
-import { whatsAppNumber } from '../BotSailor/resources/common';
+import { searchWhatsAppNumbers, whatsAppNumberLocator } from '../shared/whatsAppNumber';
 import { claimDelivery, ID_TTL_SECONDS, memoryLoaded, prepareMemory, releaseMemory } from '../shared/deliveryMemory';
 import { locatorValue } from '../shared/parameters';
 import { ANY_EVENT, EVENTS, eventOf } from './events';
@@ -18,14 +17,11 @@ import { checkSecret, readBody, type Refusal } from './lib/request';
 
 /** The WhatsApp number the URL is set on: fills phone_number_id (as the polling trigger does) and is read by Fetch Full Message. */
 function whatsAppNumberProperty(): INodeProperties {
-	const property: INodeProperties = {
-		...whatsAppNumber('trigger', []),
+	return {
+		...whatsAppNumberLocator(),
 		default: { mode: 'id', value: '' },
 		description: 'The WhatsApp number whose Bot Settings → Webhook hold this URL. Fills phone_number_id in the output; choosing From List needs the credential.',
 	};
-	delete property.routing;
-	delete property.displayOptions;
-	return property;
 }
 
 const ANY_EVENT_SETUP = setupNotice(
@@ -117,7 +113,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch: { searchWhatsAppNumbers } };
 
 	/**
 	 * There is no API to register a webhook URL on the platform: the user pastes it in Bot Settings →

@@ -3,7 +3,8 @@ import axios from 'axios';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject, IHttpRequestOptions, INodeType } from 'n8n-workflow';
-import { apiBaseUrl, BotSailorApi, REFUSED_TOKEN_MESSAGE } from '../../credentials/BotSailorApi.credentials';
+import { apiBaseUrl } from '../../nodes/shared/credential';
+import { BotSailorApi, REFUSED_TOKEN_MESSAGE } from '../../credentials/BotSailorApi.credentials';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 

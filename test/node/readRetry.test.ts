@@ -5,7 +5,7 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
-import { isReadPath, READ_PATHS } from '../../nodes/BotSailor/shared/request';
+import { isReadPath, READ_PATHS } from '../../nodes/shared/transport';
 import { callMethod, runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import type { Fault } from '../simulator/faults';

@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, ResourceMapperField, ResourceMapperFields } from 'n8n-workflow';
 import { locatorValue } from '../../shared/parameters';
-import { listRecords } from '../shared/envelope';
-import { botSailorRequest } from '../shared/request';
+import { listRecords } from '../../shared/envelope';
+import { botSailorRequest } from '../../shared/transport';
 
 interface MapEntry {
 	position?: unknown;

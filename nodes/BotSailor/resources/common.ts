@@ -1,4 +1,5 @@
 import type { INodeProperties, INodePropertyRouting, PreSendAction } from 'n8n-workflow';
+import { whatsAppNumberLocator } from '../../shared/whatsAppNumber';
 import { unwrap } from '../shared/output';
 
 /**
@@ -51,37 +52,8 @@ export function decodeJsonOption(): INodeProperties {
 }
 
 /** The WhatsApp number (phone_number_id) an operation acts on: from the account's list, by ID, or an expression. */
-export function whatsAppNumber(property?: string): INodeProperties;
-/** The triggers' call (they set their own displayOptions and drop the routing); the action node's operations pass no scope. */
-export function whatsAppNumber(resource: string, operations: string[]): INodeProperties;
-export function whatsAppNumber(...args: [property?: string] | [resource: string, operations: string[]]): INodeProperties {
-	const property = args.length === 2 ? 'phone_number_id' : (args[0] ?? 'phone_number_id');
-	const scope = args.length === 2 ? { displayOptions: { show: { resource: [args[0] ?? ''], operation: args[1] } } } : {};
-	return {
-		displayName: 'WhatsApp Number',
-		name: 'phoneNumberId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description: 'The connected WhatsApp business number to use',
-		...scope,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchWhatsAppNumbers', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 104382179270221',
-				hint: 'The phone number ID, as shown in Get Me → whatsapp_bots_details',
-			},
-		],
-		routing: { send: { type: 'body', property } },
-	};
+export function whatsAppNumber(property = 'phone_number_id'): INodeProperties {
+	return { ...whatsAppNumberLocator(), routing: { send: { type: 'body', property } } };
 }
 
 /**

@@ -8,12 +8,12 @@ import type {
 	INodeExecutionData,
 	INodeType,
 } from 'n8n-workflow';
+import { CREDENTIAL_TYPE, sendsInFlight } from '../../shared/credential';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import { sendsInFlight } from '../../../credentials/BotSailorApi.credentials';
 import { DELIVERY_DEFAULTS, deliver, type DeliveryOptions } from './delivery';
-import { payloadRecords } from './envelope';
-import { decodeJsonFields } from './jsonStrings';
-import { CREDENTIAL_TYPE, FORM_CONTENT_TYPE, sendRequest } from './request';
+import { payloadRecords } from '../../shared/envelope';
+import { decodeJsonFields } from '../../shared/jsonStrings';
+import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
 import { asNodeError, errorItem, withRecipient, type SendDefinition, type SendItem } from './sendDefinition';
 import { fingerprintOf, sendRecordOf } from './sendRecord';
 

@@ -1,8 +1,7 @@
 import type { INode } from 'n8n-workflow';
+import { CREDENTIAL_TYPE, DEFAULT_SENDS_IN_FLIGHT } from '../../shared/credential';
 import { NodeApiError, sleep } from 'n8n-workflow';
-import { DEFAULT_SENDS_IN_FLIGHT } from '../../../credentials/BotSailorApi.credentials';
-import { apiError } from './envelope';
-import { CREDENTIAL_TYPE } from './request';
+import { apiError } from '../../shared/envelope';
 
 /**
  * The delivery policy of every send (the bulk path in bulkSend.ts and the declarative path in

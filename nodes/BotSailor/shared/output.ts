@@ -5,9 +5,9 @@ import type {
 	INodeExecutionData,
 	PostReceiveAction,
 } from 'n8n-workflow';
-import { payloadRecords, type PayloadShape } from './envelope';
-import { decodeJsonFields } from './jsonStrings';
-import { envelopeOf } from './request';
+import { payloadRecords, type PayloadShape } from '../../shared/envelope';
+import { decodeJsonFields } from '../../shared/jsonStrings';
+import { envelopeOf } from '../../shared/transport';
 
 /** The "Decode JSON Fields" option of the operation (on unless the user turned it off). */
 export function shouldDecodeJson(context: IExecuteSingleFunctions): boolean {

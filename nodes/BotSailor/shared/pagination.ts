@@ -5,16 +5,10 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { refuse } from './inputs';
-import { payloadRecords } from './envelope';
+import { refuse } from '../../shared/inputs';
+import { payloadRecords, type Page } from '../../shared/envelope';
 import { toOutputItems } from './output';
-import { sendRequest, usesEarlierForm } from './request';
-
-export interface Page {
-	records: IDataObject[];
-	/** The next page number the API announced; absent on the last page. */
-	nextOffset?: unknown;
-}
+import { sendRequest, usesEarlierForm } from '../../shared/transport';
 
 export interface PageWalk {
 	/** The endpoint's largest page. */

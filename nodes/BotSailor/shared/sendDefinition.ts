@@ -10,11 +10,11 @@ import type {
 	INodeExecutionData,
 	INodePropertyRouting,
 } from 'n8n-workflow';
+import { CREDENTIAL_TYPE, sendsInFlight } from '../../shared/credential';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { sendsInFlight } from '../../../credentials/BotSailorApi.credentials';
 import { deliver } from './delivery';
 import { unwrap } from './output';
-import { apiToken, CREDENTIAL_TYPE, reportedFailure, sendRequest } from './request';
+import { apiToken, reportedFailure, sendRequest } from '../../shared/transport';
 
 /**
  * One definition per send (Send Text, Send Template, Send Buttons, Send Media, Template → Send

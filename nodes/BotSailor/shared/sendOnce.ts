@@ -3,7 +3,7 @@ import type {
 	IExecutePaginationFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { apiToken, isReadPath, reportedFailure, retryRead } from './request';
+import { apiToken, isReadPath, reportedFailure, retryRead } from '../../shared/transport';
 import { answersAsTool, asNodeError, errorItem } from './sendDefinition';
 
 /**

@@ -11,7 +11,7 @@ import {
 	mimeTypeFromFileName,
 	SIZE_LIMITS,
 	type MediaKind,
-} from '../resources/media/types';
+} from '../../shared/mediaTypes';
 import { sendItemOf, type SendItem } from './sendDefinition';
 
 /** What the platform returns for an uploaded file (spec: "Uploaded media"). */

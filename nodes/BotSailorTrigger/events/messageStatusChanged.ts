@@ -1,10 +1,10 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { botSailorRequest } from '../../BotSailor/shared/request';
-import { compareMessages, isIncoming, subscriberName } from '../lib/api';
+import { botSailorRequest } from '../../shared/transport';
+import { isIncoming, messageItem, subscriberName } from '../../shared/messageItem';
+import { compareMessages } from '../lib/api';
 import { readConversation } from '../lib/conversation';
 import { isActivityCursor, recentActivity, startActivity, walkActivity, type ActivityCursor } from '../lib/activityWalk';
 import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, showForEvents, type TriggerEvent } from '../lib/event';
-import { messageItem } from '../lib/subscriber';
 
 const EVENT = 'messageStatusChanged';
 

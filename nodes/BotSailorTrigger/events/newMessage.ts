@@ -1,10 +1,10 @@
 import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
-import { withMedia } from '../../BotSailor/resources/message/downloadMedia';
-import { inputs } from '../../BotSailor/shared/inputs';
-import { compareMessages, isIncoming } from '../lib/api';
+import { withMedia } from '../../shared/media';
+import { inputs } from '../../shared/inputs';
+import { isIncoming, messageItem } from '../../shared/messageItem';
+import { compareMessages } from '../lib/api';
 import { recentActivity, startActivity, walkActivity, type ActivityCursor, type SubscriberActivity } from '../lib/activityWalk';
 import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, showForEvents, type TriggerEvent } from '../lib/event';
-import { messageItem } from '../lib/subscriber';
 import { claimDelivery, ID_TTL_SECONDS, isShared, refreshSnapshot } from '../../shared/deliveryMemory';
 
 const EVENT = 'newMessage';

@@ -1,5 +1,5 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import type { Page } from '../../BotSailor/shared/pagination';
+import type { Page } from '../../shared/envelope';
 import { earlierForm, nextPage, subscriberPage, SUBSCRIBER_PAGE_SIZE } from '../lib/api';
 import { phoneNumberIdOf, type PollResult, type TriggerEvent } from '../lib/event';
 import { listOrderError, subscriberPageOrder, type ListOrder } from '../lib/listOrder';

@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { decodeJsonFields } from '../../BotSailor/shared/jsonStrings';
-import { botSailorRequest } from '../../BotSailor/shared/request';
+import { decodeJsonFields } from '../../shared/jsonStrings';
+import { botSailorRequest } from '../../shared/transport';
 import { listPayload } from '../lib/api';
 import { phoneNumberIdOf, type TriggerEvent } from '../lib/event';
 

@@ -1,7 +1,7 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
-import type { Page } from '../../BotSailor/shared/pagination';
-import { listRecords } from '../../BotSailor/shared/envelope';
-import { botSailorRequest, usesEarlierForm } from '../../BotSailor/shared/request';
+import type { Page } from '../../shared/envelope';
+import { listRecords } from '../../shared/envelope';
+import { botSailorRequest, usesEarlierForm } from '../../shared/transport';
 
 /** The reads the trigger makes, all through the action node's request + envelope code. */
 
@@ -92,18 +92,6 @@ export function compareMessages(a: IDataObject, b: IDataObject): number {
 
 export function newestFirst(a: IDataObject, b: IDataObject): number {
 	return compareMessages(b, a);
-}
-
-/** Whether a conversation message was written by the subscriber (the rest come from the bot or an agent). */
-export function isIncoming(message: IDataObject): boolean {
-	const sender = String(message.sender ?? '').toLowerCase();
-	return sender === 'user' || sender === 'subscriber';
-}
-
-export function subscriberName(subscriber: IDataObject): string {
-	return [subscriber.first_name, subscriber.last_name]
-		.filter((part) => typeof part === 'string' && part !== '' && part !== 'null')
-		.join(' ');
 }
 
 /** The page after `page`, or undefined when the API announced none (or a non-advancing one). */

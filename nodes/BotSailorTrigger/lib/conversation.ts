@@ -1,5 +1,5 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import type { Page } from '../../BotSailor/shared/pagination';
+import type { Page } from '../../shared/envelope';
 import { CONVERSATION_PAGE_SIZE, nextPage, newestFirst, servedConversationPage } from './api';
 import { conversationPageOrder, listOrderError } from './listOrder';
 import { findLastPage, onceEach } from './pages';

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
-import { decodeJsonFields } from '../../BotSailor/shared/jsonStrings';
-import { botSailorRequest } from '../../BotSailor/shared/request';
+import { decodeJsonFields } from '../../shared/jsonStrings';
+import { botSailorRequest } from '../../shared/transport';
 import { listPayload } from './api';
 import { showForEvents } from './event';
 

@@ -1,4 +1,4 @@
-import type { Page } from '../../BotSailor/shared/pagination';
+import type { Page } from '../../shared/envelope';
 import { nextPage } from './api';
 
 export type PageFetch = (page: number) => Promise<Page>;

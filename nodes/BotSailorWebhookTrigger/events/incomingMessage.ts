@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { withMedia } from '../../BotSailor/resources/message/downloadMedia';
+import { withMedia } from '../../shared/media';
 import { fetchFullMessage } from '../lib/fullMessage';
 import { botOf, chatId, integerOrText, subscriberName, text } from '../lib/fields';
 import { botSettingsStep, setupNotice, showForEvents, type WebhookEvent } from '../lib/event';

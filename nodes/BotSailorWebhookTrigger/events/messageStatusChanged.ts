@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { flatMessageFields } from '../../BotSailorTrigger/lib/messageContent';
+import { flatMessageFields } from '../../shared/messageContent';
 import { botOf, chatId, firstText, integerOrText, subscriberName, text } from '../lib/fields';
 import { botSettingsStep, setupNotice, showForEvents, type WebhookEvent } from '../lib/event';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
-import { listRecords } from '../../BotSailor/shared/envelope';
-import { botSailorRequest } from '../../BotSailor/shared/request';
-import { messageItem } from '../../BotSailorTrigger/lib/subscriber';
+import { listRecords } from '../../shared/envelope';
+import { botSailorRequest } from '../../shared/transport';
+import { messageItem } from '../../shared/messageItem';
 
 /** The conversation page read to find the message: its newest messages (the webhook arrives right after it was written). */
 const CONVERSATION_PAGE_SIZE = 50;

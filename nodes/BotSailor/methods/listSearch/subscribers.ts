@@ -1,9 +1,9 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 import { locatorValue } from '../../../shared/parameters';
-import { payloadRecords } from '../../shared/envelope';
-import { botSailorRequest } from '../../shared/request';
+import { payloadRecords } from '../../../shared/envelope';
+import { botSailorRequest } from '../../../shared/transport';
 import { catalogs, teamMembers } from '../loadOptions/lists';
-import { matching } from './matching';
+import { matching } from '../../../shared/matching';
 
 const searchable = (options: INodePropertyOptions[]) => options.map(({ name, value }) => ({ name, value: String(value) }));
 

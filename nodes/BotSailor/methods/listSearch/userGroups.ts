@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { payloadRecords } from '../../shared/envelope';
-import { botSailorRequest } from '../../shared/request';
-import { matching } from './matching';
+import { payloadRecords } from '../../../shared/envelope';
+import { botSailorRequest } from '../../../shared/transport';
+import { matching } from '../../../shared/matching';
 
 /** Searchable lists of the user group: users, packages, modules, addons (and variations), addon purchases. */
 

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { inputs, refuse, z } from '../../shared/inputs';
+import { inputs, refuse, z } from '../../../shared/inputs';
 
 /**
  * Addon variations: the UI holds one row per variation (or a JSON list of rows); the API takes

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { refuse } from '../../shared/inputs';
+import { refuse } from '../../../shared/inputs';
 
 /**
  * The expiry of an addon purchase update: unchanged, a date, or unlimited. The API reads an

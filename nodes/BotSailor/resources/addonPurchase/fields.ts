@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { inputs } from '../../shared/inputs';
+import { inputs } from '../../../shared/inputs';
 import { addonPurchaseLocator, userLocator } from '../user/locators';
 
 /** What several Addon Purchase operations share: the purchase they act on, and its optional owner. */

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { validateBody, z } from '../../shared/inputs';
+import { validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 import { buyer, buyerCheck, purchase, purchaseId } from './fields';

@@ -1,5 +1,5 @@
 import type { DeclarativeRestApiSettings, IExecutePaginationFunctions, INodeExecutionData } from 'n8n-workflow';
-import { validateBody, z } from '../../shared/inputs';
+import { validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { requestedLimit } from '../../shared/pagination';
 import { sendOnce } from '../../shared/sendOnce';

@@ -1,4 +1,4 @@
-import { validateBody, z } from '../../shared/inputs';
+import { validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';

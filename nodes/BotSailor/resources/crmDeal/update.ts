@@ -1,4 +1,4 @@
-import { inputs, z } from '../../shared/inputs';
+import { inputs, z } from '../../../shared/inputs';
 import type { OperationDescription } from '../resource';
 import { dateField, whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../subscriber/locator';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, PreSendAction } from 'n8n-workflow';
-import { inputs, validateBody, z } from '../../shared/inputs';
-import { usesEarlierForm } from '../../shared/request';
+import { inputs, validateBody, z } from '../../../shared/inputs';
+import { usesEarlierForm } from '../../../shared/transport';
 import { whatsAppNumber } from '../common';
 
 /**

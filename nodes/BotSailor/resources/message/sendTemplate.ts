@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
-import { checkFields, inputs, refuse, z } from '../../shared/inputs';
+import { checkFields, inputs, refuse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
-import { checkFields, inputs, z } from '../../shared/inputs';
+import { checkFields, inputs, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 

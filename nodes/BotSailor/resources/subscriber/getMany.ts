@@ -1,4 +1,4 @@
-import { inputs, validateBody, z } from '../../shared/inputs';
+import { inputs, validateBody, z } from '../../../shared/inputs';
 import { paginate } from '../../shared/pagination';
 import type { OperationDescription } from '../resource';
 import { returnAllAndLimit, whatsAppNumber } from '../common';

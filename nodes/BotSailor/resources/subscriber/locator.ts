@@ -1,5 +1,5 @@
 import type { INodeProperties, PreSendAction } from 'n8n-workflow';
-import { inputs, validateBody, z } from '../../shared/inputs';
+import { inputs, validateBody, z } from '../../../shared/inputs';
 import { confirmed, subscriberField } from '../common';
 
 /** The subscriber an operation acts on: from the number's subscribers, or typed as a phone number. Sent as `phone_number`. */

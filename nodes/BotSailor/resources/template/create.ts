@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
-import { checkBody, inputs, z } from '../../shared/inputs';
+import { checkBody, inputs, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';

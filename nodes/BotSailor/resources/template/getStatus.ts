@@ -1,4 +1,4 @@
-import { inputs, validateBody, z } from '../../shared/inputs';
+import { inputs, validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { whatsAppNumber } from '../common';
 import { templateLocator } from '../message/sendTemplate';

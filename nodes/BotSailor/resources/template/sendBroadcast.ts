@@ -1,5 +1,5 @@
 import { whatsAppNumber } from '../common';
-import { checkFields, inputs, z } from '../../shared/inputs';
+import { checkFields, inputs, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 

@@ -1,4 +1,4 @@
-import { validateBody, z } from '../../shared/inputs';
+import { validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { paginate } from '../../shared/pagination';
 import { returnAllAndLimit } from '../common';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
-import { inputs, refuse, z } from '../../shared/inputs';
-import { usesEarlierForm } from '../../shared/request';
+import { inputs, refuse, z } from '../../../shared/inputs';
+import { usesEarlierForm } from '../../../shared/transport';
 
 /** Input schemas and preSends shared by the user-group resources. */
 

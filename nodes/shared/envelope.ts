@@ -167,6 +167,13 @@ export function readEnvelope(node: INode, response: RawResponse, secret?: string
 
 const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
+/** One page of a paginated list: its records and the next page the API announced. */
+export interface Page {
+	records: IDataObject[];
+	/** The next page number the API announced; absent on the last page. */
+	nextOffset?: unknown;
+}
+
 /**
  * The records of a list answer, for every reader (outputs, dropdowns, the trigger): an array, an
  * object of records keyed by id, or a single record (some deployments answer a list of one that way).

@@ -1,10 +1,21 @@
 import type { IDataObject } from 'n8n-workflow';
-import { decodeJsonFields } from '../../BotSailor/shared/jsonStrings';
-import { isIncoming, subscriberName } from './api';
+import { decodeJsonFields } from './jsonStrings';
 import { flatMessageFields } from './messageContent';
 
+/** Whether a conversation message was written by the subscriber (the rest come from the bot or an agent). */
+export function isIncoming(message: IDataObject): boolean {
+	const sender = String(message.sender ?? '').toLowerCase();
+	return sender === 'user' || sender === 'subscriber';
+}
+
+export function subscriberName(subscriber: IDataObject): string {
+	return [subscriber.first_name, subscriber.last_name]
+		.filter((part) => typeof part === 'string' && part !== '' && part !== 'null')
+		.join(' ');
+}
+
 /**
- * A conversation message as the trigger emits it: decoded, with its text, type and caption as flat
+ * A conversation message as both triggers emit it: decoded, with its text, type and caption as flat
  * fields (`text`, `message_type`, `caption`), who it is from and where it arrived.
  */
 export function messageItem(message: IDataObject, subscriber: IDataObject, phoneNumberId: string): IDataObject {

@@ -7,10 +7,9 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import { apiBaseUrl } from '../../../credentials/BotSailorApi.credentials';
+import { apiBaseUrl, CREDENTIAL_TYPE } from './credential';
 import { apiError, readResponse, type RawResponse } from './envelope';
 
-export const CREDENTIAL_TYPE = 'botSailorApi';
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
 /** Any n8n context that can make authenticated requests: execute, poll, load options, pagination. */
