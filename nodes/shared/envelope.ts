@@ -1,6 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { operationLabel } from './operationLabel';
+import { isRecord } from './values';
 
 /** The HTTP response as n8n's helpers return it with `returnFullResponse`. */
 export interface RawResponse {
@@ -28,9 +29,7 @@ function asEnvelope(body: unknown): IDataObject | undefined {
 			return undefined;
 		}
 	}
-	return value && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: undefined;
+	return isRecord(value) ? value : undefined;
 }
 
 function looksLikeHtml(body: unknown): boolean {
@@ -165,7 +164,6 @@ export function readEnvelope(node: INode, response: RawResponse, secret?: string
 	return reading.envelope;
 }
 
-const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
 /** One page of a paginated list: its records and the next page the API announced. */
 export interface Page {
@@ -185,7 +183,8 @@ export function listRecords(envelope: IDataObject, key: 'message' | 'data' = 'me
 	if (Array.isArray(payload)) return payload.map((entry) => (isRecord(entry) ? entry : { value: entry }));
 	if (!isRecord(payload)) return undefined;
 	const values = Object.values(payload);
-	return values.length > 0 && values.every(isRecord) ? (values as IDataObject[]) : [payload];
+	const records = values.filter(isRecord);
+	return values.length > 0 && records.length === values.length ? records : [payload];
 }
 
 /** The records an operation outputs: list → one per element, object → one, text → a confirmation. */

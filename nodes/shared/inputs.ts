@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INode, PreSendAction } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
+import { requestBody } from './values';
 
 /**
  * Schemas for what users type. Each names the expected form in its message, so the error says
@@ -16,19 +17,20 @@ function isCalendarDate(text: string): boolean {
 	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-const text = (value: unknown) => (typeof value === 'number' ? String(value) : value);
+/** A number typed where text is expected (an expression gave 42): read as its digits, before a text check. */
+export const numberAsText = (value: unknown) => (typeof value === 'number' ? String(value) : value);
 
 export const inputs = {
 	/** Any non-empty text. */
-	required: z.preprocess(text, z.string({ message: 'is required' }).trim().min(1, 'is required')),
+	required: z.preprocess(numberAsText, z.string({ message: 'is required' }).trim().min(1, 'is required')),
 
-	email: z.preprocess(text, z.string().trim().email('must be an email address, e.g. jane@example.com')),
+	email: z.preprocess(numberAsText, z.string().trim().email('must be an email address, e.g. jane@example.com')),
 
 	/** A calendar date written YYYY-MM-DD; a date picker's value (2026-03-31T00:00:00) or a Date gives its date part. */
 	date: z.preprocess(
 		(value) => {
 			if (value instanceof Date) return Number.isNaN(value.getTime()) ? String(value) : value.toISOString().slice(0, 10);
-			return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value.trim()) ? value.trim().slice(0, 10) : text(value);
+			return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value.trim()) ? value.trim().slice(0, 10) : numberAsText(value);
 		},
 		z.string().trim().refine(isCalendarDate, 'must be a real date in the form YYYY-MM-DD, e.g. 2025-12-31'),
 	),
@@ -47,7 +49,7 @@ export const inputs = {
 
 	/** `1` or `0`, from a boolean or a string. */
 	flag: z.preprocess(
-		(value) => (typeof value === 'boolean' ? (value ? '1' : '0') : text(value)),
+		(value) => (typeof value === 'boolean' ? (value ? '1' : '0') : numberAsText(value)),
 		z.enum(['0', '1'], { message: 'must be 1 or 0' }),
 	),
 
@@ -56,7 +58,7 @@ export const inputs = {
 	 * digits only; nothing else is rewritten (a leading 00 stays).
 	 */
 	phoneNumber: z.preprocess(
-		text,
+		numberAsText,
 		z
 			.string({ message: 'is required' })
 			.trim()
@@ -85,11 +87,11 @@ export const inputs = {
 
 	/** One of a fixed list of values. */
 	oneOf: <T extends string>(values: readonly [T, ...T[]]) =>
-		z.preprocess(text, z.enum(values, { message: `must be one of: ${values.join(', ')}` })),
+		z.preprocess(numberAsText, z.enum(values, { message: `must be one of: ${values.join(', ')}` })),
 
 	/** A comma-separated list of ids, from an array (multi-select) or text. */
 	idList: z.preprocess(
-		(value) => (Array.isArray(value) ? value.join(',') : text(value)),
+		(value) => (Array.isArray(value) ? value.join(',') : numberAsText(value)),
 		z
 			.string()
 			.transform((value) => value.split(',').map((id) => id.trim()).filter((id) => id !== '').join(','))
@@ -156,7 +158,7 @@ export function validateBody(
 ): PreSendAction {
 	const strict = schema.strict();
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		return { ...requestOptions, body: checkFields(this, strict, (requestOptions.body ?? {}) as IDataObject, keepEmpty) };
+		return { ...requestOptions, body: checkFields(this, strict, requestBody(requestOptions), keepEmpty) };
 	};
 }
 

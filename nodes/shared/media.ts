@@ -12,6 +12,8 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import { apiBaseUrl, CREDENTIAL_TYPE } from './credential';
 import { baseMimeType, extensionOf, formatSize, isGenericMimeType, mimeTypeFromFileName } from './mediaTypes';
+import { errorMessage } from './values';
+import { isRecord } from './values';
 
 /**
  * The media customers send: where a message's `message_content` keeps its file, and the download that
@@ -41,9 +43,6 @@ export function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-export function isRecord(value: unknown): value is IDataObject {
-	return !!value && typeof value === 'object' && !Array.isArray(value);
-}
 
 function mediaOf(type: string, body: IDataObject): MessageMedia | undefined {
 	const link = LINK_KEYS.map((key) => text(body[key])).find(Boolean);
@@ -266,7 +265,7 @@ export async function downloadMedia(context: DownloadContext, media: MessageMedi
 		binary = await context.helpers.prepareBinaryData(body as unknown as Parameters<BinaryHelperFunctions['prepareBinaryData']>[0], named, mimeType);
 	} catch (error) {
 		body.destroy();
-		throw fail(`The media download was interrupted: ${(error as Error).message}`, `The connection broke or went quiet for ${seconds} s before the whole file arrived. Nothing was saved.`);
+		throw fail(`The media download was interrupted: ${errorMessage(error)}`, `The connection broke or went quiet for ${seconds} s before the whole file arrived. Nothing was saved.`);
 	}
 	binary.fileName = named;
 	binary.mimeType = mimeType;
@@ -287,6 +286,6 @@ export async function withMedia(context: DownloadContext, json: IDataObject, pro
 		const binary = await downloadMedia(context, media, { timeout, fallbackName: `${media.type}-${reference}`.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) });
 		return { json, binary: { [property]: binary } };
 	} catch (error) {
-		return { json: { ...json, media_download_error: (error as Error).message } };
+		return { json: { ...json, media_download_error: errorMessage(error) } };
 	}
 }

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
+import { isRecord } from './values';
 
 /** WhatsApp message types whose content object may carry a `caption`. */
 const MEDIA_TYPES = new Set(['image', 'video', 'document', 'audio', 'sticker']);
 
 function objectAt(value: unknown, key: string): IDataObject | undefined {
-	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-	const inner = (value as IDataObject)[key];
-	return inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as IDataObject) : undefined;
+	const inner = isRecord(value) ? value[key] : undefined;
+	return isRecord(inner) ? inner : undefined;
 }
 
 function stringAt(value: IDataObject | undefined, key: string): string | undefined {

@@ -9,6 +9,7 @@ import { refuse } from '../../shared/inputs';
 import { payloadRecords, type Page } from '../../shared/envelope';
 import { toOutputItems } from './output';
 import { sendRequest, usesEarlierForm } from '../../shared/transport';
+import { requestBody } from '../../shared/values';
 
 export interface PageWalk {
 	/** The endpoint's largest page. */
@@ -63,7 +64,7 @@ export function paginate(
 	return async function (this: IExecutePaginationFunctions, requestData) {
 		const limit = requestedLimit(this);
 		const request = requestData.options as IHttpRequestOptions;
-		const baseBody = (request.body ?? {}) as IDataObject;
+		const baseBody = requestBody(request);
 		const itemIndex = this.getItemIndex();
 		const fetchPage = async (page: number, pageSize: number): Promise<Page> => {
 			const envelope = await sendRequest.call(

@@ -13,6 +13,7 @@ import {
 	type MediaKind,
 } from '../../shared/mediaTypes';
 import { sendItemOf, type SendItem } from './sendDefinition';
+import { errorMessage, requestBody } from '../../shared/values';
 
 /** What the platform returns for an uploaded file (spec: "Uploaded media"). */
 export interface UploadedMedia {
@@ -56,7 +57,7 @@ async function binarySize(item: SendItem, binary: IBinaryData): Promise<number> 
 		return (await item.binaryMetadata(binary.id)).fileSize;
 	} catch (error) {
 		throw new NodeOperationError(item.getNode(), `The binary file "${binary.fileName ?? binary.id}" could not be read`, {
-			description: `n8n's binary data store did not find it: ${(error as Error).message}`,
+			description: `n8n's binary data store did not find it: ${errorMessage(error)}`,
 			itemIndex: item.getItemIndex(),
 		});
 	}
@@ -163,7 +164,7 @@ const NO_REDIRECTS = { disableFollowRedirect: true } as const;
  */
 export function multipartUpload(binaryPropertyParameter: string): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const fields = (requestOptions.body ?? {}) as IDataObject;
+		const fields = requestBody(requestOptions);
 		const phoneNumberId = String(fields.phone_number_id ?? '').trim();
 		if (!phoneNumberId) {
 			throw new NodeOperationError(this.getNode(), 'WhatsApp Number is required', { itemIndex: this.getItemIndex() });

@@ -2,6 +2,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { listRecords } from '../../shared/envelope';
 import { botSailorRequest } from '../../shared/transport';
 import { messageItem } from '../../shared/messageItem';
+import { errorMessage } from '../../shared/values';
 
 /** The conversation page read to find the message: its newest messages (the webhook arrives right after it was written). */
 const CONVERSATION_PAGE_SIZE = 50;
@@ -32,6 +33,6 @@ export async function fetchFullMessage(context: IWebhookFunctions, phoneNumberId
 		return { item: messageItem(message, { ...person, chat_id: person.chat_id ?? phoneNumber }, phoneNumberId) };
 	} catch (error) {
 		// The request code's errors carry the platform's text with the token redacted, never the request.
-		return { error: (error as Error).message };
+		return { error: errorMessage(error) };
 	}
 }

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { isRecord } from '../../shared/values';
 
 /**
  * The checks a delivery passes before anything starts: the secret, then the body. Each failure is an
@@ -47,9 +48,7 @@ export function checkSecret(context: IWebhookFunctions): Refusal | undefined {
 	return { status: 401, message: given === '' ? 'The URL has no secret: add ?secret=<the node\'s Secret> to it' : 'The secret in the URL is wrong' };
 }
 
-function isRecord(value: unknown): value is IDataObject {
-	return !!value && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value);
-}
+const isObject = (value: unknown): value is IDataObject => isRecord(value) && !Buffer.isBuffer(value);
 
 /** The media type of the request, lower case, without parameters. */
 function contentTypeOf(context: IWebhookFunctions): string {
@@ -75,8 +74,8 @@ export function readBody(context: IWebhookFunctions): { body: IDataObject } | Re
 		return { status: 415, message: `Send the event as JSON or form data (Content-Type ${ACCEPTED_TYPES.join(', ')}), not ${type || 'no Content-Type'}` };
 	}
 	let body: unknown = context.getBodyData();
-	if (type === 'multipart/form-data' && isRecord(body) && isRecord(body.data)) body = body.data;
-	if (!isRecord(body)) return { status: 400, message: 'The body must be a JSON object or form fields' };
+	if (type === 'multipart/form-data' && isObject(body) && isObject(body.data)) body = body.data;
+	if (!isObject(body)) return { status: 400, message: 'The body must be a JSON object or form fields' };
 	if (Object.keys(body).length === 0) return { status: 400, message: 'The body is empty' };
 	return { body };
 }

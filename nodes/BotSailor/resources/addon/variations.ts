@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { inputs, refuse, z } from '../../../shared/inputs';
+import { inputs, numberAsText, refuse, z } from '../../../shared/inputs';
+import { requestBody } from '../../../shared/values';
 
 /**
  * Addon variations: the UI holds one row per variation (or a JSON list of rows); the API takes
@@ -8,10 +9,9 @@ import { inputs, refuse, z } from '../../../shared/inputs';
 
 export const VALIDITY_TYPES = ['D', 'W', 'M', 'Y'] as const;
 
-const text = (value: unknown) => (typeof value === 'number' ? String(value) : value);
 
 const variationRow = z.object({
-	name: z.preprocess(text, z.string({ message: 'is required' }).trim().min(1, 'is required')).describe('Name'),
+	name: z.preprocess(numberAsText, z.string({ message: 'is required' }).trim().min(1, 'is required')).describe('Name'),
 	validity: inputs.integer.describe('Validity'),
 	validity_type: inputs.oneOf(VALIDITY_TYPES).describe('Validity Type'),
 	extend_value: inputs.integer.describe('Extend Value'),
@@ -72,7 +72,7 @@ function checkRows(context: IExecuteSingleFunctions, rows: IDataObject[]): Varia
  */
 export async function variationArrays(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 	const variations = checkRows(this, readRows(this));
-	const body = { ...((requestOptions.body ?? {}) as IDataObject) };
+	const body = { ...requestBody(requestOptions) };
 	if (variations.length) {
 		body.variation_name = JSON.stringify(variations.map((entry) => entry.name));
 		body.variation_validity = JSON.stringify(variations.map((entry) => String(entry.validity)));

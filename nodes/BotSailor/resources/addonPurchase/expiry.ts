@@ -1,12 +1,13 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { refuse } from '../../../shared/inputs';
+import { requestBody } from '../../../shared/values';
 
 /**
  * The expiry of an addon purchase update: unchanged, a date, or unlimited. The API reads an
  * empty `expired_date` as unlimited, so that choice sends the field empty on purpose.
  */
 export async function expiryChoice(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-	const body = { ...((requestOptions.body ?? {}) as IDataObject) };
+	const body = { ...requestBody(requestOptions) };
 	const choice = this.getNodeParameter('expiry', 'keep') as string;
 	if (choice === 'unlimited') body.expired_date = '';
 	else if (choice === 'keep') delete body.expired_date;

@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, PreSendAction } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, PreSendAction } from 'n8n-workflow';
 import { inputs, validateBody, z } from '../../../shared/inputs';
 import { usesEarlierForm } from '../../../shared/transport';
 import { whatsAppNumber } from '../common';
+import { requestBody } from '../../../shared/values';
 
 /**
  * Label paths differ by API form (spec: Labels, Versioning): the current form is account-wide
@@ -14,7 +15,7 @@ export function labelForm(fields: z.ZodRawShape): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		if (!(await usesEarlierForm(this))) return await current.call(this, requestOptions);
 		const phoneNumberId = this.getNodeParameter('phoneNumberId', '', { extractValue: true }) as string;
-		const body = { ...((requestOptions.body ?? {}) as IDataObject), phone_number_id: phoneNumberId };
+		const body = { ...requestBody(requestOptions), phone_number_id: phoneNumberId };
 		return await earlier.call(this, { ...requestOptions, url: `/whatsapp${requestOptions.url}`, body });
 	};
 }

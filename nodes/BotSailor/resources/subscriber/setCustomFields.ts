@@ -3,6 +3,7 @@ import { refuse, z } from '../../../shared/inputs';
 import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from './locator';
+import { requestBody } from '../../../shared/values';
 
 /** `custom_fields`: a JSON object of field name → value (picked fields arrive as an object, typed JSON as text). */
 const customFieldsJson = z
@@ -44,7 +45,7 @@ export async function customFieldsBody(this: IExecuteSingleFunctions, requestOpt
 		}
 		customFields = object;
 	}
-	return { ...requestOptions, body: { ...((requestOptions.body ?? {}) as IDataObject), custom_fields: customFields as IDataObject } };
+	return { ...requestOptions, body: { ...requestBody(requestOptions), custom_fields: customFields as IDataObject } };
 }
 
 export const setCustomFields: OperationDescription = {

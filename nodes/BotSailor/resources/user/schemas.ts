@@ -1,15 +1,15 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
-import { inputs, refuse, z } from '../../../shared/inputs';
+import { inputs, numberAsText, refuse, z } from '../../../shared/inputs';
 import { usesEarlierForm } from '../../../shared/transport';
+import { requestBody } from '../../../shared/values';
 
 /** Input schemas and preSends shared by the user-group resources. */
 
-const text = (value: unknown) => (typeof value === 'number' ? String(value) : value);
 const EMAIL = z.string().email();
 
 /** The spec's user `id`: a user ID or the user's email. */
 export const userRef = z.preprocess(
-	text,
+	numberAsText,
 	z
 		.string({ message: 'is required' })
 		.trim()
@@ -18,7 +18,7 @@ export const userRef = z.preprocess(
 
 /** `<addon_id>` or `<addon_id>-<variation index>`. */
 export const addonRef = z.preprocess(
-	text,
+	numberAsText,
 	z.string().trim().regex(/^\d+(-\d+)?$/, 'must be an addon ID, or <addon ID>-<variation index> for a variation, e.g. 4 or 4-0'),
 );
 
@@ -38,7 +38,7 @@ function failItem(context: IExecuteSingleFunctions, label: string, problem: stri
 /** Fails the item when one of the given body fields is empty (fields required only in some cases). */
 export function requireFields(fields: Record<string, string>, when: (body: IDataObject) => boolean): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const body = (requestOptions.body ?? {}) as IDataObject;
+		const body = requestBody(requestOptions);
 		if (!when(body)) return requestOptions;
 		for (const [field, label] of Object.entries(fields)) {
 			const value = body[field];
@@ -54,7 +54,7 @@ export function requireFields(fields: Record<string, string>, when: (body: IData
  */
 export function accessTypeForEarlierForm(parameter: string, required: boolean): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const body = { ...((requestOptions.body ?? {}) as IDataObject) };
+		const body = { ...requestBody(requestOptions) };
 		delete body.access_type;
 		if (await usesEarlierForm(this)) {
 			const value = String(this.getNodeParameter(parameter, '') ?? '');
@@ -68,7 +68,7 @@ export function accessTypeForEarlierForm(parameter: string, required: boolean): 
 /** Refuses a field the earlier form of the interface does not have, instead of sending it in vain. */
 export function currentFormOnly(field: string, label: string): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const body = (requestOptions.body ?? {}) as IDataObject;
+		const body = requestBody(requestOptions);
 		if (body[field] !== undefined && (await usesEarlierForm(this))) {
 			failItem(this, label, 'is not available when the credential uses the earlier API form');
 		}

@@ -1,0 +1,18 @@
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+
+/** Type guards and readers for values the API, n8n or a user hands over untyped: checked, not cast. */
+
+/** A plain object (not an array, not null). */
+export function isRecord(value: unknown): value is IDataObject {
+	return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A request's form fields as built so far ({} when there are none yet). */
+export function requestBody(options: Pick<IHttpRequestOptions, 'body'>): IDataObject {
+	return isRecord(options.body) ? options.body : {};
+}
+
+/** The message of anything thrown. */
+export function errorMessage(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
