@@ -26,6 +26,7 @@ import {
 	pack,
 	provision,
 	activateWorkflow,
+	deactivateWorkflow,
 	latestExecution,
 	Session,
 	start,
@@ -219,6 +220,6 @@ describe('n8n start, filesystem binary mode', () => {
 		expect(run.status).toBe('success');
 		expect(nodeOutput(run, 'On New Message')).toEqual([expect.objectContaining({ message_type: 'audio', phone_number: '15550100004', direction: 'incoming' })]);
 		expect(binaries(run, 'On New Message')[0]?.data).toEqual(expect.objectContaining({ id: expect.stringMatching(/^filesystem-v2:/), mimeType: 'audio/ogg; codecs=opus', bytes: voice.length }));
-		await session.request('POST', '/workflows/bsE2eTriggerMedia/deactivate', {});
+		await deactivateWorkflow(session, 'bsE2eTriggerMedia');
 	}, 240_000);
 });
