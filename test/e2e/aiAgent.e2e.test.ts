@@ -23,6 +23,7 @@ import {
 	Session,
 	activateWorkflow,
 	findFreePortPair,
+	installedN8nVersion,
 	importCredential,
 	importOpenAiCredential,
 	importWorkflows,
@@ -33,6 +34,7 @@ import {
 	provision,
 	sendChatMessage,
 	start,
+	versionAtLeast,
 	waitForWebhook,
 	type N8nInstance,
 	type Server,
@@ -51,10 +53,16 @@ const OPENAI_CREDENTIAL = { id: 'OpenAiStandIn001', name: 'OpenAI stand-in' };
 
 const CHAT_TRIGGER = '@n8n/n8n-nodes-langchain.chatTrigger';
 const EXAMPLE = JSON.parse(readFileSync(join(EXAMPLES_DIR, 'ai-agent-tool.json'), 'utf8')) as Workflow;
-/** The agent versions: n8n 2.41's default (3.1, the example as shipped) and the newest 2.x it ships (2.2), with their Chat Trigger webhooks. */
+/**
+ * The agent versions the n8n under test has, with their Chat Trigger webhooks: its newest 3.x (3.1 on
+ * n8n 2.x, the example as shipped; 3 on 1.123) and the newest 2.x (2.2), or on n8n before AI Agent 2
+ * (the floor, 1.85) its newest 1.x (1.8). The example's own agent version is checked in its own test.
+ */
+const N8N_VERSION = installedN8nVersion();
+const NEWEST_AGENT = versionAtLeast(N8N_VERSION, '2.0.0') ? 3.1 : versionAtLeast(N8N_VERSION, '1.123.0') ? 3 : 1.8;
 const AGENTS = [
-	{ label: 'AI Agent 3.1 (engine runs the tool node: customOperations)', typeVersion: 3.1, workflowId: EXAMPLE.id, webhookId: String(EXAMPLE.nodes.find((node) => node.type === CHAT_TRIGGER)?.webhookId) },
-	{ label: 'AI Agent 2.2 (nodeType.execute: RoutingNode)', typeVersion: 2.2, workflowId: 'bsE2eAiAgentV2', webhookId: 'e2e0a12e-2b2d-4c8e-a3f6-b07541a00022' },
+	{ label: `AI Agent ${NEWEST_AGENT} on n8n ${N8N_VERSION}`, typeVersion: NEWEST_AGENT, workflowId: EXAMPLE.id, webhookId: String(EXAMPLE.nodes.find((node) => node.type === CHAT_TRIGGER)?.webhookId) },
+	...(NEWEST_AGENT >= 3 ? [{ label: `AI Agent 2.2 on n8n ${N8N_VERSION} (nodeType.execute: RoutingNode)`, typeVersion: 2.2, workflowId: 'bsE2eAiAgentV2', webhookId: 'e2e0a12e-2b2d-4c8e-a3f6-b07541a00022' }] : []),
 ];
 
 let sim: Simulator;
