@@ -87,7 +87,9 @@ export function instance(paths: N8nPaths, userFolder: string, port: number, extr
 		N8N_TEMPLATES_ENABLED: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
-		N8N_RUNNERS_ENABLED: 'true',
+		// n8n 1.85's `execute` starts no task runner, so with runners on a Code node waits forever there
+		// (1.123's does); before 1.123 the Code node runs in n8n's own process, as those versions default to.
+		N8N_RUNNERS_ENABLED: versionAtLeast(paths.n8nVersion, '1.123.0') ? 'true' : 'false',
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'warn',
 		DB_SQLITE_POOL_SIZE: '2',
 		...extra,
