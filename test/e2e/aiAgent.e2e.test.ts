@@ -33,6 +33,7 @@ import {
 	pack,
 	provision,
 	sendChatMessage,
+	sinceN8n,
 	start,
 	versionAtLeast,
 	waitForWebhook,
@@ -163,8 +164,15 @@ test('the example keeps a private Chat Trigger with a fixed webhook id, and Agen
 	expect(EXAMPLE.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.agent')?.typeVersion).toBe(3.1);
 });
 
+/**
+ * n8n before 1.109 gives a declarative node that has load-options methods (this one) no `execute` for
+ * tool calls (its `shouldAssignExecuteMethod`): the tool answers empty and sends nothing. Measured on
+ * 1.85.4; 1.105.4 has the same code, 1.109.0 the fix. README → Compatibility says so.
+ */
+const toolTest = sinceN8n('1.109.0', 'the BotSailor node as an AI Agent tool (older n8n runs no declarative tool node that has load-options methods)');
+
 describe.each(AGENTS)('$label', (agent) => {
-	test('the model sends a WhatsApp text through the Send WhatsApp Text tool and gets the send result back', async () => {
+	toolTest('the model sends a WhatsApp text through the Send WhatsApp Text tool and gets the send result back', async () => {
 		scriptSend();
 		const reply = await chat(agent, `Tell ${PHONE} that the cake is ready.`);
 		expect(reply).toEqual({ output: FINAL });
@@ -205,7 +213,7 @@ describe.each(AGENTS)('$label', (agent) => {
 		}
 	});
 
-	test('a send the platform refuses (status "0") is sent once, and what the model gets back', async () => {
+	toolTest('a send the platform refuses (status "0") is sent once, and what the model gets back', async () => {
 		sim.faults.add('/whatsapp/send', { kind: 'status0', message: 'Subscriber has opted out.', times: 1 });
 		const before = botMessagesTo(PHONE);
 		scriptSend();
@@ -223,7 +231,7 @@ describe.each(AGENTS)('$label', (agent) => {
 		expect(result).toContain('Subscriber has opted out.');
 	});
 
-	test('a 429 then success delivers the message exactly once', async () => {
+	toolTest('a 429 then success delivers the message exactly once', async () => {
 		sim.faults.add('/whatsapp/send', { kind: 'rate429', times: 1 });
 		const before = botMessagesTo(PHONE);
 		scriptSend();
