@@ -204,11 +204,12 @@ describe.each(AGENTS)('$label', (agent) => {
 		const agentRun = (runData['AI Agent'] ?? [])[0] as { metadata?: { tracing?: Record<string, unknown>; subNodeExecutionData?: { actions: Array<{ nodeName: string }> } } };
 		const toolOutput = ((runData[SEND_NODE] ?? [])[0]?.data as Record<string, Array<Array<{ json: Record<string, unknown> }>>> | undefined)?.ai_tool?.[0]?.[0]?.json;
 		if (agent.typeVersion >= 3) {
-			expect(agentRun.metadata?.tracing?.['ai.agent.version']).toBe('v3');
+			// n8n 1.x records no tracing metadata; the tool node's own output tells the path there.
+			if (versionAtLeast(N8N_VERSION, '2.0.0')) expect(agentRun.metadata?.tracing?.['ai.agent.version']).toBe('v3');
 			expect(agentRun.metadata?.subNodeExecutionData?.actions.map((action) => action.nodeName)).toEqual([SEND_NODE]);
 			expect(toolOutput).toEqual(expect.objectContaining({ success: true, wa_message_id: wamid }));
 		} else {
-			expect(agentRun.metadata?.tracing?.['ai.agent.version']).toBe('v2');
+			if (versionAtLeast(N8N_VERSION, '2.0.0')) expect(agentRun.metadata?.tracing?.['ai.agent.version']).toBe('v2');
 			expect(toolOutput).toEqual({ response: [expect.objectContaining({ success: true, wa_message_id: wamid })] });
 		}
 	});
@@ -217,6 +218,14 @@ describe.each(AGENTS)('$label', (agent) => {
 		sim.faults.add('/whatsapp/send', { kind: 'status0', message: 'Subscriber has opted out.', times: 1 });
 		const before = botMessagesTo(PHONE);
 		scriptSend();
+		if (agent.typeVersion >= 3 && !versionAtLeast(N8N_VERSION, '2.0.0')) {
+			// n8n 1.123's Agent 3 does not hand a tool node's error to the model: the run stops with it.
+			await expect(chat(agent, `Tell ${PHONE} that the cake is ready.`)).rejects.toThrow(/HTTP 500[\s\S]*Subscriber has opted out\./);
+			expect(sendsTo(PHONE)).toHaveLength(1); // no retry of a refusal
+			expect(botMessagesTo(PHONE)).toBe(before); // nothing delivered
+			observed.push(`  [${agent.typeVersion}] status "0": the run stopped with the platform's message (n8n ${N8N_VERSION})`);
+			return;
+		}
 		const reply = await chat(agent, `Tell ${PHONE} that the cake is ready.`);
 		expect(reply).toEqual({ output: FINAL });
 		expect(sendsTo(PHONE)).toHaveLength(1); // no retry of a refusal
