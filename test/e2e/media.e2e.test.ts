@@ -26,6 +26,8 @@ import {
 	pack,
 	provision,
 	activateWorkflow,
+	versionAtLeast,
+	deactivateWorkflow,
 	latestExecution,
 	Session,
 	start,
@@ -53,6 +55,17 @@ function bytesOf(size: number): Buffer {
 		bytes.writeUInt32LE(seed, index);
 	}
 	return bytes;
+}
+
+/**
+ * A binary's `fileSize` as the n8n under test writes it: 2.x in binary units ("23.4 KB", given as
+ * `text2x`); 1.x with its own pretty-bytes 5 (decimal units, "24 kB"), loaded from the host n8n.
+ */
+function shownSize(bytes: number, text2x: string): string {
+	if (versionAtLeast(n8n.paths.n8nVersion, '2.0.0')) return text2x;
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the host n8n's copy, resolved at runtime
+	const prettyBytes = require(join(n8n.paths.n8nBin, '..', 'pretty-bytes')) as (size: number) => string;
+	return prettyBytes(bytes);
 }
 
 /** The binary data of a node's output items (first output, last run). */
@@ -174,13 +187,13 @@ describe('media in n8n 2.41.1, filesystem binary mode', () => {
 		]);
 		expect(nodeOutput(run, 'Download Media')[2]).toEqual(expect.objectContaining({ wa_message_id: 'wamid.SAMPLETEXT1', text: 'Are you open on Sunday?' }));
 		expect(nodeOutput(run, 'Describe the File')).toEqual([
-			expect.objectContaining({ phone_number: '15550100001', file_name: 'voice-note.ogg', mime_type: 'audio/ogg; codecs=opus', file_size: '23.4 KB' }),
-			expect.objectContaining({ phone_number: '15550100002', file_name: 'cake-photo.jpg', mime_type: 'image/jpeg', file_size: '46.9 KB' }),
+			expect.objectContaining({ phone_number: '15550100001', file_name: 'voice-note.ogg', mime_type: 'audio/ogg; codecs=opus', file_size: shownSize(24_000, '23.4 KB') }),
+			expect.objectContaining({ phone_number: '15550100002', file_name: 'cake-photo.jpg', mime_type: 'image/jpeg', file_size: shownSize(48_000, '46.9 KB') }),
 		]);
 		const replies = sim.requests.filter((request) => request.path === '/whatsapp/send').map((request) => request.body);
 		expect(replies).toEqual([
-			{ phone_number_id: NUMBER, phone_number: '15550100001', message: 'Thanks Ava! We received your voice note (23.4 KB). A baker will get back to you shortly.' },
-			{ phone_number_id: NUMBER, phone_number: '15550100002', message: 'Thanks Ben! We received your photo (46.9 KB). A baker will get back to you shortly.' },
+			{ phone_number_id: NUMBER, phone_number: '15550100001', message: `Thanks Ava! We received your voice note (${shownSize(24_000, '23.4 KB')}). A baker will get back to you shortly.` },
+			{ phone_number_id: NUMBER, phone_number: '15550100002', message: `Thanks Ben! We received your photo (${shownSize(48_000, '46.9 KB')}). A baker will get back to you shortly.` },
 		]);
 	});
 
@@ -218,7 +231,9 @@ describe('n8n start, filesystem binary mode', () => {
 		if (!run) throw new Error(`no execution of the trigger workflow within 150 s\n--- n8n output ---\n${server.output()}`);
 		expect(run.status).toBe('success');
 		expect(nodeOutput(run, 'On New Message')).toEqual([expect.objectContaining({ message_type: 'audio', phone_number: '15550100004', direction: 'incoming' })]);
-		expect(binaries(run, 'On New Message')[0]?.data).toEqual(expect.objectContaining({ id: expect.stringMatching(/^filesystem-v2:/), mimeType: 'audio/ogg; codecs=opus', bytes: voice.length }));
-		await session.request('POST', '/workflows/bsE2eTriggerMedia/deactivate', {});
+		// n8n 2.x records the byte count (`bytes`); 1.x only the rounded `fileSize` text.
+		const size = versionAtLeast(n8n.paths.n8nVersion, '2.0.0') ? { bytes: voice.length } : { fileSize: shownSize(voice.length, '') };
+		expect(binaries(run, 'On New Message')[0]?.data).toEqual(expect.objectContaining({ id: expect.stringMatching(/^filesystem-v2:/), mimeType: 'audio/ogg; codecs=opus', ...size }));
+		await deactivateWorkflow(session, 'bsE2eTriggerMedia');
 	}, 240_000);
 });

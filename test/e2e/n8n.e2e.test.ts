@@ -16,6 +16,8 @@ import {
 	EXAMPLES_DIR,
 	PACKAGE_NAME,
 	Session,
+	activateWorkflow,
+	deactivateWorkflow,
 	execute,
 	importCredential,
 	importWorkflows,
@@ -199,8 +201,7 @@ describe('n8n start', () => {
 	});
 
 	test('an active BotSailor Trigger workflow starts an execution when a customer writes', async () => {
-		const workflow = await session.request<{ versionId: string }>('GET', '/workflows/bsE2eTrigger');
-		await session.request('POST', '/workflows/bsE2eTrigger/activate', { versionId: workflow.versionId });
+		await activateWorkflow(session, 'bsE2eTrigger');
 		// Activation polls once (that sets the cursor); a message after that must reach the next poll (every minute).
 		const deadline = Date.now() + 150_000;
 		await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -228,6 +229,6 @@ describe('n8n start', () => {
 			expect.objectContaining({ direction: 'incoming', phone_number: '15550100007', phone_number_id: NUMBER, message_content: { type: 'text', text: { body: 'Is the shop open on Sunday?' } } }),
 		]);
 		expect(sim.requests.find((request) => request.path === '/whatsapp/send')?.body).toEqual({ phone_number_id: NUMBER, phone_number: '15550100007', message: 'Got it: Is the shop open on Sunday?' });
-		await session.request('POST', '/workflows/bsE2eTrigger/deactivate', {});
+		await deactivateWorkflow(session, 'bsE2eTrigger');
 	}, 240_000);
 });

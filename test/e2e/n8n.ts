@@ -17,17 +17,46 @@ export const CREDENTIAL_NAME = 'BotSailor account';
 export const OWNER = { email: 'demo@botsailor.example', password: 'BotSailor-Demo-1', firstName: 'Demo', lastName: 'Owner' };
 
 export interface N8nPaths {
-	/** Directory holding `node` 24. */
+	/** Directory holding the `node` this n8n version accepts (22 for n8n <= 1.94, else 24). */
 	nodeBin: string;
 	/** Directory holding the pinned `n8n` binary. */
 	n8nBin: string;
+	/** The installed n8n's version (N8N_VERSION, default 2.41.1), read from its package.json. */
+	n8nVersion: string;
 }
 
-/** Node 24 and the pinned n8n, installed into .cache/ on first use (idempotent, seconds when cached). */
+/**
+ * The n8n of N8N_VERSION (default 2.41.1) and the Node it runs on, installed into .cache/ on first use
+ * (idempotent, seconds when cached). The test process itself stays on Node 24; only n8n's processes use `nodeBin`.
+ */
 export function provision(): N8nPaths {
-	const run = (script: string) =>
-		execFileSync('bash', [join(ROOT, 'scripts', script)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
-	return { nodeBin: run('node24.sh'), n8nBin: run('provision-n8n.sh') };
+	const n8nBin = execFileSync('bash', [join(ROOT, 'scripts', 'provision-n8n.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+	const n8nVersion = (JSON.parse(readFileSync(join(n8nBin, '..', 'n8n', 'package.json'), 'utf8')) as { version: string }).version;
+	const nodeBin = readFileSync(join(ROOT, '.cache', `n8n-${n8nVersion}.node-bin`), 'utf8').trim();
+	return { nodeBin, n8nBin, n8nVersion };
+}
+
+/** Whether `version` is at least `minimum` (both plain x.y.z). */
+export function versionAtLeast(version: string, minimum: string): boolean {
+	const [a, b] = [version, minimum].map((text) => text.split('.').map(Number));
+	for (let index = 0; index < 3; index++) if (a[index] !== b[index]) return a[index] > b[index];
+	return true;
+}
+
+/**
+ * A test that only applies from n8n `minimum` on: on an older n8n it is reported as skipped (jest's
+ * summary counts it) and the reason is printed, never counted as passed.
+ */
+export function sinceN8n(minimum: string, reason: string): jest.It {
+	const version = installedN8nVersion();
+	if (versionAtLeast(version, minimum)) return test;
+	process.stdout.write(`SKIPPED on n8n ${version} (needs n8n >= ${minimum}): ${reason}\n`);
+	return test.skip;
+}
+
+/** The version N8N_VERSION names (what provision() installs), without provisioning. */
+export function installedN8nVersion(): string {
+	return process.env.N8N_VERSION || '2.41.1';
 }
 
 export interface N8nInstance {
@@ -58,7 +87,9 @@ export function instance(paths: N8nPaths, userFolder: string, port: number, extr
 		N8N_TEMPLATES_ENABLED: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
-		N8N_RUNNERS_ENABLED: 'true',
+		// n8n 1.85's `execute` starts no task runner, so with runners on a Code node waits forever there
+		// (1.123's does); before 1.123 the Code node runs in n8n's own process, as those versions default to.
+		N8N_RUNNERS_ENABLED: versionAtLeast(paths.n8nVersion, '1.123.0') ? 'true' : 'false',
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'warn',
 		DB_SQLITE_POOL_SIZE: '2',
 		...extra,
@@ -182,12 +213,16 @@ export async function execute(n8n: N8nInstance, id: string): Promise<IRun> {
 	const first = lines.indexOf('{');
 	const last = lines.indexOf('}', first);
 	if (first < 0 || last < 0) throw new Error(`n8n execute --id=${id} printed no JSON\n${result.stdout}\n${result.stderr}`);
-	return JSON.parse(lines.slice(first, last + 1).join('\n')) as IRun;
+	const run = JSON.parse(lines.slice(first, last + 1).join('\n')) as IRun;
+	// n8n <= 1.94 prints a finished run as "status": "running" with "finished": true (a failed run exits 1 above).
+	if (run.status === 'running' && run.finished === true && !run.data.resultData.error) run.status = 'success';
+	return run;
 }
 
 /** The part of n8n's run data the checks read. */
 export interface IRun {
 	status: string;
+	finished?: boolean;
 	data: { resultData: { runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown>; binary?: Record<string, unknown> }> | null> } }>>; error?: unknown } };
 }
 
@@ -282,10 +317,18 @@ export class Session {
 
 	/** Creates the owner account on a fresh instance (idempotent: a second call only logs in). */
 	async setupOwner(owner = OWNER): Promise<void> {
-		try {
-			await this.request('POST', '/owner/setup', owner);
-		} catch (error) {
-			if (!/HTTP 400/.test((error as Error).message)) throw error; // 400: the owner exists already
+		// n8n 1.x answers /healthz/readiness before it mounts the REST routes: 404 for a few seconds.
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			try {
+				await this.request('POST', '/owner/setup', owner);
+				break;
+			} catch (error) {
+				const message = (error as Error).message;
+				if (/HTTP 400/.test(message)) break; // the owner exists already
+				if (!/HTTP 404/.test(message) || Date.now() > deadline) throw error;
+				await new Promise((done) => setTimeout(done, 500));
+			}
 		}
 		await this.login(owner);
 	}
@@ -333,10 +376,26 @@ export async function importOpenAiCredential(n8n: N8nInstance, id: string, name:
 	}
 }
 
-/** Activates (publishes) an imported workflow in a running n8n, so its production webhooks answer. */
+/**
+ * Activates (publishes) an imported workflow in a running n8n, so its triggers and production webhooks
+ * run. n8n <= 1.94 has no POST /workflows/:id/activate (404): there a PATCH sets `active`.
+ */
 export async function activateWorkflow(session: Session, id: string): Promise<void> {
+	await setActive(session, id, true);
+}
+
+export async function deactivateWorkflow(session: Session, id: string): Promise<void> {
+	await setActive(session, id, false);
+}
+
+async function setActive(session: Session, id: string, active: boolean): Promise<void> {
 	const workflow = await session.request<{ versionId: string }>('GET', `/workflows/${id}`);
-	await session.request('POST', `/workflows/${id}/activate`, { versionId: workflow.versionId });
+	try {
+		await session.request('POST', `/workflows/${id}/${active ? 'activate' : 'deactivate'}`, active ? { versionId: workflow.versionId } : {});
+	} catch (error) {
+		if (!/HTTP 404/.test((error as Error).message)) throw error;
+		await session.request('PATCH', `/workflows/${id}`, { active, versionId: workflow.versionId });
+	}
 }
 
 /** One execution read through the REST API, its run data decoded (the API sends it in "flatted" form). */

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliOk, CREDENTIAL_ID, CREDENTIAL_NAME, PACKAGE_NAME, type IRun, type N8nInstance, type Session } from '../e2e/n8n';
+import { activateWorkflow, cliOk, CREDENTIAL_ID, CREDENTIAL_NAME, PACKAGE_NAME, deactivateWorkflow, type IRun, type N8nInstance, type Session } from '../e2e/n8n';
 
 export const WEBHOOK_NODE = 'On WhatsApp Message';
 export const POLL_NODE = 'Poll New Messages';
@@ -57,12 +57,11 @@ export async function importTriggerWorkflows(n8n: N8nInstance, workflows: object
 
 /** Publishes (activates) a workflow in the running n8n. */
 export async function publish(session: Session, id: string): Promise<void> {
-	const workflow = await session.request<{ versionId: string }>('GET', `/workflows/${id}`);
-	await session.request('POST', `/workflows/${id}/activate`, { versionId: workflow.versionId });
+	await activateWorkflow(session, id);
 }
 
 export async function unpublish(session: Session, id: string): Promise<void> {
-	await session.request('POST', `/workflows/${id}/deactivate`, {});
+	await deactivateWorkflow(session, id);
 }
 
 export function productionUrl(n8n: N8nInstance, webhookId: string, secret?: string): string {
