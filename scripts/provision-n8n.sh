@@ -17,13 +17,14 @@ fi
 major="${BASH_REMATCH[1]}"
 minor="${BASH_REMATCH[2]}"
 # n8n <= 1.94 declares engines.node "<= 22" and refuses to start on Node 24; later versions accept 24.
-if [ "$major" -lt 1 ] || { [ "$major" -eq 1 ] && [ "$minor" -le 94 ]; }; then node_script=node22.sh; else node_script=node24.sh; fi
+if [ "$major" -lt 1 ] || { [ "$major" -eq 1 ] && [ "$minor" -le 94 ]; }; then node_args="22 exact"; else node_args="24"; fi
 overrides='"linkedom": "0.18.14"'
 [ "$major" -ge 2 ] || overrides="$overrides, \"xlsx\": \"npm:@e965/xlsx@0.20.3\""
 dir="$root/.cache/n8n-$version"
 marker="$dir/.provisioned"
 mkdir -p "$root/.cache"
-node_bin="$(bash "$root/scripts/$node_script")"
+# shellcheck disable=SC2086 # two words on purpose
+node_bin="$(bash "$root/scripts/node.sh" $node_args)"
 export PATH="$node_bin:$PATH"
 # One provisioning at a time (demo and tests may start together); the others wait, then see the marker.
 exec 9>"$root/.cache/n8n-$version.lock"
