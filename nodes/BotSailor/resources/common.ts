@@ -122,3 +122,8 @@ export const activeStatus: INodeProperties = {
 export function confirmed(url: string, ...preSend: PreSendAction[]): INodePropertyRouting {
 	return { request: { url }, send: { preSend }, output: { postReceive: [unwrap('confirmation')] } };
 }
+
+/** The "Update Fields" collection of an update operation: only the fields the user adds are sent. */
+export function updateFields(options: INodeProperties[], description?: string): INodeProperties {
+	return { displayName: 'Update Fields', name: 'updateFields', type: 'collection', placeholder: 'Add Field', default: {}, ...(description ? { description } : {}), options };
+}

@@ -1,5 +1,5 @@
 import { inputs, validateBody, z } from '../../../shared/inputs';
-import { confirmed } from '../common';
+import { confirmed, updateFields } from '../common';
 import type { OperationDescription } from '../resource';
 import { addonLocator } from '../user/locators';
 import { accessTypeForEarlierForm } from '../user/schemas';
@@ -28,13 +28,7 @@ export const update: OperationDescription = {
 	fields: [
 		addonLocator({ name: 'addon', property: 'id', required: true }),
 		addonName,
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
+		updateFields([
 				{
 					displayName: 'Access Type (Earlier API Form)',
 					name: 'accessType',
@@ -45,8 +39,7 @@ export const update: OperationDescription = {
 				},
 				...settings(false),
 				visible,
-			],
-		},
+		]),
 		...variationFields,
 	],
 };

@@ -1,5 +1,5 @@
 import { inputs, validateBody, z } from '../../../shared/inputs';
-import { activeStatus, confirmed, dateField } from '../common';
+import { activeStatus, confirmed, dateField, updateFields } from '../common';
 import type { OperationDescription } from '../resource';
 import { addonLocator } from '../user/locators';
 import { addonRef, dateOrUnlimited } from '../user/schemas';
@@ -44,13 +44,7 @@ export const update: OperationDescription = {
 			description: 'When the addon expires',
 			displayOptions: { show: { expiry: ['date'] } },
 		}),
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
+		updateFields([
 				addonLocator({
 					name: 'addon',
 					property: 'addon_id',
@@ -58,7 +52,6 @@ export const update: OperationDescription = {
 					description: 'Switch the purchase to this addon or variation (ID written <addon ID>-<variation index>, the first variation is 0)',
 				}),
 				activeStatus,
-			],
-		},
+		]),
 	],
 };

@@ -1,6 +1,6 @@
 import { inputs, z } from '../../../shared/inputs';
 import type { OperationDescription } from '../resource';
-import { dateField, whatsAppNumber } from '../common';
+import { dateField, updateFields, whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../subscriber/locator';
 
 const body = (property: string) => ({ send: { type: 'body' as const, property } });
@@ -25,14 +25,7 @@ export const update: OperationDescription = {
 	fields: [
 		whatsAppNumber(),
 		subscriberLocator(),
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			description: 'Fields of the deal to set; the deal is created when the subscriber has none',
-			options: [
+		updateFields([
 				{ displayName: 'Currency', name: 'currency', type: 'string', default: '', placeholder: 'e.g. USD', routing: body('currency') },
 				dateField('Expected Close Date', 'expectedCloseDate', 'expected_close_date'),
 				{
@@ -84,7 +77,6 @@ export const update: OperationDescription = {
 				},
 				{ displayName: 'Title', name: 'title', type: 'string', default: '', routing: body('title') },
 				{ displayName: 'Value', name: 'value', type: 'number', default: 0, typeOptions: { numberPrecision: 2 }, routing: body('value') },
-			],
-		},
+		], 'Fields of the deal to set; the deal is created when the subscriber has none'),
 	],
 };

@@ -1,6 +1,6 @@
 import { inputs, z } from '../../../shared/inputs';
 import type { OperationDescription } from '../resource';
-import { whatsAppNumber } from '../common';
+import { updateFields, whatsAppNumber } from '../common';
 import { idList, subscriberLocator, subscriberWrite } from './locator';
 
 export const update: OperationDescription = {
@@ -18,13 +18,7 @@ export const update: OperationDescription = {
 	fields: [
 		whatsAppNumber(),
 		subscriberLocator(),
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
+		updateFields([
 				{ displayName: 'First Name', name: 'firstName', type: 'string', default: '', routing: { send: { type: 'body', property: 'first_name' } } },
 				{
 					displayName: 'Gender',
@@ -40,7 +34,6 @@ export const update: OperationDescription = {
 				},
 				idList('label', { hint: 'Replaces the subscriber’s labels' }),
 				{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '', routing: { send: { type: 'body', property: 'last_name' } } },
-			],
-		},
+		]),
 	],
 };

@@ -1,5 +1,5 @@
 import { inputs, validateBody, z } from '../../../shared/inputs';
-import { activeStatus, confirmed, dateField } from '../common';
+import { activeStatus, confirmed, dateField, updateFields } from '../common';
 import type { OperationDescription } from '../resource';
 import { text } from './fields';
 import { packageLocator, userLocator } from './locators';
@@ -34,13 +34,7 @@ export const update: OperationDescription = {
 	},
 	fields: [
 		userLocator({ name: 'user', property: 'id', required: true }),
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
+		updateFields([
 				text('Email', 'email', 'email', { placeholder: 'name@email.com' }),
 				dateField('Expiry Date', 'expiredDate', 'expired_date', { description: 'When the account expires' }),
 				text('Mobile', 'mobile', 'mobile'),
@@ -64,7 +58,6 @@ export const update: OperationDescription = {
 					routing: { send: { type: 'body', property: 'reset_monthly_usage', value: '={{ $value ? "1" : "0" }}' } },
 				},
 				activeStatus,
-			],
-		},
+		]),
 	],
 };
