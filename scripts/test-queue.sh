@@ -106,7 +106,7 @@ for _ in $(seq 1 50); do
   kill -0 "$redis_pid" 2>/dev/null || { cat "$work/redis/redis.log" >&2; exit 1; }
   sleep 0.2
 done
-say "PostgreSQL $("$pg_bin/postgres" --version | awk '{print $NF}') on 127.0.0.1:$pg_port, Redis $(redis-server --version | sed -E 's/.*v=([^ ]+).*/\1/') on 127.0.0.1:$redis_port, in $work"
+say "PostgreSQL $("$pg_bin/postgres" --version | grep -oE '[0-9]+\.[0-9]+' | head -1) on 127.0.0.1:$pg_port, Redis $(redis-server --version | sed -E 's/.*v=([^ ]+).*/\1/') on 127.0.0.1:$redis_port, in $work"
 
 # --- 3. build, n8n, the run --------------------------------------------------------------------------------
 npm run build >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }

@@ -249,12 +249,14 @@ async function main(): Promise<void> {
 	await cliOk(mainN8n, ['import:workflow', '--separate', `--input=${dir}`]);
 	log(`imported ${examples.length} examples and 3 test workflows (${elapsed()})`);
 
-	let mainProc = await startMain(mainN8n);
+	// All four start together (the import ran the database migrations already).
 	// Concurrency 1: a worker takes one job at a time, so two jobs queued together run on both workers.
-	const workers = await Promise.all(
-		workerN8n.map(async (n8n, index) => await launch(`worker-${index + 1}`, n8n, ['worker', '--concurrency=1'], async (proc) => /n8n worker is now ready/.test(proc.output))),
-	);
-	const webhookProc = await launch('webhook', webhookN8n, ['webhook'], answers(`${webhookN8n.url}/healthz`));
+	const [first, webhookProc, ...workers] = await Promise.all([
+		startMain(mainN8n),
+		launch('webhook', webhookN8n, ['webhook'], answers(`${webhookN8n.url}/healthz`)),
+		...workerN8n.map(async (n8n, index) => await launch(`worker-${index + 1}`, n8n, ['worker', '--concurrency=1'], async (proc) => /n8n worker is now ready/.test(proc.output))),
+	]);
+	let mainProc = first;
 	let session = new Session(mainN8n.url);
 	await session.setupOwner();
 
@@ -347,8 +349,14 @@ async function main(): Promise<void> {
 	// (b) the polling trigger across a restart of the main ---------------------------------------------
 	sim.reset();
 	sim.state.webhooks.configure(NUMBER, { urls: {} });
+	sim.clearRequests();
 	await publish(session, pollWorkflow.id);
-	await sleep(5000); // activation polls once (legacy) or the scheduler's first pass sets the cursor
+	// The first poll only sets the cursor (messages before it are history): wait for it. Activation polls at
+	// once in n8n's legacy scheduling; the durable scheduler's first pass comes some seconds later.
+	const firstPollBy = Date.now() + 120_000;
+	while (sim.requests.length === 0 && Date.now() < firstPollBy) await sleep(250);
+	check('(b) the trigger polled after activation', () => expect(sim.requests.length).toBeGreaterThan(0));
+	await sleep(3000);
 	const pollMessages: ConversationMessage[] = [];
 	const write = (index: number) => pollMessages.push(addMessage(sim.state, { phone_number_id: NUMBER, phone_number: `1555040${String(index).padStart(4, '0')}`, text: `poll ${index}` }));
 	const half = Math.floor(POLL_MESSAGES / 2);
