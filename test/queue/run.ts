@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- drives a real n8n cluster (child processes) from plain Node.js, not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets -- drives a real n8n cluster (child processes) from plain Node.js, not node code; the webhook secret is a fixed test value */
 /**
  * `npm run test:queue` (scripts/test-queue.sh starts PostgreSQL and Redis, then runs this file with tsx):
  * the pinned n8n 2.41.1 in queue mode — 1 main, 2 workers, 1 webhook processor — each with the packed
@@ -120,7 +120,7 @@ async function launch(name: string, n8n: N8nInstance, args: string[], ready: (pr
 	return proc;
 }
 
-const answers = (url: string) => async (_proc: Proc) => (await fetch(url)).ok;
+const answers = (url: string) => async () => (await fetch(url)).ok;
 
 async function startMain(n8n: N8nInstance) {
 	return await launch('main', n8n, ['start'], answers(`${n8n.url}/healthz/readiness`));
