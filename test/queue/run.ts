@@ -232,8 +232,19 @@ async function main(): Promise<void> {
 		...DURABLE_ENV,
 	};
 	const tarball = pack(join(WORK, 'pack'));
+	const taken = new Set<number>();
+	/** A port pair (n8n, its task runner broker) free now and apart from the other processes' pairs: they start together. */
+	const portPair = async () => {
+		for (;;) {
+			const port = await findFreePortPair();
+			if (![port - 1, port, port + 1].some((candidate) => taken.has(candidate))) {
+				taken.add(port).add(port + 1);
+				return port;
+			}
+		}
+	};
 	const make = async (name: string) => {
-		const n8n = instance(paths, join(WORK, name), await findFreePortPair(), shared);
+		const n8n = instance(paths, join(WORK, name), await portPair(), shared);
 		installCommunityPackage(n8n, tarball); // as the README tells users: the same tarball in every process's .n8n/nodes
 		return n8n;
 	};
