@@ -16,9 +16,14 @@ export interface SimProcess {
 
 /** `npm run simulator` on a free port, in a child process. */
 export async function startSimProcess(): Promise<SimProcess> {
-	const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'test/simulator/main.ts')], {
-		env: { ...process.env, SIMULATOR_PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	const child: ChildProcess = spawn(
+		process.execPath,
+		[join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'test/simulator/main.ts')],
+		{
+			env: { ...process.env, SIMULATOR_PORT: '0' },
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	const url = await new Promise<string>((done, fail) => {
 		let out = '';
 		child.stdout!.on('data', (chunk: Buffer) => {
@@ -29,12 +34,18 @@ export async function startSimProcess(): Promise<SimProcess> {
 		child.on('exit', (code) => fail(new Error(`simulator exited with ${code}: ${out}`)));
 	});
 	const control = async <T>(action: string, input: unknown = {}): Promise<T> => {
-		const response = await fetch(`${url}/__control/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) });
+		const response = await fetch(`${url}/__control/${action}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(input),
+		});
 		const body = (await response.json()) as { result: T };
 		return body.result;
 	};
 	return {
-		url, token: SIMULATOR_TEST_CREDENTIAL, control,
+		url,
+		token: SIMULATOR_TEST_CREDENTIAL,
+		control,
 		stop: async () => {
 			child.kill('SIGTERM');
 			await new Promise((done) => child.once('exit', done));
@@ -62,11 +73,14 @@ export function median(values: number[]): number {
 	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-export async function timed<T>(fn: () => Promise<T>): Promise<{ result: T; wallMs: number; cpuMs: number }> {
+export async function timed<T>(
+	fn: () => Promise<T>,
+): Promise<{ result: T; wallMs: number; cpuMs: number }> {
 	const cpu = ownCpuMs();
 	const start = performance.now();
 	const result = await fn();
 	return { result, wallMs: performance.now() - start, cpuMs: ownCpuMs() - cpu };
 }
 
-export const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+export const fmt = (value: number, digits = 0) =>
+	Number.isFinite(value) ? value.toFixed(digits) : '–';

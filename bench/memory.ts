@@ -45,10 +45,20 @@ function writeFile(path: string, size: number): void {
 
 /** Runs this script as a child process (tsx); returns its line that starts with `tag`. */
 async function runChild(args: string[], env: NodeJS.ProcessEnv, tag: string): Promise<string> {
-	const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), __filename, ...args], {
-		env: { ...process.env, N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem', N8N_DIAGNOSTICS_ENABLED: 'false', N8N_LOG_LEVEL: 'silent', ...env },
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	const child = spawn(
+		process.execPath,
+		[join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), __filename, ...args],
+		{
+			env: {
+				...process.env,
+				N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
+				N8N_DIAGNOSTICS_ENABLED: 'false',
+				N8N_LOG_LEVEL: 'silent',
+				...env,
+			},
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	let out = '';
 	child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
 	const code = await new Promise<number | null>((done) => child.once('exit', done));
@@ -62,18 +72,30 @@ async function runChild(args: string[], env: NodeJS.ProcessEnv, tag: string): Pr
  * would have), a second, fresh process (the same user folder) runs the node on it: warm-up with a
  * 1 MB file, then the peak RSS over the run, sampled every 2 ms, minus the RSS before it.
  */
-async function measure(variant: Variant, sim: SimProcess, filePath: string, fileMb: number): Promise<Measure> {
+async function measure(
+	variant: Variant,
+	sim: SimProcess,
+	filePath: string,
+	fileMb: number,
+): Promise<Measure> {
 	const userFolder = mkdtempSync(join(tmpdir(), 'botsailor-bench-memory-n8n-'));
 	try {
 		const env = { N8N_USER_FOLDER: userFolder };
 		const stored = await runChild(['store', filePath], env, 'STORED');
-		return JSON.parse(await runChild(['measure', variant, sim.url, sim.token, stored, String(fileMb)], { ...env, NODE_OPTIONS: '--expose-gc' }, 'MEASURE')) as Measure;
+		return JSON.parse(
+			await runChild(
+				['measure', variant, sim.url, sim.token, stored, String(fileMb)],
+				{ ...env, NODE_OPTIONS: '--expose-gc' },
+				'MEASURE',
+			),
+		) as Measure;
 	} finally {
 		rmSync(userFolder, { recursive: true, force: true });
 	}
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Row 8 for bench/run.ts: ours vs HTTP Request, each measured `runs` times (fresh processes, alternating); medians. */
 export async function memoryRows(sim: SimProcess, fileMb = 50, runs = 3): Promise<string[][]> {
@@ -82,17 +104,46 @@ export async function memoryRows(sim: SimProcess, fileMb = 50, runs = 3): Promis
 		const filePath = join(dir, 'brochure.pdf');
 		writeFile(filePath, fileMb * MB);
 		const results: Record<Variant, Measure[]> = { ours: [], http: [] };
-		for (let run = 0; run < runs; run++) for (const variant of ['ours', 'http'] as const) results[variant].push(await measure(variant, sim, filePath, fileMb));
+		for (let run = 0; run < runs; run++)
+			for (const variant of ['ours', 'http'] as const)
+				results[variant].push(await measure(variant, sim, filePath, fileMb));
 		const growth = (variant: Variant) => median(results[variant].map((entry) => entry.growthMb));
-		const all = (variant: Variant) => results[variant].map((entry) => fmt(entry.growthMb, 1)).join(', ');
+		const all = (variant: Variant) =>
+			results[variant].map((entry) => fmt(entry.growthMb, 1)).join(', ');
 		const ours = growth('ours');
 		const http = growth('http');
 		const label = `8. Send Media from binary, ${fileMb} MB document, filesystem binary mode, vs HTTP Request multipart upload (median of ${runs})`;
-		const failed = [...results.ours, ...results.http].filter((entry) => entry.error).map((entry) => `${entry.variant}: ${entry.error}`);
+		const failed = [...results.ours, ...results.http]
+			.filter((entry) => entry.error)
+			.map((entry) => `${entry.variant}: ${entry.error}`);
 		return [
-			[label, '0 ms', 'peak RSS growth (MB)', `+${fmt(ours, 1)} (${fmt(ours / fileMb, 2)} × file)`, `+${fmt(http, 1)} (${fmt(http / fileMb, 2)} × file)`, fmt(ours / Math.max(http, 1), 2), `≤ ${fmt(1.2 * fileMb)} (1.2 × file) and ≤ HTTP Request`],
-			[label, '0 ms', 'each run: RSS growth (MB)', all('ours'), all('http'), '–', failed.length ? `FAILED ${[...new Set(failed)].join('; ')}` : '–'],
-			[label, '0 ms', 'wall time (ms, median)', fmt(median(results.ours.map((entry) => entry.wallMs))), fmt(median(results.http.map((entry) => entry.wallMs))), '–', '–'],
+			[
+				label,
+				'0 ms',
+				'peak RSS growth (MB)',
+				`+${fmt(ours, 1)} (${fmt(ours / fileMb, 2)} × file)`,
+				`+${fmt(http, 1)} (${fmt(http / fileMb, 2)} × file)`,
+				fmt(ours / Math.max(http, 1), 2),
+				`≤ ${fmt(1.2 * fileMb)} (1.2 × file) and ≤ HTTP Request`,
+			],
+			[
+				label,
+				'0 ms',
+				'each run: RSS growth (MB)',
+				all('ours'),
+				all('http'),
+				'–',
+				failed.length ? `FAILED ${[...new Set(failed)].join('; ')}` : '–',
+			],
+			[
+				label,
+				'0 ms',
+				'wall time (ms, median)',
+				fmt(median(results.ours.map((entry) => entry.wallMs))),
+				fmt(median(results.http.map((entry) => entry.wallMs))),
+				'–',
+				'–',
+			],
 		];
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
@@ -104,24 +155,47 @@ async function store(filePath: string): Promise<void> {
 	const { useBinaryMode } = await import('../test/harness/harness');
 	const { FileLocation } = await import('n8n-core');
 	const service = await useBinaryMode('filesystem');
-	const stored = await service.copyBinaryFile(FileLocation.ofExecution('bench-memory', 'input'), { data: '', mimeType: 'application/pdf', fileName: 'brochure.pdf' }, filePath);
+	const stored = await service.copyBinaryFile(
+		FileLocation.ofExecution('bench-memory', 'input'),
+		{ data: '', mimeType: 'application/pdf', fileName: 'brochure.pdf' },
+		filePath,
+	);
 	process.stdout.write(`STORED ${JSON.stringify(stored)}\n`);
 }
 
 /** Child `measure`: warm up with a 1 MB file, then the peak RSS growth of the run on the stored file. */
-async function child(variant: Variant, url: string, token: string, big: IBinaryData, fileMb: number): Promise<void> {
+async function child(
+	variant: Variant,
+	url: string,
+	token: string,
+	big: IBinaryData,
+	fileMb: number,
+): Promise<void> {
 	const { runNode, useBinaryMode } = await import('../test/harness/harness');
 	const { httpRequestNode } = await import('./httpRequest');
 	const { FileLocation } = await import('n8n-core');
 	// The explicit .ts: under tsx, `BotSailor.node` would resolve to the codex file BotSailor.node.json.
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { BotSailor } = require('../nodes/BotSailor/BotSailor.node.ts') as typeof import('../nodes/BotSailor/BotSailor.node');
+	/* eslint-disable @typescript-eslint/no-require-imports */
+	const { BotSailor } =
+		require('../nodes/BotSailor/BotSailor.node.ts') as typeof import('../nodes/BotSailor/BotSailor.node');
+	/* eslint-enable @typescript-eslint/no-require-imports */
 	const http = httpRequestNode();
-	if (variant === 'http' && !http) throw new Error('n8n 2.41.1 is not provisioned (.cache/n8n-2.41.1): no HTTP Request node');
+	if (variant === 'http' && !http)
+		throw new Error('n8n 2.41.1 is not provisioned (.cache/n8n-2.41.1): no HTTP Request node');
 	const credentials = { baseUrl: url, apiToken: token, apiForm: 'current' as const };
-	const ours = { resource: 'message', operation: 'sendMedia', phoneNumberId: { __rl: true, mode: 'id', value: PHONE_NUMBER_ID }, phoneNumber: '15550100000', source: 'binary', binaryPropertyName: 'data' };
+	const ours = {
+		resource: 'message',
+		operation: 'sendMedia',
+		phoneNumberId: { __rl: true, mode: 'id', value: PHONE_NUMBER_ID },
+		phoneNumber: '15550100000',
+		source: 'binary',
+		binaryPropertyName: 'data',
+	};
 	const httpParameters = {
-		method: 'POST', url: `${url}/api/v1/whatsapp/upload/media`, sendBody: true, contentType: 'multipart-form-data',
+		method: 'POST',
+		url: `${url}/api/v1/whatsapp/upload/media`,
+		sendBody: true,
+		contentType: 'multipart-form-data',
 		bodyParameters: {
 			parameters: [
 				{ parameterType: 'formData', name: 'phone_number_id', value: PHONE_NUMBER_ID },
@@ -142,7 +216,13 @@ async function child(variant: Variant, url: string, token: string, big: IBinaryD
 		});
 	const small = join(String(process.env.N8N_USER_FOLDER), 'warm-up.pdf');
 	writeFile(small, MB);
-	const warm = await run(await service.copyBinaryFile(FileLocation.ofExecution('bench-memory', 'warm-up'), { data: '', mimeType: 'application/pdf', fileName: 'warm-up.pdf' }, small));
+	const warm = await run(
+		await service.copyBinaryFile(
+			FileLocation.ofExecution('bench-memory', 'warm-up'),
+			{ data: '', mimeType: 'application/pdf', fileName: 'warm-up.pdf' },
+			small,
+		),
+	);
 	if (warm.error) throw new Error(`warm-up failed: ${warm.error.message}`);
 	const gc = (globalThis as { gc?: () => void }).gc;
 	gc?.();
@@ -156,7 +236,12 @@ async function child(variant: Variant, url: string, token: string, big: IBinaryD
 	peak = Math.max(peak, process.memoryUsage.rss());
 	clearInterval(timer);
 	const measured: Measure = {
-		variant, fileMb, baselineMb: baseline / MB, peakMb: peak / MB, growthMb: (peak - baseline) / MB, wallMs,
+		variant,
+		fileMb,
+		baselineMb: baseline / MB,
+		peakMb: peak / MB,
+		growthMb: (peak - baseline) / MB,
+		wallMs,
 		...(result.error ? { error: result.error.message } : {}),
 	};
 	process.stdout.write(`MEASURE ${JSON.stringify(measured)}\n`);
@@ -167,11 +252,18 @@ async function main(): Promise<void> {
 	if (mode === 'store') return await store(args[0]);
 	if (mode === 'measure') {
 		const [variant, url, token, stored, fileMb] = args;
-		return await child(variant as Variant, url, token, JSON.parse(stored) as IBinaryData, Number(fileMb));
+		return await child(
+			variant as Variant,
+			url,
+			token,
+			JSON.parse(stored) as IBinaryData,
+			Number(fileMb),
+		);
 	}
 	const sim = await startSimProcess();
 	try {
-		for (const row of await memoryRows(sim, Number(process.env.BENCH_FILE_MB ?? 50))) process.stdout.write(`| ${row.join(' | ')} |\n`);
+		for (const row of await memoryRows(sim, Number(process.env.BENCH_FILE_MB ?? 50)))
+			process.stdout.write(`| ${row.join(' | ')} |\n`);
 	} finally {
 		await sim.stop();
 	}

@@ -22,12 +22,20 @@ process.stdout.write(String(Number(process.hrtime.bigint() - start) / 1e6));
 `;
 
 function loadMs(dir: string): number {
-	const times = Array.from({ length: RUNS }, () => Number(execFileSync(process.execPath, ['-e', LOADER, dir], { encoding: 'utf8' })));
+	const times = Array.from({ length: RUNS }, () =>
+		Number(execFileSync(process.execPath, ['-e', LOADER, dir], { encoding: 'utf8' })),
+	);
 	return median(times);
 }
 
 function unpackedSize(dir: string): number {
-	const [result] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<{ unpackedSize: number; entryCount: number }>;
+	const [result] = JSON.parse(
+		execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+			cwd: dir,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		}),
+	) as Array<{ unpackedSize: number; entryCount: number }>;
 	return result.unpackedSize;
 }
 
@@ -35,9 +43,14 @@ function unpackedSize(dir: string): number {
 function installPeers(): void {
 	if (PEERS.every((name) => existsSync(join(PEERS_DIR, 'node_modules', name)))) return;
 	mkdirSync(PEERS_DIR, { recursive: true });
-	if (!existsSync(join(PEERS_DIR, 'package.json'))) writeFileSync(join(PEERS_DIR, 'package.json'), '{"private":true}\n');
+	if (!existsSync(join(PEERS_DIR, 'package.json')))
+		writeFileSync(join(PEERS_DIR, 'package.json'), '{"private":true}\n');
 	try {
-		execFileSync('npm', ['install', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund', ...PEERS], { cwd: PEERS_DIR, stdio: 'ignore' });
+		execFileSync(
+			'npm',
+			['install', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund', ...PEERS],
+			{ cwd: PEERS_DIR, stdio: 'ignore' },
+		);
 	} catch {
 		// No registry: the row then shows the peers as not measured.
 	}
@@ -49,7 +62,8 @@ function ratio(ours: number, best: number): string {
 }
 
 export async function packageRows(): Promise<string[][]> {
-	if (!existsSync(join(ROOT, 'dist', 'nodes', 'BotSailor', 'BotSailor.node.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+	if (!existsSync(join(ROOT, 'dist', 'nodes', 'BotSailor', 'BotSailor.node.js')))
+		execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
 	const ours = { size: unpackedSize(ROOT), load: loadMs(ROOT) };
 	installPeers();
 	const peers = PEERS.map((name) => {
@@ -58,12 +72,32 @@ export async function packageRows(): Promise<string[][]> {
 		const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
 		return { name: `${name}@${meta.version}`, size: unpackedSize(dir), load: loadMs(dir) };
 	});
-	const nodes = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } }).n8n;
+	const nodes = (
+		JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+			n8n: { nodes: string[]; credentials: string[] };
+		}
+	).n8n;
 	const label = `5. Package (${nodes.nodes.length} nodes + ${nodes.credentials.length} credential)`;
 	const smallest = Math.min(...peers.map((peer) => peer.size).filter(Number.isFinite));
 	const fastest = Math.min(...peers.map((peer) => peer.load).filter(Number.isFinite));
 	return [
-		[label, '–', 'unpacked size (kB)', fmt(ours.size / 1000, 1), peers.map((peer) => `${peer.name}: ${fmt(peer.size / 1000, 1)}`).join('; '), ratio(ours.size, smallest), 'smallest'],
-		[label, '–', `cold load of nodes + credentials (ms, median of ${RUNS})`, fmt(ours.load, 1), peers.map((peer) => `${peer.name}: ${fmt(peer.load, 1)}`).join('; '), ratio(ours.load, fastest), 'fastest'],
+		[
+			label,
+			'–',
+			'unpacked size (kB)',
+			fmt(ours.size / 1000, 1),
+			peers.map((peer) => `${peer.name}: ${fmt(peer.size / 1000, 1)}`).join('; '),
+			ratio(ours.size, smallest),
+			'smallest',
+		],
+		[
+			label,
+			'–',
+			`cold load of nodes + credentials (ms, median of ${RUNS})`,
+			fmt(ours.load, 1),
+			peers.map((peer) => `${peer.name}: ${fmt(peer.load, 1)}`).join('; '),
+			ratio(ours.load, fastest),
+			'fastest',
+		],
 	];
 }

@@ -16,7 +16,17 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { importCredential, installCommunityPackage, instance, pack, provision, Session, start, type IRun, type N8nInstance } from '../test/e2e/n8n';
+import {
+	importCredential,
+	installCommunityPackage,
+	instance,
+	pack,
+	provision,
+	Session,
+	start,
+	type IRun,
+	type N8nInstance,
+} from '../test/e2e/n8n';
 import {
 	executionsOf,
 	importTriggerWorkflows,
@@ -36,15 +46,37 @@ const LABEL = '7. Reaction time: customer message → execution start (real n8n 
 const WEBHOOK = { id: 'BenchReactWebhook', webhookId: 'bench-react-webhook' };
 const POLLING = { id: 'BenchReactPolling', webhookId: 'bench-react-polling-unused' };
 /** n8n's own Webhook node, fed by the simulator's second WhatsApp number. */
-const N8N_WEBHOOK = { id: 'BenchReactN8nHook', path: 'bench-react-n8n-webhook', node: 'n8n Webhook' };
+const N8N_WEBHOOK = {
+	id: 'BenchReactN8nHook',
+	path: 'bench-react-n8n-webhook',
+	node: 'n8n Webhook',
+};
 const OTHER_NUMBER = '104382179270999';
 
 function n8nWebhookWorkflow() {
 	return {
-		id: N8N_WEBHOOK.id, name: 'bench: n8n Webhook node', active: false, settings: { executionOrder: 'v1' },
+		id: N8N_WEBHOOK.id,
+		name: 'bench: n8n Webhook node',
+		active: false,
+		settings: { executionOrder: 'v1' },
 		nodes: [
-			{ id: 'bench-n8n-hook', name: N8N_WEBHOOK.node, type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: N8N_WEBHOOK.path, parameters: { httpMethod: 'POST', path: N8N_WEBHOOK.path, options: {} } },
-			{ id: 'bench-n8n-done', name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} },
+			{
+				id: 'bench-n8n-hook',
+				name: N8N_WEBHOOK.node,
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: N8N_WEBHOOK.path,
+				parameters: { httpMethod: 'POST', path: N8N_WEBHOOK.path, options: {} },
+			},
+			{
+				id: 'bench-n8n-done',
+				name: 'Received',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [240, 0],
+				parameters: {},
+			},
 		],
 		connections: { [N8N_WEBHOOK.node]: { main: [[{ node: 'Received', type: 'main', index: 0 }]] } },
 	};
@@ -54,10 +86,15 @@ function n8nWebhookWorkflow() {
 async function waitForN8nWebhook(url: string): Promise<void> {
 	const deadline = Date.now() + 60_000;
 	for (;;) {
-		const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"probe":true}' }).catch(() => undefined);
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{"probe":true}',
+		}).catch(() => undefined);
 		await response?.body?.cancel();
 		if (response && response.status !== 404) return;
-		if (Date.now() > deadline) throw new Error(`n8n's Webhook node at ${url} not registered within 60 s`);
+		if (Date.now() > deadline)
+			throw new Error(`n8n's Webhook node at ${url} not registered within 60 s`);
 		await sleep(250);
 	}
 }
@@ -65,7 +102,10 @@ async function waitForN8nWebhook(url: string): Promise<void> {
 /** The message ids an execution started with: our triggers' items, or the body n8n's Webhook node received. */
 function messageIdsOf(run: IRun): string[] {
 	const hook = run.data.resultData.runData[N8N_WEBHOOK.node];
-	if (hook) return (hook[0].data?.main[0] ?? []).map((item) => String((item.json.body as Record<string, unknown> | undefined)?.wa_message_id));
+	if (hook)
+		return (hook[0].data?.main[0] ?? []).map((item) =>
+			String((item.json.body as Record<string, unknown> | undefined)?.wa_message_id),
+		);
 	return triggerItems(run).items.map((item) => String(item.wa_message_id));
 }
 
@@ -98,28 +138,55 @@ interface Written {
 }
 
 /** The customer writes; the time is taken just before the simulator records the message (and, for the webhook, posts it). */
-async function write(sim: SimProcess, phoneNumberId: string, index: number, text: string): Promise<Written> {
+async function write(
+	sim: SimProcess,
+	phoneNumberId: string,
+	index: number,
+	text: string,
+): Promise<Written> {
 	const at = Date.now();
-	const message = await sim.control<{ wa_message_id: string }>('message', { phone_number_id: phoneNumberId, phone_number: `1555070${String(index % 50).padStart(4, '0')}`, text });
-	if (!message?.wa_message_id) throw new Error(`the simulator did not record the message: ${JSON.stringify(message)}`);
+	const message = await sim.control<{ wa_message_id: string }>('message', {
+		phone_number_id: phoneNumberId,
+		phone_number: `1555070${String(index % 50).padStart(4, '0')}`,
+		text,
+	});
+	if (!message?.wa_message_id)
+		throw new Error(`the simulator did not record the message: ${JSON.stringify(message)}`);
 	return { wa_message_id: message.wa_message_id, at };
 }
 
 /** Waits until every message started an execution; returns each message's reaction time (startedAt − written). */
-async function waitFor(n8n: N8nInstance, session: Session, workflowId: string, messages: Written[], timeoutMs: number): Promise<number[]> {
+async function waitFor(
+	n8n: N8nInstance,
+	session: Session,
+	workflowId: string,
+	messages: Written[],
+	timeoutMs: number,
+): Promise<number[]> {
 	const startedAt = new Map<string, number>();
 	const read = new Set<string>();
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const executions: ExecutionSummary[] = await executionsOf(session, workflowId);
 		for (const execution of executions) {
-			if (read.has(execution.id) || execution.status === 'running' || execution.status === 'new' || !execution.startedAt) continue;
+			if (
+				read.has(execution.id) ||
+				execution.status === 'running' ||
+				execution.status === 'new' ||
+				!execution.startedAt
+			)
+				continue;
 			read.add(execution.id);
-			for (const id of messageIdsOf(await runOf(n8n, session, execution.id))) startedAt.set(id, Date.parse(execution.startedAt));
+			for (const id of messageIdsOf(await runOf(n8n, session, execution.id)))
+				startedAt.set(id, Date.parse(execution.startedAt));
 		}
 		const missing = messages.filter((message) => !startedAt.has(message.wa_message_id));
-		if (!missing.length) return messages.map((message) => startedAt.get(message.wa_message_id)! - message.at);
-		if (Date.now() > deadline) throw new Error(`${missing.length} of ${messages.length} messages started no execution of ${workflowId} within ${timeoutMs} ms`);
+		if (!missing.length)
+			return messages.map((message) => startedAt.get(message.wa_message_id)! - message.at);
+		if (Date.now() > deadline)
+			throw new Error(
+				`${missing.length} of ${messages.length} messages started no execution of ${workflowId} within ${timeoutMs} ms`,
+			);
 		await sleep(1000);
 	}
 }
@@ -132,9 +199,22 @@ export interface ReactionOptions {
 }
 
 /** Rows of row 7, or one "not measured" row when the pinned n8n is not provisioned. */
-export async function reactionRows(sim: SimProcess, { messages, pollMinutes, phoneNumberId }: ReactionOptions): Promise<string[][]> {
+export async function reactionRows(
+	sim: SimProcess,
+	{ messages, pollMinutes, phoneNumberId }: ReactionOptions,
+): Promise<string[][]> {
 	if (process.env.BENCH_IN_PROCESS === '1' || !existsSync(MARKER)) {
-		return [[LABEL, '0 ms', 'not measured', 'n8n 2.41.1 not provisioned (.cache/n8n-2.41.1)', '–', '–', 'webhook p95 < 1000 ms']];
+		return [
+			[
+				LABEL,
+				'0 ms',
+				'not measured',
+				'n8n 2.41.1 not provisioned (.cache/n8n-2.41.1)',
+				'–',
+				'–',
+				'webhook p95 < 1000 ms',
+			],
+		];
 	}
 	const log = (text: string) => process.stderr.write(`bench: row 7: ${text}\n`);
 	const folder = join(ROOT, '.cache', 'bench-n8n-reaction');
@@ -155,14 +235,22 @@ export async function reactionRows(sim: SimProcess, { messages, pollMinutes, pho
 		await session.setupOwner();
 		await sim.control('reset');
 
-		log(`webhook trigger and n8n's Webhook node, ${messages} messages each, one per second each, interleaved`);
+		log(
+			`webhook trigger and n8n's Webhook node, ${messages} messages each, one per second each, interleaved`,
+		);
 		await publish(session, WEBHOOK.id);
 		await publish(session, N8N_WEBHOOK.id);
 		await waitForProductionWebhook(n8n, WEBHOOK.webhookId);
 		const n8nHookUrl = `${productionUrl(n8n, 'x').split('/webhook/')[0]}/webhook/${N8N_WEBHOOK.path}`;
 		await waitForN8nWebhook(n8nHookUrl);
-		await sim.control('webhooks', { phone_number_id: phoneNumberId, urls: { incoming_message: productionUrl(n8n, WEBHOOK.webhookId) } });
-		await sim.control('webhooks', { phone_number_id: OTHER_NUMBER, urls: { incoming_message: n8nHookUrl } });
+		await sim.control('webhooks', {
+			phone_number_id: phoneNumberId,
+			urls: { incoming_message: productionUrl(n8n, WEBHOOK.webhookId) },
+		});
+		await sim.control('webhooks', {
+			phone_number_id: OTHER_NUMBER,
+			urls: { incoming_message: n8nHookUrl },
+		});
 		const warmUp = { ours: [] as Written[], n8n: [] as Written[] };
 		for (let index = 0; index < 3; index++) {
 			warmUp.ours.push(await write(sim, phoneNumberId, index, `warm-up ${index}`));
@@ -182,15 +270,22 @@ export async function reactionRows(sim: SimProcess, { messages, pollMinutes, pho
 		const webhookMs = await waitFor(n8n, session, WEBHOOK.id, pushed.ours, 120_000);
 		const n8nMs = await waitFor(n8n, session, N8N_WEBHOOK.id, pushed.n8n, 120_000);
 		const loadAfter = loadavg()[0];
-		const deliveries = await sim.control<Array<{ phone_number_id: string; sentAt: number; answeredAt: number; status: number }>>('webhook-deliveries');
-		const answers = (number: string) => deliveries.filter((delivery) => delivery.phone_number_id === number);
-		const answerMs = (number: string) => answers(number).map((delivery) => delivery.answeredAt - delivery.sentAt);
+		const deliveries =
+			await sim.control<
+				Array<{ phone_number_id: string; sentAt: number; answeredAt: number; status: number }>
+			>('webhook-deliveries');
+		const answers = (number: string) =>
+			deliveries.filter((delivery) => delivery.phone_number_id === number);
+		const answerMs = (number: string) =>
+			answers(number).map((delivery) => delivery.answeredAt - delivery.sentAt);
 		const statuses = [...new Set(deliveries.map((delivery) => delivery.status))].join('/');
 		await unpublish(session, WEBHOOK.id);
 		await unpublish(session, N8N_WEBHOOK.id);
 		await sim.control('webhooks', { phone_number_id: phoneNumberId, urls: {} });
 
-		log(`polling trigger, ${messages} messages over ${pollMinutes} poll intervals (about ${pollMinutes + 1} min)`);
+		log(
+			`polling trigger, ${messages} messages over ${pollMinutes} poll intervals (about ${pollMinutes + 1} min)`,
+		);
 		await publish(session, POLLING.id);
 		await sleep(3000); // activation polls once: the cursor starts there
 		const polled: Written[] = [];
@@ -202,15 +297,37 @@ export async function reactionRows(sim: SimProcess, { messages, pollMinutes, pho
 		const pollingMs = await waitFor(n8n, session, POLLING.id, polled, 120_000);
 		await unpublish(session, POLLING.id);
 
-		const figures = (values: number[]) => `${fmt(percentile(values, 50))} / ${fmt(percentile(values, 95))} / ${fmt(Math.max(...values))}`;
+		const figures = (values: number[]) =>
+			`${fmt(percentile(values, 50))} / ${fmt(percentile(values, 95))} / ${fmt(Math.max(...values))}`;
 		const loadText = `load average ${fmt(load, 1)}–${fmt(loadAfter, 1)} on ${cpus} cores`;
 		return [
-			[LABEL, '0 ms', `p50 / p95 / max (ms), ${messages} messages each; ours = Webhook Trigger (1 message/s), reference = polling Trigger (every minute); ${loadText}`,
-				figures(webhookMs), figures(pollingMs), fmt(percentile(webhookMs, 95) / percentile(pollingMs, 95), 3), 'webhook p95 < 1000 ms'],
-			[LABEL, '0 ms', `p50 / p95 / max (ms); ours = Webhook Trigger, reference = n8n's own Webhook node, same POSTs interleaved (1 message/s each); ${loadText}`,
-				figures(webhookMs), figures(n8nMs), fmt(percentile(webhookMs, 95) / percentile(n8nMs, 95), 2), '≈ 1 (n8n is the floor)'],
-			[LABEL, '0 ms', `n8n's answer to the platform's POST, p50 / p95 / max (ms); ours vs n8n's Webhook node; ${deliveries.length} POSTs, all HTTP ${statuses}`,
-				figures(answerMs(phoneNumberId)), figures(answerMs(OTHER_NUMBER)), fmt(percentile(answerMs(phoneNumberId), 95) / percentile(answerMs(OTHER_NUMBER), 95), 2), '–'],
+			[
+				LABEL,
+				'0 ms',
+				`p50 / p95 / max (ms), ${messages} messages each; ours = Webhook Trigger (1 message/s), reference = polling Trigger (every minute); ${loadText}`,
+				figures(webhookMs),
+				figures(pollingMs),
+				fmt(percentile(webhookMs, 95) / percentile(pollingMs, 95), 3),
+				'webhook p95 < 1000 ms',
+			],
+			[
+				LABEL,
+				'0 ms',
+				`p50 / p95 / max (ms); ours = Webhook Trigger, reference = n8n's own Webhook node, same POSTs interleaved (1 message/s each); ${loadText}`,
+				figures(webhookMs),
+				figures(n8nMs),
+				fmt(percentile(webhookMs, 95) / percentile(n8nMs, 95), 2),
+				'≈ 1 (n8n is the floor)',
+			],
+			[
+				LABEL,
+				'0 ms',
+				`n8n's answer to the platform's POST, p50 / p95 / max (ms); ours vs n8n's Webhook node; ${deliveries.length} POSTs, all HTTP ${statuses}`,
+				figures(answerMs(phoneNumberId)),
+				figures(answerMs(OTHER_NUMBER)),
+				fmt(percentile(answerMs(phoneNumberId), 95) / percentile(answerMs(OTHER_NUMBER), 95), 2),
+				'–',
+			],
 		];
 	} finally {
 		await server.stop();

@@ -8,7 +8,19 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliOk, CREDENTIAL_ID, CREDENTIAL_NAME, execute, importCredential, installCommunityPackage, instance, pack, provision, PACKAGE_NAME, type N8nInstance } from '../test/e2e/n8n';
+import {
+	cliOk,
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	execute,
+	importCredential,
+	installCommunityPackage,
+	instance,
+	pack,
+	provision,
+	PACKAGE_NAME,
+	type N8nInstance,
+} from '../test/e2e/n8n';
 import { httpSendParameters, HTTP_REQUEST_VERSION } from './httpRequest';
 import { childrenCpuMs, fmt, ROOT, type SimProcess } from './lib';
 import { sendTextParameters } from './sendTextNode';
@@ -16,18 +28,46 @@ import { sendTextParameters } from './sendTextNode';
 const MARKER = join(ROOT, '.cache', 'n8n-2.41.1', '.provisioned');
 let prepared: N8nInstance | undefined;
 
-function workflow(id: string, items: number, prefix: string, target?: { type: string; typeVersion: number; parameters: object; credentials?: object }) {
+function workflow(
+	id: string,
+	items: number,
+	prefix: string,
+	target?: { type: string; typeVersion: number; parameters: object; credentials?: object },
+) {
 	const code = `return Array.from({ length: ${items} }, (_, i) => ({ json: { phone: '${prefix}' + String(i).padStart(6, '0'), text: 'Hello ' + i } }));`;
 	const nodes: object[] = [
-		{ id: `${id}-t`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: `${id}-c`, name: 'Items', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: code } },
+		{
+			id: `${id}-t`,
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: `${id}-c`,
+			name: 'Items',
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			position: [200, 0],
+			parameters: { jsCode: code },
+		},
 	];
-	const connections: Record<string, object> = { Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] } };
+	const connections: Record<string, object> = {
+		Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
+	};
 	if (target) {
 		nodes.push({ id: `${id}-s`, name: 'Send', position: [400, 0], ...target });
 		connections.Items = { main: [[{ node: 'Send', type: 'main', index: 0 }]] };
 	}
-	return { id, name: `bench ${id}`, active: false, nodes, connections, settings: { saveDataSuccessExecution: 'none' } };
+	return {
+		id,
+		name: `bench ${id}`,
+		active: false,
+		nodes,
+		connections,
+		settings: { saveDataSuccessExecution: 'none' },
+	};
 }
 
 async function prepare(sim: SimProcess): Promise<N8nInstance> {
@@ -46,15 +86,32 @@ async function prepare(sim: SimProcess): Promise<N8nInstance> {
 }
 
 /** Rows for one latency, or undefined when the pinned n8n is not provisioned (the caller falls back). */
-export async function realN8nSendRow(sim: SimProcess, { items, latency, phoneNumberId }: { items: number; latency: number; phoneNumberId: string }): Promise<string[][] | undefined> {
+export async function realN8nSendRow(
+	sim: SimProcess,
+	{ items, latency, phoneNumberId }: { items: number; latency: number; phoneNumberId: string },
+): Promise<string[][] | undefined> {
 	if (process.env.BENCH_IN_PROCESS === '1' || !existsSync(MARKER)) return undefined;
 	const n8n = await prepare(sim);
 	const dir = join(n8n.userFolder, `wf-${latency}`);
 	mkdirSync(dir, { recursive: true });
-	const ours = { type: `${PACKAGE_NAME}.botSailor`, typeVersion: 1, parameters: sendTextParameters(phoneNumberId), credentials: { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } } };
-	const http = { type: 'n8n-nodes-base.httpRequest', typeVersion: HTTP_REQUEST_VERSION, parameters: httpSendParameters(sim.url, sim.token, phoneNumberId) };
-	const flows = { base: workflow(`BenchBase${latency}`, items, '1880', undefined), ours: workflow(`BenchOurs${latency}`, items, '1881', ours), http: workflow(`BenchHttp${latency}`, items, '1882', http) };
-	for (const [name, flow] of Object.entries(flows)) writeFileSync(join(dir, `${name}.json`), JSON.stringify(flow));
+	const ours = {
+		type: `${PACKAGE_NAME}.botSailor`,
+		typeVersion: 1,
+		parameters: sendTextParameters(phoneNumberId),
+		credentials: { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+	};
+	const http = {
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: HTTP_REQUEST_VERSION,
+		parameters: httpSendParameters(sim.url, sim.token, phoneNumberId),
+	};
+	const flows = {
+		base: workflow(`BenchBase${latency}`, items, '1880', undefined),
+		ours: workflow(`BenchOurs${latency}`, items, '1881', ours),
+		http: workflow(`BenchHttp${latency}`, items, '1882', http),
+	};
+	for (const [name, flow] of Object.entries(flows))
+		writeFileSync(join(dir, `${name}.json`), JSON.stringify(flow));
 	await cliOk(n8n, ['import:workflow', '--separate', `--input=${dir}`]);
 	const measure = async (id: string) => {
 		const cpu = childrenCpuMs();
@@ -69,7 +126,23 @@ export async function realN8nSendRow(sim: SimProcess, { items, latency, phoneNum
 	const label = `1. Send Text × ${items} vs HTTP Request ${HTTP_REQUEST_VERSION} (real n8n 2.41.1, n8n execute)`;
 	const lat = `${latency} ms`;
 	return [
-		[label, lat, `wall time of n8n execute (ms; items-only baseline ${fmt(base.wallMs)})`, fmt(a.wallMs), fmt(b.wallMs), fmt(a.wallMs / b.wallMs, 2), '–'],
-		[label, lat, 'n8n CPU per item (ms, minus baseline)', fmt(perItem(a), 3), fmt(perItem(b), 3), fmt(perItem(a) / perItem(b), 2), '≤ 1.0'],
+		[
+			label,
+			lat,
+			`wall time of n8n execute (ms; items-only baseline ${fmt(base.wallMs)})`,
+			fmt(a.wallMs),
+			fmt(b.wallMs),
+			fmt(a.wallMs / b.wallMs, 2),
+			'–',
+		],
+		[
+			label,
+			lat,
+			'n8n CPU per item (ms, minus baseline)',
+			fmt(perItem(a), 3),
+			fmt(perItem(b), 3),
+			fmt(perItem(a) / perItem(b), 2),
+			'≤ 1.0',
+		],
 	];
 }

@@ -7,8 +7,10 @@
 import { DirectoryLoader } from 'n8n-core';
 import type { INodeType } from 'n8n-workflow';
 // The explicit .ts: under tsx, `BotSailor.node` would resolve to the codex file BotSailor.node.json.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { BotSailor } = require('../nodes/BotSailor/BotSailor.node.ts') as typeof import('../nodes/BotSailor/BotSailor.node');
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { BotSailor } =
+	require('../nodes/BotSailor/BotSailor.node.ts') as typeof import('../nodes/BotSailor/BotSailor.node');
+/* eslint-enable @typescript-eslint/no-require-imports */
 import type { DeliveryOptions } from '../nodes/BotSailor/shared/delivery';
 import { bulkSends } from '../nodes/BotSailor/shared/bulkSend';
 import { SENDS } from '../nodes/BotSailor/resources/sends';

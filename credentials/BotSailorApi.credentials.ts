@@ -67,7 +67,8 @@ export class BotSailorApi implements ICredentialType {
 				},
 			],
 			default: 'current',
-			description: 'Which form of the API your deployment runs. BotSailor itself and up-to-date white-label platforms run Current.',
+			description:
+				'Which form of the API your deployment runs. BotSailor itself and up-to-date white-label platforms run Current.',
 			hint: 'Not sure? Keep Current and save (the test passes on both forms), then run BotSailor → Label → Get Many: if it fails with a not-found error or a web page instead of data, choose Earlier. Your platform’s API documentation tells too: label endpoints under /whatsapp/label/ mean Earlier.',
 		},
 		{

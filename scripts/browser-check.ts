@@ -25,24 +25,51 @@ interface RecordedRequest {
 }
 
 async function simulator<T>(url: string, action: string): Promise<T> {
-	const response = await fetch(`${url}/__control/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-	if (!response.ok) throw new Error(`simulator ${action}: HTTP ${response.status} (is the demo's simulator at ${url}?)`);
+	const response = await fetch(`${url}/__control/${action}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: '{}',
+	});
+	if (!response.ok)
+		throw new Error(
+			`simulator ${action}: HTTP ${response.status} (is the demo's simulator at ${url}?)`,
+		);
 	return ((await response.json()) as { result: T }).result;
 }
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+	'--no-first-run',
+];
 
 function description(file: string, className: string): INodeTypeDescription {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the built node, as n8n loads it
-	const module = require(join(ROOT, 'dist', 'nodes', file)) as Record<string, new () => { description: INodeTypeDescription }>;
+	const module = require(join(ROOT, 'dist', 'nodes', file)) as Record<
+		string,
+		new () => { description: INodeTypeDescription }
+	>;
 	return new module[className]().description;
 }
 
-function optionNames(properties: INodeProperties[], name: string, show?: Record<string, string>): string[] {
+function optionNames(
+	properties: INodeProperties[],
+	name: string,
+	show?: Record<string, string>,
+): string[] {
 	const property = properties.find(
-		(entry) => entry.name === name && Object.entries(show ?? {}).every(([key, value]) => entry.displayOptions?.show?.[key]?.includes(value)),
+		(entry) =>
+			entry.name === name &&
+			Object.entries(show ?? {}).every(([key, value]) =>
+				entry.displayOptions?.show?.[key]?.includes(value),
+			),
 	);
-	if (!property?.options) throw new Error(`no options property "${name}" for ${JSON.stringify(show)}`);
+	if (!property?.options)
+		throw new Error(`no options property "${name}" for ${JSON.stringify(show)}`);
 	return (property.options as Array<{ name: string }>).map((option) => option.name);
 }
 
@@ -55,10 +82,14 @@ function check(what: string, ok: boolean, detail: string) {
 /** Opens a dropdown parameter and returns the option labels it lists. */
 async function menu(page: Page, parameter: string): Promise<string[]> {
 	await page.locator(`[data-test-id="parameter-input-${parameter}"]`).first().click();
-	const options = page.locator('.el-select-dropdown__item:visible, .el-select-dropdown__item-wrapper:visible');
+	const options = page.locator(
+		'.el-select-dropdown__item:visible, .el-select-dropdown__item-wrapper:visible',
+	);
 	await options.first().waitFor({ timeout: 15_000 });
 	await page.waitForTimeout(300);
-	const texts = (await options.allInnerTexts()).map((text) => text.split('\n')[0].trim()).filter(Boolean);
+	const texts = (await options.allInnerTexts())
+		.map((text) => text.split('\n')[0].trim())
+		.filter(Boolean);
 	await page.keyboard.press('Escape');
 	await page.waitForTimeout(300);
 	return texts;
@@ -77,7 +108,10 @@ async function main() {
 	const { values } = parseArgs({
 		options: {
 			url: { type: 'string', default: process.env.N8N_URL ?? 'http://localhost:5678' },
-			'simulator-url': { type: 'string', default: process.env.SIMULATOR_URL ?? 'http://127.0.0.1:5055' },
+			'simulator-url': {
+				type: 'string',
+				default: process.env.SIMULATOR_URL ?? 'http://127.0.0.1:5055',
+			},
 		},
 	});
 	const baseUrl = values.url!;
@@ -87,7 +121,10 @@ async function main() {
 	const docs = join(ROOT, 'docs');
 	mkdirSync(docs, { recursive: true });
 
-	const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+	const browser = await chromium.launch({
+		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+		args: CHROMIUM_FLAGS,
+	});
 	try {
 		const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 		await page.goto(`${baseUrl}/signin`);
@@ -105,8 +142,14 @@ async function main() {
 		for (const words of ['WhatsApp', 'send message', 'subscriber', 'SMS']) {
 			await search.fill(words);
 			await page.waitForTimeout(800);
-			const found = (await page.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()).map((text) => text.trim());
-			check(`the nodes panel finds BotSailor for "${words}"`, found.some((name) => name.startsWith('BotSailor')), `got ${JSON.stringify(found.slice(0, 8))}`);
+			const found = (
+				await page.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()
+			).map((text) => text.trim());
+			check(
+				`the nodes panel finds BotSailor for "${words}"`,
+				found.some((name) => name.startsWith('BotSailor')),
+				`got ${JSON.stringify(found.slice(0, 8))}`,
+			);
 			if (words === 'WhatsApp') await page.screenshot({ path: join(docs, 'node-search.png') });
 		}
 		await page.keyboard.press('Escape');
@@ -122,43 +165,105 @@ async function main() {
 		let requests: RecordedRequest[] = [];
 		for (let waited = 0; waited < 45_000; waited += 500) {
 			requests = await simulator<RecordedRequest[]>(simulatorUrl, 'requests');
-			if (requests.some((request) => request.path === '/whatsapp/subscriber/chat/assign-labels')) break;
+			if (requests.some((request) => request.path === '/whatsapp/subscriber/chat/assign-labels'))
+				break;
 			await page.waitForTimeout(500);
 		}
 		await page.waitForTimeout(1500);
 		requests = await simulator<RecordedRequest[]>(simulatorUrl, 'requests');
-		const recipients = [...new Set(requests.map((request) => request.body.phone_number).filter((value) => value !== undefined).map(String))];
-		process.stdout.write(`     the button read "${buttonText}"; the platform received: ${requests.map((request) => request.path).join(', ') || 'nothing'}\n`);
-		check('the welcome example\'s default test sent the welcome template', requests.some((request) => request.path === '/whatsapp/send/template'), JSON.stringify(requests));
-		check(`the welcome example's default test reached the sample subscriber ${SAMPLE_SUBSCRIBER} only`, JSON.stringify(recipients) === JSON.stringify([SAMPLE_SUBSCRIBER]), `recipients ${JSON.stringify(recipients)}`);
-		check('the welcome example\'s default test read none of the account\'s subscribers (pinned trigger data)', !requests.some((request) => request.path === '/whatsapp/subscriber/list'), JSON.stringify(requests.map((request) => request.path)));
+		const recipients = [
+			...new Set(
+				requests
+					.map((request) => request.body.phone_number)
+					.filter((value) => value !== undefined)
+					.map(String),
+			),
+		];
+		process.stdout.write(
+			`     the button read "${buttonText}"; the platform received: ${requests.map((request) => request.path).join(', ') || 'nothing'}\n`,
+		);
+		check(
+			"the welcome example's default test sent the welcome template",
+			requests.some((request) => request.path === '/whatsapp/send/template'),
+			JSON.stringify(requests),
+		);
+		check(
+			`the welcome example's default test reached the sample subscriber ${SAMPLE_SUBSCRIBER} only`,
+			JSON.stringify(recipients) === JSON.stringify([SAMPLE_SUBSCRIBER]),
+			`recipients ${JSON.stringify(recipients)}`,
+		);
+		check(
+			"the welcome example's default test read none of the account's subscribers (pinned trigger data)",
+			!requests.some((request) => request.path === '/whatsapp/subscriber/list'),
+			JSON.stringify(requests.map((request) => request.path)),
+		);
 		// Canvas subtitles in display names.
-		const canvasNode = (name: string) => page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first();
-		const templateNode = (await canvasNode('Send Welcome Template').innerText()).replace(/\s+/g, ' ');
-		check('the canvas subtitle reads "Send Template: Message"', templateNode.includes('Send Template: Message'), templateNode);
+		const canvasNode = (name: string) =>
+			page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first();
+		const templateNode = (await canvasNode('Send Welcome Template').innerText()).replace(
+			/\s+/g,
+			' ',
+		);
+		check(
+			'the canvas subtitle reads "Send Template: Message"',
+			templateNode.includes('Send Template: Message'),
+			templateNode,
+		);
 		const triggerNode = (await canvasNode('On New Subscriber').innerText()).replace(/\s+/g, ' ');
-		check('the trigger\'s canvas subtitle reads "New Subscriber"', triggerNode.includes('New Subscriber') && !triggerNode.includes('newSubscriber'), triggerNode);
+		check(
+			'the trigger\'s canvas subtitle reads "New Subscriber"',
+			triggerNode.includes('New Subscriber') && !triggerNode.includes('newSubscriber'),
+			triggerNode,
+		);
 		await page.screenshot({ path: join(docs, 'welcome-test-run.png') });
 
 		await openNode(page, baseUrl, 'bsExOrders', 'Thank the Customer');
 		const icon = page.locator('[data-test-id="ndv"] img').first();
-		const iconLoaded = await icon.evaluate((image) => (image as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0).catch(() => false);
-		check('the node icon loads', iconLoaded, `${await icon.getAttribute('src').catch(() => 'no <img>')} did not load (is dist/icons in the package?)`);
+		const iconLoaded = await icon
+			.evaluate(
+				(image) =>
+					(image as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0,
+			)
+			.catch(() => false);
+		check(
+			'the node icon loads',
+			iconLoaded,
+			`${await icon.getAttribute('src').catch(() => 'no <img>')} did not load (is dist/icons in the package?)`,
+		);
 		const resources = await menu(page, 'resource');
 		const expectedResources = optionNames(action.properties, 'resource');
-		check(`Resource menu lists the ${expectedResources.length} resources`, JSON.stringify(resources) === JSON.stringify(expectedResources), `got ${JSON.stringify(resources)}`);
+		check(
+			`Resource menu lists the ${expectedResources.length} resources`,
+			JSON.stringify(resources) === JSON.stringify(expectedResources),
+			`got ${JSON.stringify(resources)}`,
+		);
 		const operations = await menu(page, 'operation');
 		const expectedOperations = optionNames(action.properties, 'operation', { resource: 'message' });
-		check(`Operation menu (Message) lists ${expectedOperations.join(', ')}`, JSON.stringify(operations) === JSON.stringify(expectedOperations), `got ${JSON.stringify(operations)}`);
+		check(
+			`Operation menu (Message) lists ${expectedOperations.join(', ')}`,
+			JSON.stringify(operations) === JSON.stringify(expectedOperations),
+			`got ${JSON.stringify(operations)}`,
+		);
 
 		// The WhatsApp Number locator in From List mode: its list comes from the API (Get Me).
-		await page.locator('[data-test-id="resource-locator-phoneNumberId"] [data-test-id="rlc-input"]').first().click();
+		await page
+			.locator('[data-test-id="resource-locator-phoneNumberId"] [data-test-id="rlc-input"]')
+			.first()
+			.click();
 		const items = page.locator('[data-test-id="rlc-item"]');
 		await items.first().waitFor({ timeout: 15_000 });
 		// The list opens with the stored pick, then fills from the API: wait for the account's second number.
-		await items.filter({ hasText: 'Sunrise Bakery UK' }).first().waitFor({ timeout: 15_000 }).catch(() => undefined);
+		await items
+			.filter({ hasText: 'Sunrise Bakery UK' })
+			.first()
+			.waitFor({ timeout: 15_000 })
+			.catch(() => undefined);
 		const numbers = (await items.allInnerTexts()).map((text) => text.trim());
-		check('WhatsApp Number "From List" fills from the API', numbers.some((text) => text.includes('Sunrise Bakery UK')) && numbers.length >= 2, `got ${JSON.stringify(numbers)}`);
+		check(
+			'WhatsApp Number "From List" fills from the API',
+			numbers.some((text) => text.includes('Sunrise Bakery UK')) && numbers.length >= 2,
+			`got ${JSON.stringify(numbers)}`,
+		);
 		await page.keyboard.press('Escape');
 		await page.mouse.click(700, 60);
 		await page.waitForTimeout(500);
@@ -169,23 +274,51 @@ async function main() {
 		const session = new Session(baseUrl);
 		await session.login();
 		const scratch = await session.request<{ id: string }>('POST', '/workflows', {
-			name: 'Browser check: BotSailor Trigger test', active: false, connections: {}, settings: { executionOrder: 'v1' },
-			nodes: [{
-				id: 'bs-check-trigger', name: 'On New Message', type: 'n8n-nodes-botsailor.botSailorTrigger', typeVersion: 1, position: [0, 0],
-				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'newMessage', phoneNumberId: { __rl: true, mode: 'id', value: WHATSAPP_NUMBER } },
-				credentials: { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-			}],
+			name: 'Browser check: BotSailor Trigger test',
+			active: false,
+			connections: {},
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				{
+					id: 'bs-check-trigger',
+					name: 'On New Message',
+					type: 'n8n-nodes-botsailor.botSailorTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {
+						pollTimes: { item: [{ mode: 'everyMinute' }] },
+						event: 'newMessage',
+						phoneNumberId: { __rl: true, mode: 'id', value: WHATSAPP_NUMBER },
+					},
+					credentials: { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+				},
+			],
 		});
 		try {
 			await openNode(page, baseUrl, scratch.id, 'On New Message');
 			const events = await menu(page, 'event');
 			const expectedEvents = optionNames(trigger.properties, 'event');
-			check(`Trigger Event menu lists ${expectedEvents.join(', ')}`, JSON.stringify(events) === JSON.stringify(expectedEvents), `got ${JSON.stringify(events)}`);
+			check(
+				`Trigger Event menu lists ${expectedEvents.join(', ')}`,
+				JSON.stringify(events) === JSON.stringify(expectedEvents),
+				`got ${JSON.stringify(events)}`,
+			);
 			await page.getByRole('button', { name: 'Fetch Test Event' }).first().click();
 			const output = page.locator('[data-test-id="output-panel"]');
-			const fetched = await output.getByText('incoming').first().waitFor({ timeout: 30_000 }).then(() => true, () => false);
+			const fetched = await output
+				.getByText('incoming')
+				.first()
+				.waitFor({ timeout: 30_000 })
+				.then(
+					() => true,
+					() => false,
+				);
 			const shown = await output.innerText();
-			check('Fetch Test Event shows ONE record, the newest message, with its flat text', fetched && /\b1 item\b/.test(shown) && shown.includes('message_type'), shown.slice(0, 300));
+			check(
+				'Fetch Test Event shows ONE record, the newest message, with its flat text',
+				fetched && /\b1 item\b/.test(shown) && shown.includes('message_type'),
+				shown.slice(0, 300),
+			);
 			await page.mouse.move(700, 850);
 			await page.waitForTimeout(500);
 			await page.screenshot({ path: join(docs, 'trigger-panel.png') });
@@ -197,9 +330,17 @@ async function main() {
 		// The AI example: the BotSailor node as an agent tool, its parameters filled by $fromAI().
 		await openNode(page, baseUrl, 'bsExAiAgent', 'Send WhatsApp Text');
 		const panel = await page.locator('[data-test-id="ndv"]').innerText();
-		check('the BotSailor tool opens in the AI Agent example', panel.includes('WhatsApp Number') && panel.includes('$fromAI') && !/install|not known|unrecognized/i.test(panel), panel.slice(0, 300));
+		check(
+			'the BotSailor tool opens in the AI Agent example',
+			panel.includes('WhatsApp Number') &&
+				panel.includes('$fromAI') &&
+				!/install|not known|unrecognized/i.test(panel),
+			panel.slice(0, 300),
+		);
 		await page.screenshot({ path: join(docs, 'ai-tool-panel.png') });
-		process.stdout.write(`screenshots: docs/node-search.png, docs/welcome-test-run.png, docs/node-panel.png, docs/trigger-panel.png, docs/ai-tool-panel.png\n`);
+		process.stdout.write(
+			`screenshots: docs/node-search.png, docs/welcome-test-run.png, docs/node-panel.png, docs/trigger-panel.png, docs/ai-tool-panel.png\n`,
+		);
 	} finally {
 		await browser.close();
 	}

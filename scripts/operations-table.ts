@@ -4,18 +4,24 @@ import { BotSailor } from '../nodes/BotSailor/BotSailor.node';
 
 export function operationsTable(): string {
 	const { properties } = new BotSailor().description;
-	const resources = (properties.find((property) => property.name === 'resource')?.options ?? []) as INodePropertyOptions[];
+	const resources = (properties.find((property) => property.name === 'resource')?.options ??
+		[]) as INodePropertyOptions[];
 	const rows = ['| Resource | Operation | What it does | Endpoint |', '|---|---|---|---|'];
 	for (const resource of resources) {
 		const operations = properties.filter(
-			(property: INodeProperties) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource.value),
+			(property: INodeProperties) =>
+				property.name === 'operation' &&
+				property.displayOptions?.show?.resource?.includes(resource.value),
 		);
-		for (const option of operations.flatMap((property) => (property.options ?? []) as INodePropertyOptions[])) {
+		for (const option of operations.flatMap(
+			(property) => (property.options ?? []) as INodePropertyOptions[],
+		)) {
 			const url = String(option.routing?.request?.url ?? '').replace(/^=/, '');
 			const endpoint = url ? `\`${url}\`` : 'several calls';
-			rows.push(`| ${resource.name} | ${option.name} | ${option.action ?? option.description ?? ''} | ${endpoint} |`);
+			rows.push(
+				`| ${resource.name} | ${option.name} | ${option.action ?? option.description ?? ''} | ${endpoint} |`,
+			);
 		}
 	}
 	return rows.join('\n');
 }
-

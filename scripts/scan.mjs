@@ -8,14 +8,22 @@ import { existsSync, globSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 const root = resolve(process.argv[2] ?? join(fileURLToPath(import.meta.url), '..', '..'));
 
 /** The files a leg lints: the scanner's own patterns and ignores (Node's glob expands the braces). */
 function filesOf(dir, patterns) {
-	return patterns.flatMap((pattern) => globSync(pattern, { cwd: dir, exclude: (path) => path.split(/[\\/]/).includes('node_modules') }));
+	return patterns.flatMap((pattern) =>
+		globSync(pattern, {
+			cwd: dir,
+			exclude: (path) => path.split(/[\\/]/).includes('node_modules'),
+		}),
+	);
 }
 
 async function scan(label, dir, patterns) {
@@ -35,18 +43,32 @@ async function scan(label, dir, patterns) {
 }
 
 if (!existsSync(join(root, 'dist'))) {
-	console.log(`✗ ${join(root, 'dist')} is missing: run npm run build first (the tarball is packed from it)`);
+	console.log(
+		`✗ ${join(root, 'dist')} is missing: run npm run build first (the tarball is packed from it)`,
+	);
 	process.exit(1);
 }
 
 const work = mkdtempSync(join(tmpdir(), 'botsailor-scan-'));
 let ok = false;
 try {
-	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+		cwd: root,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
 	const [{ filename }] = JSON.parse(out);
 	execFileSync('tar', ['-xzf', join(work, filename), '-C', work]);
-	const source = await scan('source (package.json, nodes/, credentials/)', root, SOURCE_FILE_PATTERNS);
-	const tarball = await scan(`tarball ${filename} (**/*.js, package.json)`, join(work, 'package'), TARBALL_PATTERNS);
+	const source = await scan(
+		'source (package.json, nodes/, credentials/)',
+		root,
+		SOURCE_FILE_PATTERNS,
+	);
+	const tarball = await scan(
+		`tarball ${filename} (**/*.js, package.json)`,
+		join(work, 'package'),
+		TARBALL_PATTERNS,
+	);
 	ok = source && tarball;
 } finally {
 	rmSync(work, { recursive: true, force: true });

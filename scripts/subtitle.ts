@@ -11,7 +11,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 function optionsOf(property: INodeProperties | undefined): INodePropertyOptions[] {
-	return ((property?.options ?? []) as INodePropertyOptions[]).filter((option) => typeof option.value === 'string');
+	return ((property?.options ?? []) as INodePropertyOptions[]).filter(
+		(option) => typeof option.value === 'string',
+	);
 }
 
 function parameter(name: string): string {
@@ -25,7 +27,12 @@ function lookup(map: Record<string, string>, key: string): string {
 
 /** The subtitle of a node whose one options parameter says what it does (the trigger's Event). */
 export function optionSubtitle(properties: INodeProperties[], name: string): string {
-	const names = Object.fromEntries(optionsOf(properties.find((property) => property.name === name)).map((option) => [option.value, option.name]));
+	const names = Object.fromEntries(
+		optionsOf(properties.find((property) => property.name === name)).map((option) => [
+			option.value,
+			option.name,
+		]),
+	);
 	return `={{ ${lookup(names, parameter(name))} }}`;
 }
 
@@ -36,17 +43,22 @@ export function optionSubtitle(properties: INodeProperties[], name: string): str
  */
 export function resourceOperationSubtitle(properties: INodeProperties[]): string {
 	const resources = Object.fromEntries(
-		optionsOf(properties.find((property) => property.name === 'resource')).map((option) => [option.value, option.name]),
+		optionsOf(properties.find((property) => property.name === 'resource')).map((option) => [
+			option.value,
+			option.name,
+		]),
 	);
 	const perResource: Record<string, Record<string, string>> = {};
 	for (const property of properties.filter((entry) => entry.name === 'operation')) {
 		for (const resource of (property.displayOptions?.show?.resource ?? []) as string[]) {
-			for (const option of optionsOf(property)) (perResource[resource] ??= {})[String(option.value)] = option.name;
+			for (const option of optionsOf(property))
+				(perResource[resource] ??= {})[String(option.value)] = option.name;
 		}
 	}
 	const namesOf = new Map<string, Set<string>>();
 	for (const operations of Object.values(perResource)) {
-		for (const [value, name] of Object.entries(operations)) namesOf.set(value, (namesOf.get(value) ?? new Set()).add(name));
+		for (const [value, name] of Object.entries(operations))
+			namesOf.set(value, (namesOf.get(value) ?? new Set()).add(name));
 	}
 	const shared: Record<string, string> = {};
 	const specific: Record<string, string> = {};
@@ -56,7 +68,8 @@ export function resourceOperationSubtitle(properties: INodeProperties[]): string
 			else specific[`${resource}.${value}`] = name;
 		}
 	}
-	const sorted = (map: Record<string, string>) => Object.fromEntries(Object.entries(map).sort(([a], [b]) => a.localeCompare(b)));
+	const sorted = (map: Record<string, string>) =>
+		Object.fromEntries(Object.entries(map).sort(([a], [b]) => a.localeCompare(b)));
 	const operation = parameter('operation');
 	const resource = parameter('resource');
 	const operationName = Object.keys(specific).length

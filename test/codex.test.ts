@@ -15,14 +15,36 @@ interface Codex {
 	alias: string[];
 }
 
-const read = (path: string) => JSON.parse(readFileSync(join(__dirname, '..', 'nodes', path), 'utf8')) as Codex;
+const read = (path: string) =>
+	JSON.parse(readFileSync(join(__dirname, '..', 'nodes', path), 'utf8')) as Codex;
 const codexes = [
-	{ file: 'BotSailor/BotSailor.node.json', codex: read('BotSailor/BotSailor.node.json'), name: new BotSailor().description.name },
-	{ file: 'BotSailorTrigger/BotSailorTrigger.node.json', codex: read('BotSailorTrigger/BotSailorTrigger.node.json'), name: new BotSailorTrigger().description.name },
+	{
+		file: 'BotSailor/BotSailor.node.json',
+		codex: read('BotSailor/BotSailor.node.json'),
+		name: new BotSailor().description.name,
+	},
+	{
+		file: 'BotSailorTrigger/BotSailorTrigger.node.json',
+		codex: read('BotSailorTrigger/BotSailorTrigger.node.json'),
+		name: new BotSailorTrigger().description.name,
+	},
 ];
 
 /** The words a marketer types, and the white-label brand of the same software named in the project's sources (peers guide). */
-const SEARCH_WORDS = ['WhatsApp', 'message', 'send message', 'send text', 'SMS', 'subscriber', 'contact', 'broadcast', 'template', 'chatbot', 'CRM', 'GreenBubble'];
+const SEARCH_WORDS = [
+	'WhatsApp',
+	'message',
+	'send message',
+	'send text',
+	'SMS',
+	'subscriber',
+	'contact',
+	'broadcast',
+	'template',
+	'chatbot',
+	'CRM',
+	'GreenBubble',
+];
 
 describe.each(codexes)('codex $file', ({ codex, name }) => {
 	it('belongs to the node (package name + node name)', () => {

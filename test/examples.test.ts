@@ -32,7 +32,10 @@ const MANUAL = 'n8n-nodes-base.manualTrigger';
 
 const examples: Example[] = readdirSync(DIR)
 	.filter((file) => file.endsWith('.json') && file !== 'ai-agent-tool.json')
-	.map((file) => ({ file, ...(JSON.parse(readFileSync(join(DIR, file), 'utf8')) as Omit<Example, 'file'>) }));
+	.map((file) => ({
+		file,
+		...(JSON.parse(readFileSync(join(DIR, file), 'utf8')) as Omit<Example, 'file'>),
+	}));
 
 /**
  * The trigger n8n 2.41's editor runs when the user clicks "Execute workflow" without choosing one
@@ -49,7 +52,10 @@ function defaultTrigger(example: Example): ExampleNode | undefined {
 		'n8n-nodes-base.workflowTrigger': 5,
 		'n8n-nodes-base.errorTrigger': 4,
 	};
-	const triggers = example.nodes.filter((node) => !node.disabled && (node.type === MANUAL || node.type.toLowerCase().includes('trigger')));
+	const triggers = example.nodes.filter(
+		(node) =>
+			!node.disabled && (node.type === MANUAL || node.type.toLowerCase().includes('trigger')),
+	);
 	return [...triggers].sort((a, b) => (rank[b.type] ?? 8) - (rank[a.type] ?? 8))[0];
 }
 
@@ -68,36 +74,58 @@ function phoneNumbers(value: unknown, key = ''): string[] {
 		return SUBSCRIBER_KEY.test(key) ? [value] : [];
 	}
 	if (Array.isArray(value)) return value.flatMap((entry) => phoneNumbers(entry, key));
-	if (value && typeof value === 'object') return Object.entries(value).flatMap(([name, entry]) => phoneNumbers(entry, name));
+	if (value && typeof value === 'object')
+		return Object.entries(value).flatMap(([name, entry]) => phoneNumbers(entry, name));
 	return [];
 }
 
 const FICTIONAL = /^1555010\d{4}$/; // +1 555 010 xxxx: the NANP range reserved for fiction
 
 describe('examples: a test run with the default button sends nothing to a real customer', () => {
-	it.each(examples.map((example) => [example.file, example]))('%s: the default trigger is a Manual Trigger or pinned', (_file, example) => {
-		const trigger = defaultTrigger(example);
-		expect(trigger).toBeDefined();
-		const pinned = example.pinData?.[trigger!.name];
-		expect({ trigger: trigger!.name, safe: trigger!.type === MANUAL || (Array.isArray(pinned) && pinned.length > 0) }).toEqual({ trigger: trigger!.name, safe: true });
-	});
+	it.each(examples.map((example) => [example.file, example]))(
+		'%s: the default trigger is a Manual Trigger or pinned',
+		(_file, example) => {
+			const trigger = defaultTrigger(example);
+			expect(trigger).toBeDefined();
+			const pinned = example.pinData?.[trigger!.name];
+			expect({
+				trigger: trigger!.name,
+				safe: trigger!.type === MANUAL || (Array.isArray(pinned) && pinned.length > 0),
+			}).toEqual({ trigger: trigger!.name, safe: true });
+		},
+	);
 
 	it('every BotSailor Trigger in an example is pinned, so no test run reads real data whichever trigger runs', () => {
-		const triggers = examples.flatMap((example) => example.nodes.filter((node) => node.type === TRIGGER).map((node) => ({ example, node })));
-		expect(triggers.map(({ example }) => example.file).sort()).toEqual(['catalog-orders.json', 'keyword-routing.json', 'welcome-new-subscriber.json']);
+		const triggers = examples.flatMap((example) =>
+			example.nodes.filter((node) => node.type === TRIGGER).map((node) => ({ example, node })),
+		);
+		expect(triggers.map(({ example }) => example.file).sort()).toEqual([
+			'catalog-orders.json',
+			'keyword-routing.json',
+			'welcome-new-subscriber.json',
+		]);
 		for (const { example, node } of triggers) {
-			expect({ file: example.file, pinned: (example.pinData?.[node.name]?.length ?? 0) > 0 }).toEqual({ file: example.file, pinned: true });
+			expect({
+				file: example.file,
+				pinned: (example.pinData?.[node.name]?.length ?? 0) > 0,
+			}).toEqual({ file: example.file, pinned: true });
 		}
 	});
 
 	it('the pinned trigger output and the Test With Sample Data branch carry the same samples', () => {
-		for (const example of examples.filter((entry) => entry.nodes.some((node) => node.type === TRIGGER))) {
+		for (const example of examples.filter((entry) =>
+			entry.nodes.some((node) => node.type === TRIGGER),
+		)) {
 			const trigger = example.nodes.find((node) => node.type === TRIGGER)!;
 			const pinned = example.pinData![trigger.name].map((item) => item.json);
 			const manual = example.nodes.find((node) => node.type === MANUAL)!;
-			const sample = example.nodes.find((node) => node.name === example.connections[manual.name].main[0][0].node)!;
+			const sample = example.nodes.find(
+				(node) => node.name === example.connections[manual.name].main[0][0].node,
+			)!;
 			const output = setOutput(sample);
-			const samples = Array.isArray(output.messages) ? (output.messages as IDataObject[]) : [output];
+			const samples = Array.isArray(output.messages)
+				? (output.messages as IDataObject[])
+				: [output];
 			expect({ file: example.file, samples }).toEqual({ file: example.file, samples: pinned });
 		}
 	});
@@ -107,11 +135,17 @@ describe('examples: a test run with the default button sends nothing to a real c
 		for (const example of examples) {
 			const samples = [
 				...Object.values(example.pinData ?? {}),
-				...example.nodes.filter((node) => node.type === 'n8n-nodes-base.set').map((node) => node.parameters.jsonOutput),
+				...example.nodes
+					.filter((node) => node.type === 'n8n-nodes-base.set')
+					.map((node) => node.parameters.jsonOutput),
 			];
 			for (const number of phoneNumbers(samples)) {
 				checked++;
-				expect({ file: example.file, number, fictional: FICTIONAL.test(number) }).toEqual({ file: example.file, number, fictional: true });
+				expect({ file: example.file, number, fictional: FICTIONAL.test(number) }).toEqual({
+					file: example.file,
+					number,
+					fictional: true,
+				});
 			}
 		}
 		expect(checked).toBeGreaterThanOrEqual(10);
@@ -120,7 +154,13 @@ describe('examples: a test run with the default button sends nothing to a real c
 	it('pinned New Message items have the fields the trigger emits (flat text included), so the Switch sees what a live run sees', () => {
 		const example = examples.find((entry) => entry.file === 'keyword-routing.json')!;
 		for (const { json } of example.pinData!['On New Message']) {
-			const { subscriber_name: name, phone_number: chat, subscriber_id: id, phone_number_id: number, ...message } = json;
+			const {
+				subscriber_name: name,
+				phone_number: chat,
+				subscriber_id: id,
+				phone_number_id: number,
+				...message
+			} = json;
 			const [first, ...last] = String(name).split(' ');
 			const emitted = messageItem(
 				{ ...message, message_content: JSON.stringify(message.message_content) },
@@ -133,28 +173,42 @@ describe('examples: a test run with the default button sends nothing to a real c
 		expect(JSON.stringify(router.parameters)).toContain('$json.text');
 	});
 
-	it('the samples tell the demo\'s story: each sample person has the name the demo gives that number', () => {
-		const seeded = new Map(seedState().subscribers.map((subscriber) => [subscriber.chat_id, subscriber]));
+	it("the samples tell the demo's story: each sample person has the name the demo gives that number", () => {
+		const seeded = new Map(
+			seedState().subscribers.map((subscriber) => [subscriber.chat_id, subscriber]),
+		);
 		/** Objects naming a subscriber by number and name, anywhere in a value (JSON text decoded). */
 		const people = (value: unknown): Array<{ number: string; name: string }> => {
-			if (typeof value === 'string') return value.trim().startsWith('{') ? people(JSON.parse(value) as unknown) : [];
+			if (typeof value === 'string')
+				return value.trim().startsWith('{') ? people(JSON.parse(value) as unknown) : [];
 			if (Array.isArray(value)) return value.flatMap(people);
 			if (!value || typeof value !== 'object') return [];
 			const record = value as IDataObject;
-			const number = record.phone_number ?? record.chat_id ?? record.whatsapp_bot_subscriber_subscriber_id;
+			const number =
+				record.phone_number ?? record.chat_id ?? record.whatsapp_bot_subscriber_subscriber_id;
 			const name = record.subscriber_name ?? record.first_name ?? record.name;
-			const own = typeof number === 'string' && typeof name === 'string' && FICTIONAL.test(number) ? [{ number, name }] : [];
+			const own =
+				typeof number === 'string' && typeof name === 'string' && FICTIONAL.test(number)
+					? [{ number, name }]
+					: [];
 			return [...own, ...Object.values(record).flatMap(people)];
 		};
 		const found = examples.flatMap((example) =>
-			people([...Object.values(example.pinData ?? {}), ...example.nodes.filter((node) => node.type === 'n8n-nodes-base.set').map((node) => node.parameters.jsonOutput)]).map(
-				(person) => ({ file: example.file, ...person }),
-			),
+			people([
+				...Object.values(example.pinData ?? {}),
+				...example.nodes
+					.filter((node) => node.type === 'n8n-nodes-base.set')
+					.map((node) => node.parameters.jsonOutput),
+			]).map((person) => ({ file: example.file, ...person })),
 		);
 		expect(found.length).toBeGreaterThanOrEqual(6);
 		for (const person of found) {
 			const subscriber = seeded.get(person.number);
-			const demoName = subscriber && (person.name.includes(' ') ? `${subscriber.first_name} ${subscriber.last_name}` : subscriber.first_name);
+			const demoName =
+				subscriber &&
+				(person.name.includes(' ')
+					? `${subscriber.first_name} ${subscriber.last_name}`
+					: subscriber.first_name);
 			expect({ ...person, demoName }).toEqual({ ...person, demoName: person.name });
 		}
 	});

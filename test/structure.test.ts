@@ -19,7 +19,9 @@ function sourceFiles(dir: string): string[] {
 /** Relative imports of a file (static `import … from`, `export … from`, `import('…')`), resolved to files. */
 function importsOf(file: string): string[] {
 	const text = readFileSync(file, 'utf8');
-	const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.[^']+)'/g)].map((match) => match[1]);
+	const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.[^']+)'/g)].map(
+		(match) => match[1],
+	);
 	return specifiers.flatMap((specifier) => {
 		const base = resolve(dirname(file), specifier);
 		const found = [`${base}.ts`, join(base, 'index.ts')].find((candidate) => existsSync(candidate));
@@ -40,7 +42,8 @@ function cycles(): string[][] {
 		state.set(file, 'open');
 		stack.push(file);
 		for (const next of graph.get(file) ?? []) {
-			if (state.get(next) === 'open') found.push([...stack.slice(stack.indexOf(next)), next].map(name));
+			if (state.get(next) === 'open')
+				found.push([...stack.slice(stack.indexOf(next)), next].map(name));
 			else if (!state.has(next)) visit(next);
 		}
 		stack.pop();
@@ -65,11 +68,15 @@ describe('layout', () => {
 	it('shares code between the nodes and the credential only through nodes/shared/', () => {
 		const folderOf = (file: string) => {
 			const path = name(file);
-			return path.startsWith('credentials/') ? 'credentials' : path.split('/').slice(0, 2).join('/');
+			return path.startsWith('credentials/')
+				? 'credentials'
+				: path.split('/').slice(0, 2).join('/');
 		};
 		const crossings = [...graph].flatMap(([file, targets]) =>
 			targets
-				.filter((target) => folderOf(target) !== folderOf(file) && folderOf(target) !== 'nodes/shared')
+				.filter(
+					(target) => folderOf(target) !== folderOf(file) && folderOf(target) !== 'nodes/shared',
+				)
 				.map((target) => `${name(file)} → ${name(target)}`),
 		);
 		expect(crossings).toEqual([]);

@@ -7,7 +7,15 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodePropertyOptions, type INodeType, type INodeTypes } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	Workflow,
+	type INode,
+	type INodeParameters,
+	type INodePropertyOptions,
+	type INodeType,
+	type INodeTypes,
+} from 'n8n-workflow';
 import { BotSailor } from '../nodes/BotSailor/BotSailor.node';
 import { BotSailorTrigger } from '../nodes/BotSailorTrigger/BotSailorTrigger.node';
 import { optionSubtitle, resourceOperationSubtitle, subtitleLiteral } from '../scripts/subtitle';
@@ -25,20 +33,47 @@ function nodeTypes(type: INodeType): INodeTypes {
 
 /** What the editor shows under a node with these parameters. */
 function subtitleOf(type: INodeType, parameters: INodeParameters): unknown {
-	const node: INode = { id: 'n', name: 'Node', type: `n8n-nodes-botsailor.${type.description.name}`, typeVersion: 1, position: [0, 0], parameters };
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: nodeTypes(type) });
-	return workflow.expression.getSimpleParameterValue(node, type.description.subtitle!, 'internal', {});
+	const node: INode = {
+		id: 'n',
+		name: 'Node',
+		type: `n8n-nodes-botsailor.${type.description.name}`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+	};
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: nodeTypes(type),
+	});
+	return workflow.expression.getSimpleParameterValue(
+		node,
+		type.description.subtitle!,
+		'internal',
+		{},
+	);
 }
 
 function optionsOf(type: INodeType, name: string, resource?: string): INodePropertyOptions[] {
 	return type.description.properties
-		.filter((property) => property.name === name && (!resource || property.displayOptions?.show?.resource?.includes(resource)))
+		.filter(
+			(property) =>
+				property.name === name &&
+				(!resource || property.displayOptions?.show?.resource?.includes(resource)),
+		)
 		.flatMap((property) => (property.options ?? []) as INodePropertyOptions[]);
 }
 
 const FILES = [
-	{ file: join(__dirname, '..', 'nodes', 'BotSailor', 'BotSailor.node.ts'), expected: () => resourceOperationSubtitle(action.description.properties) },
-	{ file: join(__dirname, '..', 'nodes', 'BotSailorTrigger', 'BotSailorTrigger.node.ts'), expected: () => optionSubtitle(trigger.description.properties, 'event') },
+	{
+		file: join(__dirname, '..', 'nodes', 'BotSailor', 'BotSailor.node.ts'),
+		expected: () => resourceOperationSubtitle(action.description.properties),
+	},
+	{
+		file: join(__dirname, '..', 'nodes', 'BotSailorTrigger', 'BotSailorTrigger.node.ts'),
+		expected: () => optionSubtitle(trigger.description.properties, 'event'),
+	},
 ];
 const SUBTITLE_LINE = /^(\t\tsubtitle: ).*,$/m;
 
@@ -50,40 +85,64 @@ describe('canvas subtitles', () => {
 			if (process.env.UPDATE_SUBTITLES && updated !== source) writeFileSync(file, updated);
 			expect(readFileSync(file, 'utf8')).toBe(updated);
 		}
-		expect(action.description.subtitle).toBe(resourceOperationSubtitle(action.description.properties));
-		expect(trigger.description.subtitle).toBe(optionSubtitle(trigger.description.properties, 'event'));
+		expect(action.description.subtitle).toBe(
+			resourceOperationSubtitle(action.description.properties),
+		);
+		expect(trigger.description.subtitle).toBe(
+			optionSubtitle(trigger.description.properties, 'event'),
+		);
 	});
 
 	const resources = optionsOf(action, 'resource');
 	const pairs = resources.flatMap((resource) =>
-		optionsOf(action, 'operation', String(resource.value)).map((operation) => [resource, operation] as const),
+		optionsOf(action, 'operation', String(resource.value)).map(
+			(operation) => [resource, operation] as const,
+		),
 	);
 
 	it('covers every resource and operation', () => {
 		expect(resources.length).toBeGreaterThanOrEqual(20);
 		expect(pairs.length).toBeGreaterThanOrEqual(60);
-		for (const resource of resources) expect(pairs.some(([entry]) => entry === resource)).toBe(true);
+		for (const resource of resources)
+			expect(pairs.some(([entry]) => entry === resource)).toBe(true);
 	});
 
-	it.each(pairs.map(([resource, operation]) => [`${operation.value}: ${resource.value}`, `${operation.name}: ${resource.name}`, resource.value, operation.value]))(
-		'BotSailor %s shows "%s"',
-		(_internal, shown, resource, operation) => {
-			expect(subtitleOf(action, { resource, operation })).toBe(shown);
-		},
-	);
+	it.each(
+		pairs.map(([resource, operation]) => [
+			`${operation.value}: ${resource.value}`,
+			`${operation.name}: ${resource.name}`,
+			resource.value,
+			operation.value,
+		]),
+	)('BotSailor %s shows "%s"', (_internal, shown, resource, operation) => {
+		expect(subtitleOf(action, { resource, operation })).toBe(shown);
+	});
 
 	it('shows "Send Text: Message" for a new node (Message → Send Text is the default)', () => {
-		const resource = action.description.properties.find((property) => property.name === 'resource')!;
+		const resource = action.description.properties.find(
+			(property) => property.name === 'resource',
+		)!;
 		expect(resource.default).toBe('message');
-		const operation = action.description.properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes('message'))!;
-		expect(subtitleOf(action, { resource: resource.default, operation: operation.default })).toBe('Send Text: Message');
+		const operation = action.description.properties.find(
+			(property) =>
+				property.name === 'operation' &&
+				property.displayOptions?.show?.resource?.includes('message'),
+		)!;
+		expect(subtitleOf(action, { resource: resource.default, operation: operation.default })).toBe(
+			'Send Text: Message',
+		);
 	});
 
 	it('shows the internal value rather than "undefined" for a value it does not know', () => {
-		expect(subtitleOf(action, { resource: 'message', operation: 'somethingNew' })).toBe('somethingNew: Message');
+		expect(subtitleOf(action, { resource: 'message', operation: 'somethingNew' })).toBe(
+			'somethingNew: Message',
+		);
 	});
 
-	it.each(optionsOf(trigger, 'event').map((event) => [event.value, event.name]))('BotSailor Trigger on %s shows "%s"', (event, shown) => {
-		expect(subtitleOf(trigger, { event })).toBe(shown);
-	});
+	it.each(optionsOf(trigger, 'event').map((event) => [event.value, event.name]))(
+		'BotSailor Trigger on %s shows "%s"',
+		(event, shown) => {
+			expect(subtitleOf(trigger, { event })).toBe(shown);
+		},
+	);
 });

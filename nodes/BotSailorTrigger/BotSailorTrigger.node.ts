@@ -33,7 +33,9 @@ const EVENTS: Array<TriggerEvent<unknown>> = [
 function whatsAppNumberProperty(): INodeProperties {
 	return {
 		...whatsAppNumberLocator(),
-		displayOptions: { show: { event: EVENTS.filter((event) => event.perNumber).map((event) => event.value) } },
+		displayOptions: {
+			show: { event: EVENTS.filter((event) => event.perNumber).map((event) => event.value) },
+		},
 	};
 }
 
@@ -60,7 +62,11 @@ function storedState(event: TriggerEvent<unknown>, stored: Stored): unknown {
 }
 
 /** The n8n items of an event's records: JSON, plus what the event adds (binary data). */
-async function emitted(context: IPollFunctions, event: TriggerEvent<unknown>, items: IDataObject[]): Promise<INodeExecutionData[]> {
+async function emitted(
+	context: IPollFunctions,
+	event: TriggerEvent<unknown>,
+	items: IDataObject[],
+): Promise<INodeExecutionData[]> {
 	return event.output ? await event.output(context, items) : context.helpers.returnJsonArray(items);
 }
 
@@ -71,8 +77,10 @@ export class BotSailorTrigger implements INodeType {
 		icon: { light: 'file:../../icons/botsailor.svg', dark: 'file:../../icons/botsailor.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ ({"catalogOrderStatusChanged":"Catalog Order Status Changed","messageStatusChanged":"Message Status Changed","newCatalogOrder":"New Catalog Order","newMessage":"New Message","newSubscriber":"New Subscriber","templateStatusChanged":"Template Status Changed"}[$parameter["event"]] || $parameter["event"]) }}',
-		description: 'Starts a workflow on new WhatsApp messages, status changes, subscribers, catalog orders and template reviews in BotSailor',
+		subtitle:
+			'={{ ({"catalogOrderStatusChanged":"Catalog Order Status Changed","messageStatusChanged":"Message Status Changed","newCatalogOrder":"New Catalog Order","newMessage":"New Message","newSubscriber":"New Subscriber","templateStatusChanged":"Template Status Changed"}[$parameter["event"]] || $parameter["event"]) }}',
+		description:
+			'Starts a workflow on new WhatsApp messages, status changes, subscribers, catalog orders and template reviews in BotSailor',
 		defaults: { name: 'BotSailor Trigger' },
 		polling: true,
 		inputs: [],
@@ -84,7 +92,11 @@ export class BotSailorTrigger implements INodeType {
 				name: 'event',
 				type: 'options',
 				noDataExpression: true,
-				options: EVENTS.map((event) => ({ name: event.name, value: event.value, description: event.description })),
+				options: EVENTS.map((event) => ({
+					name: event.name,
+					value: event.value,
+					description: event.description,
+				})),
 				default: 'newMessage',
 			},
 			whatsAppNumberProperty(),

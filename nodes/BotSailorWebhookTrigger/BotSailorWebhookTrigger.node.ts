@@ -9,7 +9,13 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { searchWhatsAppNumbers, whatsAppNumberLocator } from '../shared/whatsAppNumber';
-import { claimDelivery, ID_TTL_SECONDS, memoryLoaded, prepareMemory, releaseMemory } from '../shared/deliveryMemory';
+import {
+	claimDelivery,
+	ID_TTL_SECONDS,
+	memoryLoaded,
+	prepareMemory,
+	releaseMemory,
+} from '../shared/deliveryMemory';
 import { locatorValue } from '../shared/parameters';
 import { ANY_EVENT, EVENTS, eventOf } from './events';
 import { setupNotice, showForEvents } from './lib/event';
@@ -20,12 +26,13 @@ function whatsAppNumberProperty(): INodeProperties {
 	return {
 		...whatsAppNumberLocator(),
 		default: { mode: 'id', value: '' },
-		description: 'The WhatsApp number whose Bot Settings → Webhook hold this URL. Fills phone_number_id in the output; choosing From List needs the credential.',
+		description:
+			'The WhatsApp number whose Bot Settings → Webhook hold this URL. Fills phone_number_id in the output; choosing From List needs the credential.',
 	};
 }
 
 const ANY_EVENT_SETUP = setupNotice(
-	'In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL into each field you want (Incoming Message, Message Status, Conversation Status) and select <b>Publish Changes</b>; a flow\'s Forward Data to Webhook step can use it too. Every item carries <code>event_type</code>.',
+	"In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL into each field you want (Incoming Message, Message Status, Conversation Status) and select <b>Publish Changes</b>; a flow's Forward Data to Webhook step can use it too. Every item carries <code>event_type</code>.",
 );
 
 function setupNotices(): INodeProperties[] {
@@ -43,13 +50,24 @@ function setupNotices(): INodeProperties[] {
 
 /** Any Event, then each event, alphabetised by name as n8n lists options. */
 const EVENT_OPTIONS = [
-	{ name: 'Any Event', value: ANY_EVENT, description: 'Every event posted to this URL; items carry event_type' },
-	...EVENTS.map((event) => ({ name: event.name, value: event.value, description: event.description })),
+	{
+		name: 'Any Event',
+		value: ANY_EVENT,
+		description: 'Every event posted to this URL; items carry event_type',
+	},
+	...EVENTS.map((event) => ({
+		name: event.name,
+		value: event.value,
+		description: event.description,
+	})),
 ];
 
 /** An answer that starts nothing: the status and a JSON body saying why. */
 function refuse(context: IWebhookFunctions, refusal: Refusal): IWebhookResponseData {
-	context.getResponseObject().status(refusal.status).json({ received: false, error: refusal.message });
+	context
+		.getResponseObject()
+		.status(refusal.status)
+		.json({ received: false, error: refusal.message });
 	return { noWebhookResponse: true };
 }
 
@@ -66,7 +84,8 @@ export class BotSailorWebhookTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ "On " + $parameter["event"] }}',
-		description: 'Starts a workflow at once when BotSailor posts an incoming WhatsApp message, a status change, a conversation change or flow data',
+		description:
+			'Starts a workflow at once when BotSailor posts an incoming WhatsApp message, a status change, a conversation change or flow data',
 		defaults: { name: 'BotSailor Webhook Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -149,7 +168,8 @@ export class BotSailorWebhookTrigger implements INodeType {
 
 		const chosen = this.getNodeParameter('event') as string;
 		const event = eventOf(body);
-		if (chosen !== ANY_EVENT && event.value !== chosen) return ignored(`a ${event.value} event; this node starts on ${chosen}`);
+		if (chosen !== ANY_EVENT && event.value !== chosen)
+			return ignored(`a ${event.value} event; this node starts on ${chosen}`);
 		const skipped = event.skipReason?.(this, body);
 		if (skipped) return ignored(skipped);
 
@@ -164,7 +184,11 @@ export class BotSailorWebhookTrigger implements INodeType {
 
 		const phoneNumberId = locatorValue(this, 'phoneNumberId');
 		const mapping = { context: this, phoneNumberId };
-		const item: IDataObject = { ...(await event.item(mapping, body)), event_type: event.value, webhook_body: body };
+		const item: IDataObject = {
+			...(await event.item(mapping, body)),
+			event_type: event.value,
+			webhook_body: body,
+		};
 		return { workflowData: [[event.emit ? await event.emit(mapping, item) : { json: item }]] };
 	}
 }

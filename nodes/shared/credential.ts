@@ -12,7 +12,8 @@ export function apiBaseUrl(baseUrl: unknown): string {
 		.trim()
 		.replace(/\/+$/, '')
 		.replace(/\/api\/v1$/i, '');
-	if (root !== '' && !/^[a-z][a-z\d+.-]*:\/\//i.test(root)) root = `https://${root.replace(/^\/+/, '')}`;
+	if (root !== '' && !/^[a-z][a-z\d+.-]*:\/\//i.test(root))
+		root = `https://${root.replace(/^\/+/, '')}`;
 	return `${root}/api/v1`;
 }
 

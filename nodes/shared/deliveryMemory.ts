@@ -68,7 +68,8 @@ function parse(snapshot: string): Array<[string, number]> {
 	for (const pair of snapshot.split(' ')) {
 		const separator = pair.indexOf(':');
 		const expires = Number(pair.slice(separator + 1));
-		if (separator > 0 && Number.isFinite(expires)) entries.push([pair.slice(0, separator), expires]);
+		if (separator > 0 && Number.isFinite(expires))
+			entries.push([pair.slice(0, separator), expires]);
 	}
 	return entries;
 }
@@ -100,7 +101,8 @@ function memoryOf(context: MemoryContext, nowSeconds: number): Keys {
 			// Older than anything recorded here since: they go first, so they are also dropped first.
 			const current = [...keys];
 			keys.clear();
-			for (const [key, expires] of [...merged.sort((a, b) => a[1] - b[1]), ...current]) keys.set(key, expires);
+			for (const [key, expires] of [...merged.sort((a, b) => a[1] - b[1]), ...current])
+				keys.set(key, expires);
 		}
 	}
 	prune(keys, nowSeconds);
@@ -118,7 +120,12 @@ function save(context: MemoryContext, keys: Keys): void {
  * workflow. False means a duplicate: start nothing. The static data snapshot is updated either way
  * when something changed, for n8n to save.
  */
-export function claimDelivery(context: MemoryContext, key: string, ttlSeconds: number, nowMs = Date.now()): boolean {
+export function claimDelivery(
+	context: MemoryContext,
+	key: string,
+	ttlSeconds: number,
+	nowMs = Date.now(),
+): boolean {
 	const nowSeconds = Math.floor(nowMs / 1000);
 	const keys = memoryOf(context, nowSeconds);
 	const hashed = hashKey(key);

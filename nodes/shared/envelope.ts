@@ -54,7 +54,10 @@ export function withoutSecrets(value: unknown): unknown {
 		return Object.fromEntries(
 			Object.entries(value)
 				.filter(([key]) => !SECRET_KEY.test(key))
-				.map(([key, entry]) => [key, key === 'email' && entry === 'null' ? null : withoutSecrets(entry)]),
+				.map(([key, entry]) => [
+					key,
+					key === 'email' && entry === 'null' ? null : withoutSecrets(entry),
+				]),
 		);
 	}
 	if (typeof value === 'string' && /^\s*[[{]/.test(value) && /token|secret/i.test(value)) {
@@ -82,9 +85,12 @@ function apiText(envelope: IDataObject): string | undefined {
 }
 
 function hintFor(statusCode: number): string {
-	if (statusCode === 401 || statusCode === 403) return `The platform refused the API token. ${CREDENTIAL_HINT}`;
-	if (statusCode === 429) return 'The platform is limiting the request rate. Retry later or send fewer items at once.';
-	if (statusCode >= 500) return 'The platform had an internal error. Retry later; if it persists, contact its support.';
+	if (statusCode === 401 || statusCode === 403)
+		return `The platform refused the API token. ${CREDENTIAL_HINT}`;
+	if (statusCode === 429)
+		return 'The platform is limiting the request rate. Retry later or send fewer items at once.';
+	if (statusCode >= 500)
+		return 'The platform had an internal error. Retry later; if it persists, contact its support.';
 	if (statusCode >= 400) return `The platform rejected the request (HTTP ${statusCode}).`;
 	return 'The platform reported that the request failed.';
 }
@@ -98,14 +104,18 @@ export function apiError(
 	const message = redact(details.message, secret);
 	// The API's own text stays the message; the description says which operation failed.
 	const label = operationLabel(node);
-	const description = redact(label ? `BotSailor ${label} failed. ${details.description}` : details.description, secret);
+	const description = redact(
+		label ? `BotSailor ${label} failed. ${details.description}` : details.description,
+		secret,
+	);
 	const error = new NodeApiError(node, { message, description } as JsonObject, {
 		message,
 		description,
 		httpCode: String(details.httpCode),
 		itemIndex: details.itemIndex,
 	});
-	if (details.retryAfterMs !== undefined) error.context = { ...error.context, retryAfterMs: details.retryAfterMs };
+	if (details.retryAfterMs !== undefined)
+		error.context = { ...error.context, retryAfterMs: details.retryAfterMs };
 	return error;
 }
 
@@ -143,12 +153,28 @@ export function readResponse(response: RawResponse): Reading {
 			? `The platform answered with a web page instead of an API response (HTTP ${statusCode})`
 			: `The platform answered with a body that is not valid JSON (HTTP ${statusCode})`;
 		const description =
-			statusCode >= 400 ? hintFor(statusCode) : `This usually means a wrong Base URL or a missing API token. ${CREDENTIAL_HINT}`;
-		return { failure: { message, description, httpCode: statusCode, retryAfterMs: retryAfterMs(response.headers) } };
+			statusCode >= 400
+				? hintFor(statusCode)
+				: `This usually means a wrong Base URL or a missing API token. ${CREDENTIAL_HINT}`;
+		return {
+			failure: {
+				message,
+				description,
+				httpCode: statusCode,
+				retryAfterMs: retryAfterMs(response.headers),
+			},
+		};
 	}
 	if (statusCode >= 400 || !isSuccessStatus(envelope.status)) {
 		const message = apiText(envelope) ?? `The request failed (HTTP ${statusCode})`;
-		return { failure: { message, description: hintFor(statusCode), httpCode: statusCode, retryAfterMs: retryAfterMs(response.headers) } };
+		return {
+			failure: {
+				message,
+				description: hintFor(statusCode),
+				httpCode: statusCode,
+				retryAfterMs: retryAfterMs(response.headers),
+			},
+		};
 	}
 	if ('mesasge' in envelope) {
 		const { mesasge, ...rest } = envelope;
@@ -158,12 +184,16 @@ export function readResponse(response: RawResponse): Reading {
 }
 
 /** Like readResponse, but a failure throws the NodeApiError (the secret, when known, redacted). */
-export function readEnvelope(node: INode, response: RawResponse, secret?: string, itemIndex?: number): IDataObject {
+export function readEnvelope(
+	node: INode,
+	response: RawResponse,
+	secret?: string,
+	itemIndex?: number,
+): IDataObject {
 	const reading = readResponse(response);
 	if ('failure' in reading) throw apiError(node, { ...reading.failure, itemIndex }, secret);
 	return reading.envelope;
 }
-
 
 /** One page of a paginated list: its records and the next page the API announced. */
 export interface Page {
@@ -177,10 +207,14 @@ export interface Page {
  * object of records keyed by id, or a single record (some deployments answer a list of one that way).
  * Undefined when the payload is no list at all (a text).
  */
-export function listRecords(envelope: IDataObject, key: 'message' | 'data' = 'message'): IDataObject[] | undefined {
+export function listRecords(
+	envelope: IDataObject,
+	key: 'message' | 'data' = 'message',
+): IDataObject[] | undefined {
 	const payload = envelope[key];
 	if (payload === undefined || payload === null || payload === '') return [];
-	if (Array.isArray(payload)) return payload.map((entry) => (isRecord(entry) ? entry : { value: entry }));
+	if (Array.isArray(payload))
+		return payload.map((entry) => (isRecord(entry) ? entry : { value: entry }));
 	if (!isRecord(payload)) return undefined;
 	const values = Object.values(payload);
 	const records = values.filter(isRecord);
@@ -188,7 +222,10 @@ export function listRecords(envelope: IDataObject, key: 'message' | 'data' = 'me
 }
 
 /** The records an operation outputs: list → one per element, object → one, text → a confirmation. */
-export function payloadRecords(envelope: IDataObject, shape: PayloadShape = 'message'): IDataObject[] {
+export function payloadRecords(
+	envelope: IDataObject,
+	shape: PayloadShape = 'message',
+): IDataObject[] {
 	if (shape !== 'confirmation') {
 		const payload = envelope[shape];
 		if (Array.isArray(payload) || isRecord(payload)) return listRecords(envelope, shape) ?? [];

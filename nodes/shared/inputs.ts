@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INode, PreSendAction } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INode,
+	PreSendAction,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 import { requestBody } from './values';
@@ -14,7 +20,9 @@ function isCalendarDate(text: string): boolean {
 	if (!match) return false;
 	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
 	const date = new Date(Date.UTC(year, month - 1, day));
-	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+	return (
+		date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+	);
 }
 
 /** A number typed where text is expected (an expression gave 42): read as its digits, before a text check. */
@@ -22,17 +30,29 @@ export const numberAsText = (value: unknown) => (typeof value === 'number' ? Str
 
 export const inputs = {
 	/** Any non-empty text. */
-	required: z.preprocess(numberAsText, z.string({ message: 'is required' }).trim().min(1, 'is required')),
+	required: z.preprocess(
+		numberAsText,
+		z.string({ message: 'is required' }).trim().min(1, 'is required'),
+	),
 
-	email: z.preprocess(numberAsText, z.string().trim().email('must be an email address, e.g. jane@example.com')),
+	email: z.preprocess(
+		numberAsText,
+		z.string().trim().email('must be an email address, e.g. jane@example.com'),
+	),
 
 	/** A calendar date written YYYY-MM-DD; a date picker's value (2026-03-31T00:00:00) or a Date gives its date part. */
 	date: z.preprocess(
 		(value) => {
-			if (value instanceof Date) return Number.isNaN(value.getTime()) ? String(value) : value.toISOString().slice(0, 10);
-			return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value.trim()) ? value.trim().slice(0, 10) : numberAsText(value);
+			if (value instanceof Date)
+				return Number.isNaN(value.getTime()) ? String(value) : value.toISOString().slice(0, 10);
+			return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value.trim())
+				? value.trim().slice(0, 10)
+				: numberAsText(value);
 		},
-		z.string().trim().refine(isCalendarDate, 'must be a real date in the form YYYY-MM-DD, e.g. 2025-12-31'),
+		z
+			.string()
+			.trim()
+			.refine(isCalendarDate, 'must be a real date in the form YYYY-MM-DD, e.g. 2025-12-31'),
 	),
 
 	/** A whole number, typed as a number or as digits. */
@@ -63,9 +83,15 @@ export const inputs = {
 			.string({ message: 'is required' })
 			.trim()
 			.min(1, 'is required')
-			.regex(/^[\d\s+().-]+$/, 'must contain only digits, spaces, +, -, ( and ), e.g. +44 7700 900123')
+			.regex(
+				/^[\d\s+().-]+$/,
+				'must contain only digits, spaces, +, -, ( and ), e.g. +44 7700 900123',
+			)
 			.transform((value) => value.replace(/\D/g, ''))
-			.refine((digits) => digits.length >= 6 && digits.length <= 15, 'must have 6 to 15 digits, starting with the country code'),
+			.refine(
+				(digits) => digits.length >= 6 && digits.length <= 15,
+				'must have 6 to 15 digits, starting with the country code',
+			),
 	),
 
 	/** JSON typed by the user; objects and arrays pass through, text must parse. Sent as JSON text. */
@@ -79,7 +105,10 @@ export const inputs = {
 			}
 		}
 		if (parsed === null || typeof parsed !== 'object') {
-			context.addIssue({ code: z.ZodIssueCode.custom, message: 'must be valid JSON (an object or an array)' });
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: 'must be valid JSON (an object or an array)',
+			});
 			return z.NEVER;
 		}
 		return JSON.stringify(parsed);
@@ -94,9 +123,18 @@ export const inputs = {
 		(value) => (Array.isArray(value) ? value.join(',') : numberAsText(value)),
 		z
 			.string()
-			.transform((value) => value.split(',').map((id) => id.trim()).filter((id) => id !== '').join(','))
+			.transform((value) =>
+				value
+					.split(',')
+					.map((id) => id.trim())
+					.filter((id) => id !== '')
+					.join(','),
+			)
 			.refine((value) => value !== '', 'must list at least one id')
-			.refine((value) => value.split(',').every((id) => /^\d+$/.test(id)), 'must be numeric ids separated by commas, e.g. 3,7'),
+			.refine(
+				(value) => value.split(',').every((id) => /^\d+$/.test(id)),
+				'must be numeric ids separated by commas, e.g. 3,7',
+			),
 	),
 };
 
@@ -112,7 +150,10 @@ export interface ItemTarget {
 
 /** Fails the item with a local input error (nothing was sent): what is wrong, and what to set. */
 export function refuse(target: ItemTarget, message: string, description: string): never {
-	throw new NodeOperationError(target.getNode(), message, { description: `${description} Nothing was sent to the platform.`, itemIndex: target.getItemIndex() });
+	throw new NodeOperationError(target.getNode(), message, {
+		description: `${description} Nothing was sent to the platform.`,
+		itemIndex: target.getItemIndex(),
+	});
 }
 
 /** Validates the request body built from the parameters; the first problem fails the item, naming the field. */
@@ -135,14 +176,19 @@ export function checkBody(
 				? 'is required'
 				: issue.message;
 	const shown = missing ? 'nothing' : JSON.stringify(got).slice(0, 80);
-	refuse(context, `${label || 'The request'} ${problem}`, `The parameter "${label}" received ${shown}.`);
+	refuse(
+		context,
+		`${label || 'The request'} ${problem}`,
+		`The parameter "${label}" received ${shown}.`,
+	);
 }
 
 /** Empty optional fields are left out of the request, except the ones where empty means something. */
 function withoutEmpty(body: IDataObject, keepEmpty: readonly string[]): IDataObject {
 	return Object.fromEntries(
 		Object.entries(body).filter(
-			([key, value]) => keepEmpty.includes(key) || (value !== undefined && value !== null && value !== ''),
+			([key, value]) =>
+				keepEmpty.includes(key) || (value !== undefined && value !== null && value !== ''),
 		),
 	);
 }
@@ -158,7 +204,10 @@ export function validateBody(
 ): PreSendAction {
 	const strict = schema.strict();
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		return { ...requestOptions, body: checkFields(this, strict, requestBody(requestOptions), keepEmpty) };
+		return {
+			...requestOptions,
+			body: checkFields(this, strict, requestBody(requestOptions), keepEmpty),
+		};
 	};
 }
 
@@ -169,7 +218,10 @@ export function checkFields(
 	fields: Record<string, unknown>,
 	keepEmpty: readonly string[] = [],
 ): IDataObject {
-	return withoutEmpty(checkBody(target, schema.strict(), withoutEmpty(fields as IDataObject, keepEmpty)), keepEmpty);
+	return withoutEmpty(
+		checkBody(target, schema.strict(), withoutEmpty(fields as IDataObject, keepEmpty)),
+		keepEmpty,
+	);
 }
 
 export { z };

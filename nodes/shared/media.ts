@@ -11,9 +11,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { apiBaseUrl, CREDENTIAL_TYPE } from './credential';
-import { baseMimeType, extensionOf, formatSize, isGenericMimeType, mimeTypeFromFileName } from './mediaTypes';
-import { errorMessage } from './values';
-import { isRecord } from './values';
+import {
+	baseMimeType,
+	extensionOf,
+	formatSize,
+	isGenericMimeType,
+	mimeTypeFromFileName,
+} from './mediaTypes';
+import { errorMessage, isRecord } from './values';
 
 /**
  * The media customers send: where a message's `message_content` keeps its file, and the download that
@@ -42,7 +47,6 @@ export function text(value: unknown): string | undefined {
 	if (typeof value === 'number') return String(value);
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
-
 
 function mediaOf(type: string, body: IDataObject): MessageMedia | undefined {
 	const link = LINK_KEYS.map((key) => text(body[key])).find(Boolean);
@@ -76,7 +80,12 @@ export function findMedia(content: unknown): MessageMedia | undefined {
 	}
 	if (!isRecord(content)) return undefined;
 	const type = text(content.type);
-	const candidates = type && MEDIA_MESSAGE_TYPES.includes(type) ? [type, ...(type === 'voice' ? ['audio'] : [])] : type ? [] : MEDIA_MESSAGE_TYPES;
+	const candidates =
+		type && MEDIA_MESSAGE_TYPES.includes(type)
+			? [type, ...(type === 'voice' ? ['audio'] : [])]
+			: type
+				? []
+				: MEDIA_MESSAGE_TYPES;
 	for (const key of candidates) {
 		const body = content[key];
 		const media = isRecord(body) ? mediaOf(key, body) : undefined;
@@ -90,7 +99,8 @@ export function findMedia(content: unknown): MessageMedia | undefined {
 export interface DownloadContext {
 	getNode(): INode;
 	getCredentials: FunctionsBase['getCredentials'];
-	helpers: Pick<RequestHelperFunctions, 'httpRequest'> & Pick<BinaryHelperFunctions, 'prepareBinaryData'>;
+	helpers: Pick<RequestHelperFunctions, 'httpRequest'> &
+		Pick<BinaryHelperFunctions, 'prepareBinaryData'>;
 }
 
 export interface DownloadOptions {
@@ -127,7 +137,8 @@ async function firstBytes(stream: BodyStream): Promise<Buffer | undefined> {
 		if (stream.readableEnded) return undefined;
 		await new Promise<void>((resolve) => {
 			const done = () => {
-				for (const event of ['readable', 'end', 'error', 'close']) stream.removeListener(event, done);
+				for (const event of ['readable', 'end', 'error', 'close'])
+					stream.removeListener(event, done);
 				resolve();
 			};
 			for (const event of ['readable', 'end', 'error', 'close']) stream.once(event, done);
@@ -145,7 +156,9 @@ function header(response: IN8nHttpFullResponse, name: string): string | undefine
 
 function dispositionFileName(disposition: string | undefined): string | undefined {
 	if (!disposition) return undefined;
-	const match = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition) ?? /filename\s*=\s*"?([^";]+)"?/i.exec(disposition);
+	const match =
+		/filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition) ??
+		/filename\s*=\s*"?([^";]+)"?/i.exec(disposition);
 	if (!match) return undefined;
 	try {
 		return decodeURIComponent(match[1].trim().replace(/^"|"$/g, ''));
@@ -166,17 +179,25 @@ function shown(url: URL): string {
 }
 
 /** Where the media is: its link (a path is taken relative to the platform's address), or the ID URL with its id. */
-async function mediaUrl(context: DownloadContext, media: MessageMedia, options: DownloadOptions): Promise<URL> {
+async function mediaUrl(
+	context: DownloadContext,
+	media: MessageMedia,
+	options: DownloadOptions,
+): Promise<URL> {
 	const node = context.getNode();
 	const itemIndex = options.itemIndex;
 	let address = media.link;
 	if (!address && media.id) {
 		if (!/\{id\}/i.test(options.idUrl ?? '')) {
-			throw new NodeOperationError(node, `The message carries WhatsApp media ID ${media.id} but no link to download it from`, {
-				description:
-					'The platform stored only the media ID that WhatsApp sends (its API has no endpoint that returns a file by ID). If your platform serves media by ID, set Options → Media URL for IDs, e.g. https://your-platform.example/media/{ID}.',
-				itemIndex,
-			});
+			throw new NodeOperationError(
+				node,
+				`The message carries WhatsApp media ID ${media.id} but no link to download it from`,
+				{
+					description:
+						'The platform stored only the media ID that WhatsApp sends (its API has no endpoint that returns a file by ID). If your platform serves media by ID, set Options → Media URL for IDs, e.g. https://your-platform.example/media/{ID}.',
+					itemIndex,
+				},
+			);
 		}
 		address = String(options.idUrl).replace(/\{id\}/gi, encodeURIComponent(media.id));
 	}
@@ -186,10 +207,15 @@ async function mediaUrl(context: DownloadContext, media: MessageMedia, options: 
 	try {
 		url = new URL(String(address), root);
 	} catch {
-		throw new NodeOperationError(node, `The media link "${address}" is not a web address`, { itemIndex });
+		throw new NodeOperationError(node, `The media link "${address}" is not a web address`, {
+			itemIndex,
+		});
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		throw new NodeOperationError(node, `The media link "${address}" is not a web address`, { description: 'Download Media reads http and https links.', itemIndex });
+		throw new NodeOperationError(node, `The media link "${address}" is not a web address`, {
+			description: 'Download Media reads http and https links.',
+			itemIndex,
+		});
 	}
 	return url;
 }
@@ -199,11 +225,19 @@ async function mediaUrl(context: DownloadContext, media: MessageMedia, options: 
  * filesystem/S3 mode), with MIME type, file name and size. A 404, an HTML page (a login or error
  * page, never stored as the file), an empty body or a timeout fails with a clear error.
  */
-export async function downloadMedia(context: DownloadContext, media: MessageMedia, options: DownloadOptions): Promise<IBinaryData> {
+export async function downloadMedia(
+	context: DownloadContext,
+	media: MessageMedia,
+	options: DownloadOptions,
+): Promise<IBinaryData> {
 	const node = context.getNode();
 	const { itemIndex } = options;
 	const url = await mediaUrl(context, media, options);
-	const fail = (message: string, description: string) => new NodeOperationError(node, message, { description: `${description} URL: ${shown(url)}`, itemIndex });
+	const fail = (message: string, description: string) =>
+		new NodeOperationError(node, message, {
+			description: `${description} URL: ${shown(url)}`,
+			itemIndex,
+		});
 	const seconds = Math.round(options.timeout / 100) / 10;
 
 	let response: IN8nHttpFullResponse;
@@ -222,9 +256,15 @@ export async function downloadMedia(context: DownloadContext, media: MessageMedi
 		const cause = error as Error & { code?: string; cause?: Error & { code?: string } };
 		const code = cause.code ?? cause.cause?.code;
 		if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(cause.message)) {
-			throw fail(`The media download timed out after ${seconds} s`, 'The server holding the file did not answer in time. Retry later, or raise Options → Timeout.');
+			throw fail(
+				`The media download timed out after ${seconds} s`,
+				'The server holding the file did not answer in time. Retry later, or raise Options → Timeout.',
+			);
 		}
-		throw fail(`The media download failed: ${cause.message}`, 'The server holding the file could not be reached.');
+		throw fail(
+			`The media download failed: ${cause.message}`,
+			'The server holding the file could not be reached.',
+		);
 	}
 	const body = response.body as BodyStream;
 	const statusCode = response.statusCode ?? 200;
@@ -233,13 +273,18 @@ export async function downloadMedia(context: DownloadContext, media: MessageMedi
 		body.destroy();
 		throw fail(
 			`The media link answered HTTP ${statusCode}${response.statusMessage ? ` ${response.statusMessage}` : ''}`,
-			statusCode === 404 || statusCode === 410 ? 'The file is no longer there (or the link is wrong).' : 'The server holding the file refused to send it.',
+			statusCode === 404 || statusCode === 410
+				? 'The file is no longer there (or the link is wrong).'
+				: 'The server holding the file refused to send it.',
 		);
 	}
 	const expected = media.mimeType ? baseMimeType(media.mimeType) : `${media.type} file`;
 	const htmlPage = () => {
 		body.destroy();
-		return fail('The media link answered with a web page, not the file', `Expected ${expected}; got an HTML page (a login or error page: the link may have expired or be private). Nothing was saved.`);
+		return fail(
+			'The media link answered with a web page, not the file',
+			`Expected ${expected}; got an HTML page (a login or error page: the link may have expired or be private). Nothing was saved.`,
+		);
 	};
 	if (/^(text\/html|application\/xhtml\+xml)/i.test(String(contentType ?? ''))) throw htmlPage();
 	let first: Buffer | undefined;
@@ -256,16 +301,31 @@ export async function downloadMedia(context: DownloadContext, media: MessageMedi
 
 	const served = isGenericMimeType(contentType) ? undefined : baseMimeType(contentType);
 	const fileName =
-		media.fileName ?? dispositionFileName(header(response, 'content-disposition')) ?? (media.link ? urlFileName(url) : undefined) ?? options.fallbackName;
-	const mimeType = media.mimeType && (!served || baseMimeType(media.mimeType) === served) ? media.mimeType : (served ?? mimeTypeFromFileName(fileName) ?? 'application/octet-stream');
-	const named = /\.[a-z0-9]{1,5}$/i.test(fileName) ? fileName : `${fileName}.${extensionOf(mimeType) ?? 'bin'}`;
+		media.fileName ??
+		dispositionFileName(header(response, 'content-disposition')) ??
+		(media.link ? urlFileName(url) : undefined) ??
+		options.fallbackName;
+	const mimeType =
+		media.mimeType && (!served || baseMimeType(media.mimeType) === served)
+			? media.mimeType
+			: (served ?? mimeTypeFromFileName(fileName) ?? 'application/octet-stream');
+	const named = /\.[a-z0-9]{1,5}$/i.test(fileName)
+		? fileName
+		: `${fileName}.${extensionOf(mimeType) ?? 'bin'}`;
 
 	let binary: IBinaryData;
 	try {
-		binary = await context.helpers.prepareBinaryData(body as unknown as Parameters<BinaryHelperFunctions['prepareBinaryData']>[0], named, mimeType);
+		binary = await context.helpers.prepareBinaryData(
+			body as unknown as Parameters<BinaryHelperFunctions['prepareBinaryData']>[0],
+			named,
+			mimeType,
+		);
 	} catch (error) {
 		body.destroy();
-		throw fail(`The media download was interrupted: ${errorMessage(error)}`, `The connection broke or went quiet for ${seconds} s before the whole file arrived. Nothing was saved.`);
+		throw fail(
+			`The media download was interrupted: ${errorMessage(error)}`,
+			`The connection broke or went quiet for ${seconds} s before the whole file arrived. Nothing was saved.`,
+		);
 	}
 	binary.fileName = named;
 	binary.mimeType = mimeType;
@@ -278,12 +338,20 @@ export async function downloadMedia(context: DownloadContext, media: MessageMedi
  * media passes as it is; a failed download does not fail the item (a trigger would otherwise repeat
  * its window forever on a dead link): its error is in `media_download_error`.
  */
-export async function withMedia(context: DownloadContext, json: IDataObject, property = 'data', timeout = 60_000): Promise<INodeExecutionData> {
+export async function withMedia(
+	context: DownloadContext,
+	json: IDataObject,
+	property = 'data',
+	timeout = 60_000,
+): Promise<INodeExecutionData> {
 	const media = findMedia(json.message_content);
 	if (!media) return { json };
 	const reference = text(json.wa_message_id) ?? text(json.id) ?? media.id ?? 'message';
 	try {
-		const binary = await downloadMedia(context, media, { timeout, fallbackName: `${media.type}-${reference}`.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) });
+		const binary = await downloadMedia(context, media, {
+			timeout,
+			fallbackName: `${media.type}-${reference}`.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120),
+		});
 		return { json, binary: { [property]: binary } };
 	} catch (error) {
 		return { json: { ...json, media_download_error: errorMessage(error) } };

@@ -37,27 +37,47 @@ export const ACCEPTED_MIME_TYPES: Record<string, MediaMime> = {
 	'text/plain': { kind: 'document', extension: 'txt' },
 	'application/pdf': { kind: 'document', extension: 'pdf' },
 	'application/msword': { kind: 'document', extension: 'doc' },
-	'application/vnd.openxmlformats-officedocument.wordprocessingml.document': { kind: 'document', extension: 'docx' },
+	'application/vnd.openxmlformats-officedocument.wordprocessingml.document': {
+		kind: 'document',
+		extension: 'docx',
+	},
 	'application/vnd.ms-excel': { kind: 'document', extension: 'xls' },
-	'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { kind: 'document', extension: 'xlsx' },
+	'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+		kind: 'document',
+		extension: 'xlsx',
+	},
 	'application/vnd.ms-powerpoint': { kind: 'document', extension: 'ppt' },
-	'application/vnd.openxmlformats-officedocument.presentationml.presentation': { kind: 'document', extension: 'pptx' },
+	'application/vnd.openxmlformats-officedocument.presentationml.presentation': {
+		kind: 'document',
+		extension: 'pptx',
+	},
 };
 
 /** File extensions of the accepted types (and a few common spellings), to name a file whose MIME type is generic. */
 const EXTENSION_MIME_TYPES: Record<string, string> = {
-	...Object.fromEntries(Object.entries(ACCEPTED_MIME_TYPES).map(([mime, { extension }]) => [extension, mime])),
+	...Object.fromEntries(
+		Object.entries(ACCEPTED_MIME_TYPES).map(([mime, { extension }]) => [extension, mime]),
+	),
 	jpeg: 'image/jpeg',
 	'3gpp': 'video/3gpp',
 	oga: 'audio/ogg',
 };
 
 /** MIME types that say nothing about the content. */
-const GENERIC = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/x-binary', 'application/binary']);
+const GENERIC = new Set([
+	'',
+	'application/octet-stream',
+	'binary/octet-stream',
+	'application/x-binary',
+	'application/binary',
+]);
 
 /** `audio/ogg; codecs=opus` → `audio/ogg`. */
 export function baseMimeType(mimeType: string | undefined): string {
-	return String(mimeType ?? '').split(';')[0].trim().toLowerCase();
+	return String(mimeType ?? '')
+		.split(';')[0]
+		.trim()
+		.toLowerCase();
 }
 
 export function isGenericMimeType(mimeType: string | undefined): boolean {
@@ -73,7 +93,12 @@ export function mimeTypeFromFileName(fileName: string | undefined): string | und
 /** The usual extension of a MIME type (WhatsApp's types, plus a few others a download may bring). */
 export function extensionOf(mimeType: string): string | undefined {
 	const base = baseMimeType(mimeType);
-	return ACCEPTED_MIME_TYPES[base]?.extension ?? { 'image/gif': 'gif', 'video/quicktime': 'mov', 'text/csv': 'csv', 'application/zip': 'zip' }[base];
+	return (
+		ACCEPTED_MIME_TYPES[base]?.extension ??
+		{ 'image/gif': 'gif', 'video/quicktime': 'mov', 'text/csv': 'csv', 'application/zip': 'zip' }[
+			base
+		]
+	);
 }
 
 /** "5 MB", "500 KB", "1.2 MB" */
@@ -83,7 +108,13 @@ export function formatSize(bytes: number): string {
 	return `${bytes} bytes`;
 }
 
-const KIND_NAMES: Record<MediaKind, string> = { image: 'images', video: 'videos', audio: 'audio files', document: 'documents', sticker: 'stickers (WebP)' };
+const KIND_NAMES: Record<MediaKind, string> = {
+	image: 'images',
+	video: 'videos',
+	audio: 'audio files',
+	document: 'documents',
+	sticker: 'stickers (WebP)',
+};
 
 /** "images up to 5 MB" */
 export function limitText(kind: MediaKind): string {
@@ -93,6 +124,9 @@ export function limitText(kind: MediaKind): string {
 /** Every accepted type, grouped by kind, for error descriptions. */
 export function acceptedTypesText(): string {
 	const byKind = new Map<MediaKind, string[]>();
-	for (const [mime, { kind }] of Object.entries(ACCEPTED_MIME_TYPES)) byKind.set(kind, [...(byKind.get(kind) ?? []), mime]);
-	return [...byKind.entries()].map(([kind, mimes]) => `${limitText(kind)}: ${mimes.join(', ')}`).join('; ');
+	for (const [mime, { kind }] of Object.entries(ACCEPTED_MIME_TYPES))
+		byKind.set(kind, [...(byKind.get(kind) ?? []), mime]);
+	return [...byKind.entries()]
+		.map(([kind, mimes]) => `${limitText(kind)}: ${mimes.join(', ')}`)
+		.join('; ');
 }

@@ -18,7 +18,11 @@ export function subscriberName(subscriber: IDataObject): string {
  * A conversation message as both triggers emit it: decoded, with its text, type and caption as flat
  * fields (`text`, `message_type`, `caption`), who it is from and where it arrived.
  */
-export function messageItem(message: IDataObject, subscriber: IDataObject, phoneNumberId: string): IDataObject {
+export function messageItem(
+	message: IDataObject,
+	subscriber: IDataObject,
+	phoneNumberId: string,
+): IDataObject {
 	const decoded = decodeJsonFields(message);
 	const main: IDataObject = {
 		...flatMessageFields(decoded.message_content),
@@ -27,5 +31,11 @@ export function messageItem(message: IDataObject, subscriber: IDataObject, phone
 		subscriber_name: subscriberName(subscriber),
 	};
 	// What a workflow reads most comes first (n8n's table view keeps this order); the record's own fields cannot override it.
-	return { ...main, ...decoded, ...main, subscriber_id: subscriber.subscriber_id, phone_number_id: phoneNumberId };
+	return {
+		...main,
+		...decoded,
+		...main,
+		subscriber_id: subscriber.subscriber_id,
+		phone_number_id: phoneNumberId,
+	};
 }

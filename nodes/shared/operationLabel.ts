@@ -6,7 +6,11 @@ import type { INode } from 'n8n-workflow';
  * parameter values in words; the few that are not are listed here (a test checks every operation
  * against the node description).
  */
-const RESOURCE_NAMES: Record<string, string> = { ai: 'AI', crmDeal: 'CRM Deal', postBack: 'Post-Back' };
+const RESOURCE_NAMES: Record<string, string> = {
+	ai: 'AI',
+	crmDeal: 'CRM Deal',
+	postBack: 'Post-Back',
+};
 const OPERATION_NAMES: Record<string, string> = {
 	addToSequences: 'Add to Sequences',
 	assignToTeamMember: 'Assign to Team Member',

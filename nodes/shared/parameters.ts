@@ -1,7 +1,16 @@
-import type { IExecuteSingleFunctions, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IExecuteSingleFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
 /** Any context of the package's nodes that reads the node's parameters. */
-export type ParameterContext = IExecuteSingleFunctions | ILoadOptionsFunctions | IPollFunctions | IWebhookFunctions;
+export type ParameterContext =
+	| IExecuteSingleFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IWebhookFunctions;
 
 /**
  * A parameter's value as text, trimmed, or '' when unset: a resource locator (WhatsApp Number, Template,

@@ -27,7 +27,12 @@ const NEVER_CONNECTED = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNR
  * Network failures (refused, reset, timeout) as a NodeApiError that carries no request data; its
  * `context.connection` keeps the error code, so the delivery policy can tell "never connected" from "answer lost".
  */
-export function transportError(context: Pick<RequestContext, 'getNode'>, error: Error & { code?: string }, secret: string, itemIndex?: number) {
+export function transportError(
+	context: Pick<RequestContext, 'getNode'>,
+	error: Error & { code?: string },
+	secret: string,
+	itemIndex?: number,
+) {
 	const code = error.code ?? 'UNKNOWN';
 	const reason = code === 'ECONNABORTED' || /timeout/i.test(error.message) ? 'timed out' : 'failed';
 	const failure = apiError(
@@ -51,20 +56,35 @@ export function transportError(context: Pick<RequestContext, 'getNode'>, error: 
  * validation) pass through; a network failure, which n8n wraps around the AxiosError whose
  * `config` holds the request body and headers (token inside), becomes our transport error.
  */
-export function reportedFailure(context: Pick<RequestContext, 'getNode'>, failure: unknown, secret: string, itemIndex?: number): unknown {
+export function reportedFailure(
+	context: Pick<RequestContext, 'getNode'>,
+	failure: unknown,
+	secret: string,
+	itemIndex?: number,
+): unknown {
 	const cause = (failure as { cause?: Error & { isAxiosError?: boolean } }).cause;
 	if (failure instanceof NodeOperationError) return failure;
 	if (failure instanceof NodeApiError && cause?.isAxiosError !== true) return failure;
-	return transportError(context, cause?.isAxiosError === true ? cause : (failure as Error), secret, itemIndex);
+	return transportError(
+		context,
+		cause?.isAxiosError === true ? cause : (failure as Error),
+		secret,
+		itemIndex,
+	);
 }
 
 /**
  * The envelope of a response, or the NodeApiError of its failure. The token is read (to redact it
  * from the API's text) only when there is a failure: decrypting credentials costs time per item.
  */
-export async function envelopeOf(this: RequestContext, response: RawResponse, itemIndex?: number): Promise<IDataObject> {
+export async function envelopeOf(
+	this: RequestContext,
+	response: RawResponse,
+	itemIndex?: number,
+): Promise<IDataObject> {
 	const reading = readResponse(response);
-	if ('failure' in reading) throw apiError(this.getNode(), { ...reading.failure, itemIndex }, await apiToken(this));
+	if ('failure' in reading)
+		throw apiError(this.getNode(), { ...reading.failure, itemIndex }, await apiToken(this));
 	return reading.envelope;
 }
 
@@ -76,13 +96,31 @@ export async function envelopeOf(this: RequestContext, response: RawResponse, it
  * /user/get/direct-login-url* (creates a login, or a user), /ai/get_response (spends AI tokens).
  */
 export const READ_PATHS: ReadonlySet<string> = new Set([
-	'/user/myInfo', '/user/usage/log', '/user/list', '/user/team-member/list', '/user/package/list', '/user/module/list',
-	'/user/addon/list', '/user/addon/assign/list', '/user/transaction/list',
-	'/whatsapp/get/conversation', '/whatsapp/get/post-back-list', '/whatsapp/get/message-status', '/whatsapp/get/bot-flow-list',
-	'/whatsapp/template/list', '/whatsapp/template/status',
-	'/whatsapp/subscriber/get', '/whatsapp/subscriber/list', '/whatsapp/subscriber/custom-fields/list', '/whatsapp/subscriber/sequence/list',
-	'/whatsapp/subscriber/chat/get-notes', '/whatsapp/subscriber/crm/get',
-	'/label/list', '/whatsapp/label/list', '/whatsapp/catalog/list', '/whatsapp/catalog/order/list',
+	'/user/myInfo',
+	'/user/usage/log',
+	'/user/list',
+	'/user/team-member/list',
+	'/user/package/list',
+	'/user/module/list',
+	'/user/addon/list',
+	'/user/addon/assign/list',
+	'/user/transaction/list',
+	'/whatsapp/get/conversation',
+	'/whatsapp/get/post-back-list',
+	'/whatsapp/get/message-status',
+	'/whatsapp/get/bot-flow-list',
+	'/whatsapp/template/list',
+	'/whatsapp/template/status',
+	'/whatsapp/subscriber/get',
+	'/whatsapp/subscriber/list',
+	'/whatsapp/subscriber/custom-fields/list',
+	'/whatsapp/subscriber/sequence/list',
+	'/whatsapp/subscriber/chat/get-notes',
+	'/whatsapp/subscriber/crm/get',
+	'/label/list',
+	'/whatsapp/label/list',
+	'/whatsapp/catalog/list',
+	'/whatsapp/catalog/order/list',
 ]);
 
 /** Whether a request URL (relative, or absolute with /api/v1) is one of READ_PATHS. */
@@ -100,12 +138,18 @@ export function isReadPath(url: unknown): boolean {
  * jitter, up to `maxDelayMs`; the platform's Retry-After when it sends one), and never past `budgetMs`
  * from the first attempt: a poll or a dropdown that the platform keeps refusing fails within it.
  */
-export const READ_RETRY = Object.freeze({ retries: 6, baseDelayMs: 250, maxDelayMs: 4_000, budgetMs: 20_000 });
+export const READ_RETRY = Object.freeze({
+	retries: 6,
+	baseDelayMs: 250,
+	maxDelayMs: 4_000,
+	budgetMs: 20_000,
+});
 
 /** HTTP answers to a read that are worth repeating: rate limited, or a gateway or server that is momentarily away. */
 const READ_RETRY_STATUS = new Set([429, 502, 503, 504]);
 /** Connections that failed or dropped (a timeout is not repeated: it has used the time already). */
-const READ_RETRY_CONNECTION = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE)$/;
+const READ_RETRY_CONNECTION =
+	/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE)$/;
 
 /** Whether a failed read may be repeated (see READ_RETRY_STATUS and READ_RETRY_CONNECTION). */
 export function isRetryableRead(error: unknown): boolean {
@@ -119,7 +163,10 @@ export function isRetryableRead(error: unknown): boolean {
  * Runs a read, repeating it under READ_RETRY while it fails in a way worth repeating. The last failure
  * is thrown as it was, its description saying how often and how long the platform refused.
  */
-export async function retryRead<T>(attempt: () => Promise<T>, settings: typeof READ_RETRY = READ_RETRY): Promise<T> {
+export async function retryRead<T>(
+	attempt: () => Promise<T>,
+	settings: typeof READ_RETRY = READ_RETRY,
+): Promise<T> {
 	const started = Date.now();
 	for (let tries = 0; ; tries++) {
 		let error: unknown;
@@ -132,11 +179,14 @@ export async function retryRead<T>(attempt: () => Promise<T>, settings: typeof R
 		const failure = error as NodeApiError;
 		const retryAfterMs = Number(failure.context?.retryAfterMs);
 		const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** tries);
-		const wait = Number.isFinite(retryAfterMs) ? retryAfterMs : Math.round(ceiling / 2 + (ceiling / 2) * Math.random());
+		const wait = Number.isFinite(retryAfterMs)
+			? retryAfterMs
+			: Math.round(ceiling / 2 + (ceiling / 2) * Math.random());
 		const elapsed = Date.now() - started;
 		if (tries >= settings.retries || elapsed + wait > settings.budgetMs) {
 			if (tries > 0) {
-				failure.description = `${failure.description ?? ''} The platform refused this read ${tries + 1} times in ${Math.round(elapsed / 100) / 10} s; it was not retried further.`.trim();
+				failure.description =
+					`${failure.description ?? ''} The platform refused this read ${tries + 1} times in ${Math.round(elapsed / 100) / 10} s; it was not retried further.`.trim();
 				failure.context = { ...failure.context, attempts: tries + 1 };
 			}
 			throw failure;
@@ -156,7 +206,8 @@ export async function sendRequest(
 	itemIndex?: number,
 	credentials?: ICredentialsDecrypted,
 ): Promise<IDataObject> {
-	const secret = async () => (credentials ? String(credentials.data?.apiToken ?? '') : await apiToken(this));
+	const secret = async () =>
+		credentials ? String(credentials.data?.apiToken ?? '') : await apiToken(this);
 	const once = async () => {
 		let response: IN8nHttpFullResponse;
 		try {
@@ -171,7 +222,8 @@ export async function sendRequest(
 			throw reportedFailure(this, error, await secret(), itemIndex);
 		}
 		const reading = readResponse(response);
-		if ('failure' in reading) throw apiError(this.getNode(), { ...reading.failure, itemIndex }, await secret());
+		if ('failure' in reading)
+			throw apiError(this.getNode(), { ...reading.failure, itemIndex }, await secret());
 		return reading.envelope;
 	};
 	return isReadPath(options.url) ? await retryRead(once) : await once();
@@ -200,7 +252,9 @@ export async function botSailorRequest(
 }
 
 /** Whether the credential targets a deployment on the earlier form of the interface. */
-export async function usesEarlierForm(context: Pick<FunctionsBase, 'getCredentials'>): Promise<boolean> {
+export async function usesEarlierForm(
+	context: Pick<FunctionsBase, 'getCredentials'>,
+): Promise<boolean> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
 	return credentials.apiForm === 'earlier';
 }

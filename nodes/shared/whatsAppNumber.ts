@@ -1,4 +1,9 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	INodeProperties,
+} from 'n8n-workflow';
 import { matching } from './matching';
 import { botSailorRequest } from './transport';
 
@@ -33,10 +38,15 @@ export function whatsAppNumberLocator(): INodeProperties {
 }
 
 /** The account's WhatsApp numbers, "number (business name)" → phone_number_id. */
-export async function searchWhatsAppNumbers(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchWhatsAppNumbers(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const envelope = await botSailorRequest.call(this, '/user/myInfo');
 	const me = (envelope.message ?? {}) as IDataObject;
-	const bots = (Array.isArray(me.whatsapp_bots_details) ? me.whatsapp_bots_details : []) as IDataObject[];
+	const bots = (
+		Array.isArray(me.whatsapp_bots_details) ? me.whatsapp_bots_details : []
+	) as IDataObject[];
 	return matching(
 		bots.map((bot) => ({
 			name: `${bot.display_phone_number} (${bot.whatsapp_business_name})`,

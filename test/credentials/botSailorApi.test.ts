@@ -20,26 +20,44 @@ const credential = new BotSailorApi();
 function credentialTestNode(): INodeType {
 	return {
 		description: {
-			displayName: 'Credential test', name: 'botSailor', group: ['transform'], version: 1, description: '',
-			defaults: { name: 'Credential test' }, inputs: ['main'], outputs: ['main'], properties: [],
+			displayName: 'Credential test',
+			name: 'botSailor',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: { name: 'Credential test' },
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [],
 			credentials: [{ name: 'botSailorApi', required: true }],
 			requestDefaults: credential.test.request,
 		},
 	} as unknown as INodeType;
 }
 
-async function testCredential(apiToken: string, baseUrl = fx.credentials.baseUrl): Promise<{ status: 'OK' | 'Error'; message: string }> {
-	const { items, error } = await runNode({ nodeType: credentialTestNode(), parameters: {}, credentials: { ...fx.credentials, apiToken, baseUrl } });
+async function testCredential(
+	apiToken: string,
+	baseUrl = fx.credentials.baseUrl,
+): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	const { items, error } = await runNode({
+		nodeType: credentialTestNode(),
+		parameters: {},
+		credentials: { ...fx.credentials, apiToken, baseUrl },
+	});
 	if (error) {
 		const status = Number((error as { httpCode?: string }).httpCode);
 		for (const rule of credential.test.rules ?? []) {
-			if (rule.type === 'responseCode' && rule.properties.value === status) return { status: 'Error', message: rule.properties.message };
+			if (rule.type === 'responseCode' && rule.properties.value === status)
+				return { status: 'Error', message: rule.properties.message };
 		}
 		return { status: 'Error', message: error.message };
 	}
 	const body = items[0].json as IDataObject;
 	for (const rule of credential.test.rules ?? []) {
-		if (rule.type === 'responseSuccessBody' && body[rule.properties.key] === rule.properties.value) {
+		if (
+			rule.type === 'responseSuccessBody' &&
+			body[rule.properties.key] === rule.properties.value
+		) {
 			return { status: 'Error', message: rule.properties.message };
 		}
 	}
@@ -48,8 +66,13 @@ async function testCredential(apiToken: string, baseUrl = fx.credentials.baseUrl
 
 describe('BotSailor API credential', () => {
 	it('passes the test with a valid token (user/myInfo, POST, token in the form body)', async () => {
-		expect(await testCredential(fx.sim.token)).toEqual({ status: 'OK', message: 'Connection tested successfully' });
-		expect(fx.sim.requests).toEqual([expect.objectContaining({ method: 'POST', path: '/user/myInfo', tokenIn: ['body'] })]);
+		expect(await testCredential(fx.sim.token)).toEqual({
+			status: 'OK',
+			message: 'Connection tested successfully',
+		});
+		expect(fx.sim.requests).toEqual([
+			expect.objectContaining({ method: 'POST', path: '/user/myInfo', tokenIn: ['body'] }),
+		]);
 	});
 
 	it('fails on a wrong token (HTTP 401) with the text the README promises, not "Unauthorized"', async () => {
@@ -60,11 +83,18 @@ describe('BotSailor API credential', () => {
 		const promised = /A wrong token fails with\s+"([^"]+)"/.exec(readme.replace(/\n/g, ' '))?.[1];
 		expect(promised).toBeDefined();
 		expect(REFUSED_TOKEN_MESSAGE.startsWith(promised!)).toBe(true);
-		expect(credential.test.rules).toEqual(expect.arrayContaining([{ type: 'responseCode', properties: { value: 403, message: REFUSED_TOKEN_MESSAGE } }]));
+		expect(credential.test.rules).toEqual(
+			expect.arrayContaining([
+				{ type: 'responseCode', properties: { value: 403, message: REFUSED_TOKEN_MESSAGE } },
+			]),
+		);
 	});
 
 	it('fails with its own message on HTTP 200 with status "0"', async () => {
-		fx.sim.faults.add('/user/myInfo', { kind: 'status0', message: 'API access disabled for this account.' });
+		fx.sim.faults.add('/user/myInfo', {
+			kind: 'status0',
+			message: 'API access disabled for this account.',
+		});
 		expect(await testCredential(fx.sim.token)).toEqual({
 			status: 'Error',
 			message: 'The platform refused this API token. Copy it again from your profile.',
@@ -89,8 +119,13 @@ describe('BotSailor API credential', () => {
 	});
 
 	it('a Base URL without https:// reaches https://<host>/api/v1 (no ERR_INVALID_URL)', async () => {
-		const authenticated = await credential.authenticate({ baseUrl: 'app.botsailor.com', apiToken: 't' }, { url: '/user/myInfo', method: 'POST', body: {} });
-		expect(new URL(`${authenticated.baseURL}${authenticated.url}`).href).toBe('https://app.botsailor.com/api/v1/user/myInfo');
+		const authenticated = await credential.authenticate(
+			{ baseUrl: 'app.botsailor.com', apiToken: 't' },
+			{ url: '/user/myInfo', method: 'POST', body: {} },
+		);
+		expect(new URL(`${authenticated.baseURL}${authenticated.url}`).href).toBe(
+			'https://app.botsailor.com/api/v1/user/myInfo',
+		);
 		// Through n8n's engine: the request goes out to https://localhost:1 (refused there), not an invalid URL.
 		const result = await testCredential(fx.sim.token, 'localhost:1');
 		expect(result.status).toBe('Error');
@@ -99,7 +134,8 @@ describe('BotSailor API credential', () => {
 	});
 
 	it('says in its own hints what to enter and how to tell the API form', () => {
-		const field = (name: string) => credential.properties.find((property) => property.name === name)!;
+		const field = (name: string) =>
+			credential.properties.find((property) => property.name === name)!;
 		expect(field('baseUrl').description).toMatch(/https:\/\/ is added when missing/);
 		expect(field('baseUrl').hint).toMatch(/address bar/);
 		expect(field('apiToken').hint).toMatch(/API Developer/);
@@ -110,16 +146,32 @@ describe('BotSailor API credential', () => {
 
 	describe('puts the token where the API reads it (checked on the simulator side)', () => {
 		async function send(options: IHttpRequestOptions) {
-			const authenticated = await credential.authenticate({ baseUrl: fx.sim.url, apiToken: fx.sim.token }, options);
+			const authenticated = await credential.authenticate(
+				{ baseUrl: fx.sim.url, apiToken: fx.sim.token },
+				options,
+			);
 			let data = authenticated.body;
 			const headers = { ...(authenticated.headers ?? {}) } as Record<string, string>;
-			if (headers['Content-Type'] === 'application/x-www-form-urlencoded') data = new URLSearchParams(data as Record<string, string>).toString();
-			await axios.request({ baseURL: authenticated.baseURL, url: authenticated.url, method: authenticated.method, params: authenticated.qs, data, headers });
+			if (headers['Content-Type'] === 'application/x-www-form-urlencoded')
+				data = new URLSearchParams(data as Record<string, string>).toString();
+			await axios.request({
+				baseURL: authenticated.baseURL,
+				url: authenticated.url,
+				method: authenticated.method,
+				params: authenticated.qs,
+				data,
+				headers,
+			});
 			return fx.sim.requests.at(-1)!;
 		}
 
 		it('POST form: a form field, not in the URL', async () => {
-			const request = await send({ url: '/user/myInfo', method: 'POST', body: {}, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+			const request = await send({
+				url: '/user/myInfo',
+				method: 'POST',
+				body: {},
+				headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+			});
 			expect(request.tokenIn).toEqual(['body']);
 			expect(request.url).not.toContain(fx.sim.token);
 		});
@@ -130,7 +182,12 @@ describe('BotSailor API credential', () => {
 		});
 
 		it('JSON: in the JSON body and as a Bearer header', async () => {
-			const request = await send({ url: '/user/myInfo', method: 'POST', body: {}, headers: { 'Content-Type': 'application/json' } });
+			const request = await send({
+				url: '/user/myInfo',
+				method: 'POST',
+				body: {},
+				headers: { 'Content-Type': 'application/json' },
+			});
 			expect(request.tokenIn).toEqual(['body', 'bearer']);
 			expect(request.headers.authorization).toBe(`Bearer ${fx.sim.token}`);
 		});

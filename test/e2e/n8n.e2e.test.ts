@@ -55,58 +55,120 @@ let work: string;
 /** What each executable example must do: its output and what the platform received. */
 const checks: Record<string, (run: IRun) => void> = {
 	bsExWelcome: (run) => {
-		expect(nodeOutput(run, 'Send Welcome Template')).toEqual([expect.objectContaining({ success: true, wa_message_id: expect.any(String) })]);
-		expect(nodeOutput(run, 'Add New Lead Label')).toEqual([expect.objectContaining({ success: true })]);
+		expect(nodeOutput(run, 'Send Welcome Template')).toEqual([
+			expect.objectContaining({ success: true, wa_message_id: expect.any(String) }),
+		]);
+		expect(nodeOutput(run, 'Add New Lead Label')).toEqual([
+			expect.objectContaining({ success: true }),
+		]);
 		const template = sim.requests.find((request) => request.path === '/whatsapp/send/template');
 		expect(template?.body).toEqual({
-			phone_number_id: NUMBER, phone_number: '15550100001', template_id: '900000',
-			'templateVariable-first_name-1': 'Ava', 'templateVariable-discount-2': '10%',
+			phone_number_id: NUMBER,
+			phone_number: '15550100001',
+			template_id: '900000',
+			'templateVariable-first_name-1': 'Ava',
+			'templateVariable-discount-2': '10%',
 		});
 		expect(sim.state.subscriber(NUMBER, '15550100001')?.label_ids).toContain(32);
 	},
 	bsExKeywords: (run) => {
 		expect(nodeOutput(run, 'Route by Keyword', 0)).toHaveLength(1);
 		expect(nodeOutput(run, 'Route by Keyword', 1)).toHaveLength(1);
-		expect(nodeOutput(run, 'Send Size Buttons')).toEqual([expect.objectContaining({ success: true })]);
-		const buttons = sim.requests.find((request) => request.path === '/whatsapp/send/interactive-buttons');
+		expect(nodeOutput(run, 'Send Size Buttons')).toEqual([
+			expect.objectContaining({ success: true }),
+		]);
+		const buttons = sim.requests.find(
+			(request) => request.path === '/whatsapp/send/interactive-buttons',
+		);
 		expect(buttons?.body.phone_number).toBe('15550100001');
 		expect(JSON.parse(String(buttons?.body.buttons))).toHaveLength(3);
-		const fields = sim.requests.find((request) => request.path === '/whatsapp/subscriber/chat/assign-custom-fields');
-		expect(fields?.body).toEqual({ phone_number_id: NUMBER, phone_number: '15550100002', custom_fields: '{"city":"Paris"}' });
-		expect(sim.state.subscriber(NUMBER, '15550100002')?.custom_fields).toEqual(expect.objectContaining({ city: 'Paris' }));
+		const fields = sim.requests.find(
+			(request) => request.path === '/whatsapp/subscriber/chat/assign-custom-fields',
+		);
+		expect(fields?.body).toEqual({
+			phone_number_id: NUMBER,
+			phone_number: '15550100002',
+			custom_fields: '{"city":"Paris"}',
+		});
+		expect(sim.state.subscriber(NUMBER, '15550100002')?.custom_fields).toEqual(
+			expect.objectContaining({ city: 'Paris' }),
+		);
 		const deal = sim.requests.find((request) => request.path === '/whatsapp/subscriber/crm/update');
-		expect(deal?.body).toEqual(expect.objectContaining({ phone_number: '15550100002', title: 'WhatsApp order from Ben Garcia', value: '35', lead_score: 'hot' }));
+		expect(deal?.body).toEqual(
+			expect.objectContaining({
+				phone_number: '15550100002',
+				title: 'WhatsApp order from Ben Garcia',
+				value: '35',
+				lead_score: 'hot',
+			}),
+		);
 		expect(nodeOutput(run, 'Open CRM Deal')).toEqual([expect.objectContaining({ success: true })]);
 	},
 	bsExSendFile: (run) => {
-		expect(nodeOutput(run, 'Send Menu as Document')).toEqual([expect.objectContaining({ success: true, wa_message_id: expect.any(String) })]);
+		expect(nodeOutput(run, 'Send Menu as Document')).toEqual([
+			expect.objectContaining({ success: true, wa_message_id: expect.any(String) }),
+		]);
 		const upload = sim.requests.find((request) => request.path === '/whatsapp/upload/media');
-		expect(upload?.files.media_file).toEqual(expect.objectContaining({ name: 'menu.txt', type: 'text/plain', size: 77 }));
+		expect(upload?.files.media_file).toEqual(
+			expect.objectContaining({ name: 'menu.txt', type: 'text/plain', size: 77 }),
+		);
 		const send = sim.requests.find((request) => request.path === '/whatsapp/send/file');
-		expect(send?.body).toEqual(expect.objectContaining({ phone_number: '15550100001', media_type: 'document', media_name: 'menu.txt', media_caption_text: "Today's menu" }));
+		expect(send?.body).toEqual(
+			expect.objectContaining({
+				phone_number: '15550100001',
+				media_type: 'document',
+				media_name: 'menu.txt',
+				media_caption_text: "Today's menu",
+			}),
+		);
 		expect(send?.body.media_id).toEqual(expect.any(String));
 	},
 	bsExOrders: (run) => {
 		expect(nodeOutput(run, 'Approve Order')).toEqual([expect.objectContaining({ success: true })]);
-		expect(sim.requests.find((request) => request.path === '/whatsapp/catalog/order/status-change')?.body).toEqual({ order_unique_id: 'ORD-1001', cart_status: 'Approved' });
-		expect(sim.state.orders.find((order) => order.order_unique_id === 'ORD-1001')?.cart_status_raw).toBe('Approved');
+		expect(
+			sim.requests.find((request) => request.path === '/whatsapp/catalog/order/status-change')
+				?.body,
+		).toEqual({ order_unique_id: 'ORD-1001', cart_status: 'Approved' });
+		expect(
+			sim.state.orders.find((order) => order.order_unique_id === 'ORD-1001')?.cart_status_raw,
+		).toBe('Approved');
 		const text = sim.requests.find((request) => request.path === '/whatsapp/send');
-		expect(text?.body).toEqual({ phone_number_id: NUMBER, phone_number: '15550100001', message: 'Thank you Ava! Your order ORD-1001 (13.5 USD) is confirmed.' });
+		expect(text?.body).toEqual({
+			phone_number_id: NUMBER,
+			phone_number: '15550100001',
+			message: 'Thank you Ava! Your order ORD-1001 (13.5 USD) is confirmed.',
+		});
 	},
 	bsExReseller: (run) => {
 		const [login] = nodeOutput(run, 'Create User With Login Link');
-		expect(login).toEqual(expect.objectContaining({ email: 'new.client@agency.example', direct_login_url: expect.stringMatching(/^https:\/\//) }));
+		expect(login).toEqual(
+			expect.objectContaining({
+				email: 'new.client@agency.example',
+				direct_login_url: expect.stringMatching(/^https:\/\//),
+			}),
+		);
 		const [user] = nodeOutput(run, 'Get the New User');
 		expect(user.package_id).toBe(1);
-		expect(nodeOutput(run, 'Give Extra Subscribers Addon')).toEqual([expect.objectContaining({ success: true })]);
-		expect(sim.requests.find((request) => request.path === '/user/addon/assign')?.body).toEqual({ user_id: String(user.user_id), addon_id: '1', expired_date: '2027-12-31' });
-		expect(sim.state.purchases.some((purchase) => purchase.user_id === user.user_id && purchase.addon_id === 1)).toBe(true);
+		expect(nodeOutput(run, 'Give Extra Subscribers Addon')).toEqual([
+			expect.objectContaining({ success: true }),
+		]);
+		expect(sim.requests.find((request) => request.path === '/user/addon/assign')?.body).toEqual({
+			user_id: String(user.user_id),
+			addon_id: '1',
+			expired_date: '2027-12-31',
+		});
+		expect(
+			sim.state.purchases.some(
+				(purchase) => purchase.user_id === user.user_id && purchase.addon_id === 1,
+			),
+		).toBe(true);
 	},
 };
 
 /** Examples that cannot run headless here, and why (each is still imported and loaded by n8n). */
 const notExecutable: Record<string, string> = {
-	bsExAiAgent: 'starts from a Chat Trigger: run for real under AI Agent 3.1 and 2.2 in aiAgent.e2e.test.ts',
+	bsExAiAgent:
+		'starts from a Chat Trigger: run for real under AI Agent 3.1 and 2.2 in aiAgent.e2e.test.ts',
 	bsExDownloadMedia: 'runs in media.e2e.test.ts, with n8n in filesystem binary mode',
 };
 
@@ -152,22 +214,35 @@ describe('every example', () => {
 	test('has an id, an executable check or a reason, and BotSailor nodes that use the shared credential', () => {
 		expect(examples.length).toBeGreaterThanOrEqual(6);
 		for (const { file, workflow } of examples) {
-			expect({ file, id: workflow.id }).toEqual({ file, id: expect.stringMatching(/^[A-Za-z0-9]{1,21}$/) });
-			expect({ file, covered: workflow.id in checks || workflow.id in notExecutable }).toEqual({ file, covered: true });
-			for (const node of workflow.nodes.filter((entry) => entry.type.startsWith(`${PACKAGE_NAME}.`))) {
+			expect({ file, id: workflow.id }).toEqual({
+				file,
+				id: expect.stringMatching(/^[A-Za-z0-9]{1,21}$/),
+			});
+			expect({ file, covered: workflow.id in checks || workflow.id in notExecutable }).toEqual({
+				file,
+				covered: true,
+			});
+			for (const node of workflow.nodes.filter((entry) =>
+				entry.type.startsWith(`${PACKAGE_NAME}.`),
+			)) {
 				expect({ file, node: node.name, credentials: node.credentials }).toEqual({
-					file, node: node.name, credentials: { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+					file,
+					node: node.name,
+					credentials: { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
 				});
 			}
 		}
 	});
 
 	const executable = examples.filter(({ workflow }) => workflow.id in checks);
-	test.each(executable.map(({ file, workflow }) => [file.split('/').pop()!, workflow.id]))('%s runs with `n8n execute`', async (_file, id) => {
-		const run = await execute(n8n, id);
-		expect(run.status).toBe('success');
-		checks[id](run);
-	});
+	test.each(executable.map(({ file, workflow }) => [file.split('/').pop()!, workflow.id]))(
+		'%s runs with `n8n execute`',
+		async (_file, id) => {
+			const run = await execute(n8n, id);
+			expect(run.status).toBe('success');
+			checks[id](run);
+		},
+	);
 });
 
 describe('n8n start', () => {
@@ -187,15 +262,36 @@ describe('n8n start', () => {
 	test('lists the action node, its AI tool variant and the trigger', async () => {
 		const types = await session.get<Array<{ name: string }>>('/types/nodes.json');
 		const names = types.map((type) => type.name);
-		expect(names).toEqual(expect.arrayContaining([`${PACKAGE_NAME}.botSailor`, `${PACKAGE_NAME}.botSailorTool`, `${PACKAGE_NAME}.botSailorTrigger`]));
+		expect(names).toEqual(
+			expect.arrayContaining([
+				`${PACKAGE_NAME}.botSailor`,
+				`${PACKAGE_NAME}.botSailorTool`,
+				`${PACKAGE_NAME}.botSailorTrigger`,
+			]),
+		);
 	});
 
 	test('runs the credential test: OK with the right token, the platform’s refusal with a wrong one', async () => {
-		const credential = (data: Record<string, string>) => ({ credentials: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'botSailorApi', data: { apiForm: 'current', ...data } } });
-		const ok = await session.request<{ status: string; message: string }>('POST', '/credentials/test', credential({ baseUrl: sim.url, apiToken: sim.token }));
+		const credential = (data: Record<string, string>) => ({
+			credentials: {
+				id: CREDENTIAL_ID,
+				name: CREDENTIAL_NAME,
+				type: 'botSailorApi',
+				data: { apiForm: 'current', ...data },
+			},
+		});
+		const ok = await session.request<{ status: string; message: string }>(
+			'POST',
+			'/credentials/test',
+			credential({ baseUrl: sim.url, apiToken: sim.token }),
+		);
 		expect(ok).toEqual(expect.objectContaining({ status: 'OK' }));
 		expect(sim.requests.some((request) => request.path === '/user/myInfo')).toBe(true);
-		const refused = await session.request<{ status: string; message: string }>('POST', '/credentials/test', credential({ baseUrl: sim.url, apiToken: 'wrong-token' }));
+		const refused = await session.request<{ status: string; message: string }>(
+			'POST',
+			'/credentials/test',
+			credential({ baseUrl: sim.url, apiToken: 'wrong-token' }),
+		);
 		expect(refused.status).toBe('Error');
 		expect(refused.message).not.toContain('wrong-token');
 	});
@@ -206,29 +302,59 @@ describe('n8n start', () => {
 		const deadline = Date.now() + 150_000;
 		await new Promise((resolve) => setTimeout(resolve, 3000));
 		const response = await fetch(`${sim.url}/__control/message`, {
-			method: 'POST', headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ phone_number_id: NUMBER, phone_number: '15550100007', text: 'Is the shop open on Sunday?' }),
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({
+				phone_number_id: NUMBER,
+				phone_number: '15550100007',
+				text: 'Is the shop open on Sunday?',
+			}),
 		});
 		expect(response.ok).toBe(true);
 
 		let executionId: string | undefined;
 		while (!executionId && Date.now() < deadline) {
-			const list = await session.request<{ results: Array<{ id: string; status: string }> }>('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: 'bsE2eTrigger' }))}`);
-			executionId = list.results.find((execution) => execution.status !== 'running' && execution.status !== 'new')?.id;
+			const list = await session.request<{ results: Array<{ id: string; status: string }> }>(
+				'GET',
+				`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: 'bsE2eTrigger' }))}`,
+			);
+			executionId = list.results.find(
+				(execution) => execution.status !== 'running' && execution.status !== 'new',
+			)?.id;
 			if (!executionId) await new Promise((resolve) => setTimeout(resolve, 2000));
 		}
-		if (!executionId) throw new Error(`no execution of the trigger workflow within 150 s\n--- n8n output ---\n${server.output()}`);
+		if (!executionId)
+			throw new Error(
+				`no execution of the trigger workflow within 150 s\n--- n8n output ---\n${server.output()}`,
+			);
 
-		const execution = await session.request<{ status: string; data: string }>('GET', `/executions/${executionId}`);
+		const execution = await session.request<{ status: string; data: string }>(
+			'GET',
+			`/executions/${executionId}`,
+		);
 		// The REST API sends run data in n8n's "flatted" form; n8n's own copy of the library reads it.
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- the host n8n's copy of flatted, resolved at runtime
-		const { parse } = require(join(n8n.paths.n8nBin, '..', 'flatted')) as { parse: (text: string) => IRun['data'] };
+		const { parse } = require(join(n8n.paths.n8nBin, '..', 'flatted')) as {
+			parse: (text: string) => IRun['data'];
+		};
 		const run: IRun = { status: execution.status, data: parse(execution.data) };
-		if (execution.status !== 'success') throw new Error(`the trigger execution ended with ${execution.status}: ${JSON.stringify(run.data.resultData.error)}`);
+		if (execution.status !== 'success')
+			throw new Error(
+				`the trigger execution ended with ${execution.status}: ${JSON.stringify(run.data.resultData.error)}`,
+			);
 		expect(nodeOutput(run, 'On New Message')).toEqual([
-			expect.objectContaining({ direction: 'incoming', phone_number: '15550100007', phone_number_id: NUMBER, message_content: { type: 'text', text: { body: 'Is the shop open on Sunday?' } } }),
+			expect.objectContaining({
+				direction: 'incoming',
+				phone_number: '15550100007',
+				phone_number_id: NUMBER,
+				message_content: { type: 'text', text: { body: 'Is the shop open on Sunday?' } },
+			}),
 		]);
-		expect(sim.requests.find((request) => request.path === '/whatsapp/send')?.body).toEqual({ phone_number_id: NUMBER, phone_number: '15550100007', message: 'Got it: Is the shop open on Sunday?' });
+		expect(sim.requests.find((request) => request.path === '/whatsapp/send')?.body).toEqual({
+			phone_number_id: NUMBER,
+			phone_number: '15550100007',
+			message: 'Got it: Is the shop open on Sunday?',
+		});
 		await deactivateWorkflow(session, 'bsE2eTrigger');
 	}, 240_000);
 });

@@ -5,7 +5,15 @@
  * workflow import, `n8n execute`, `n8n start`, owner setup and a logged-in REST session.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '../..');
@@ -14,7 +22,12 @@ export const PACKAGE_NAME = 'n8n-nodes-botsailor';
 export const CREDENTIAL_ID = 'BotSailorDemo001';
 export const CREDENTIAL_NAME = 'BotSailor account';
 /** A fixed owner login for the local demo and the e2e instance (never a real account). */
-export const OWNER = { email: 'demo@botsailor.example', password: 'BotSailor-Demo-1', firstName: 'Demo', lastName: 'Owner' };
+export const OWNER = {
+	email: 'demo@botsailor.example',
+	password: 'BotSailor-Demo-1',
+	firstName: 'Demo',
+	lastName: 'Owner',
+};
 
 export interface N8nPaths {
 	/** Directory holding the `node` this n8n version accepts (22 for n8n <= 1.94, else 24). */
@@ -30,8 +43,15 @@ export interface N8nPaths {
  * (idempotent, seconds when cached). The test process itself stays on Node 24; only n8n's processes use `nodeBin`.
  */
 export function provision(): N8nPaths {
-	const n8nBin = execFileSync('bash', [join(ROOT, 'scripts', 'provision-n8n.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
-	const n8nVersion = (JSON.parse(readFileSync(join(n8nBin, '..', 'n8n', 'package.json'), 'utf8')) as { version: string }).version;
+	const n8nBin = execFileSync('bash', [join(ROOT, 'scripts', 'provision-n8n.sh')], {
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+	}).trim();
+	const n8nVersion = (
+		JSON.parse(readFileSync(join(n8nBin, '..', 'n8n', 'package.json'), 'utf8')) as {
+			version: string;
+		}
+	).version;
 	const nodeBin = readFileSync(join(ROOT, '.cache', `n8n-${n8nVersion}.node-bin`), 'utf8').trim();
 	return { nodeBin, n8nBin, n8nVersion };
 }
@@ -68,7 +88,12 @@ export interface N8nInstance {
 }
 
 /** The environment of an isolated n8n: its own user folder, port and encryption key; no telemetry. */
-export function instance(paths: N8nPaths, userFolder: string, port: number, extra: NodeJS.ProcessEnv = {}): N8nInstance {
+export function instance(
+	paths: N8nPaths,
+	userFolder: string,
+	port: number,
+	extra: NodeJS.ProcessEnv = {},
+): N8nInstance {
 	mkdirSync(userFolder, { recursive: true });
 	const env: NodeJS.ProcessEnv = {
 		...process.env,
@@ -105,7 +130,11 @@ export function instance(paths: N8nPaths, userFolder: string, port: number, extr
 export function pack(destination = join(ROOT, '.cache', 'pack')): string {
 	rmSync(destination, { recursive: true, force: true });
 	mkdirSync(destination, { recursive: true });
-	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], {
+		cwd: ROOT,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
 	const [{ filename }] = JSON.parse(out) as Array<{ filename: string }>;
 	return join(destination, filename);
 }
@@ -126,8 +155,17 @@ export function installCommunityPackage(n8n: N8nInstance, tarball: string): stri
 	execFileSync('tar', ['-xzf', tarball, '-C', unpack]);
 	renameSync(join(unpack, 'package'), target);
 	rmSync(unpack, { recursive: true, force: true });
-	const version = (JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as { version: string }).version;
-	writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: version } }, null, 2));
+	const version = (
+		JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as { version: string }
+	).version;
+	writeFileSync(
+		join(nodesDir, 'package.json'),
+		JSON.stringify(
+			{ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: version } },
+			null,
+			2,
+		),
+	);
 	return target;
 }
 
@@ -147,7 +185,9 @@ export function cli(n8n: N8nInstance, args: string[], timeoutMs = 180_000): Prom
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		const timer = setTimeout(() => {
 			child.kill('SIGKILL');
-			reject(new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
+			reject(
+				new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`),
+			);
 		}, timeoutMs);
 		child.on('error', reject);
 		child.on('close', (code) => {
@@ -158,9 +198,16 @@ export function cli(n8n: N8nInstance, args: string[], timeoutMs = 180_000): Prom
 }
 
 /** Like `cli`, but throws with n8n's own output when the command fails. */
-export async function cliOk(n8n: N8nInstance, args: string[], timeoutMs?: number): Promise<CliResult> {
+export async function cliOk(
+	n8n: N8nInstance,
+	args: string[],
+	timeoutMs?: number,
+): Promise<CliResult> {
 	const result = await cli(n8n, args, timeoutMs);
-	if (result.code !== 0) throw new Error(`n8n ${args.join(' ')} exited with ${result.code}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`);
+	if (result.code !== 0)
+		throw new Error(
+			`n8n ${args.join(' ')} exited with ${result.code}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`,
+		);
 	return result;
 }
 
@@ -173,7 +220,17 @@ export interface CredentialData {
 /** Imports the BotSailor credential that every example uses. */
 export async function importCredential(n8n: N8nInstance, data: CredentialData): Promise<void> {
 	const file = join(n8n.userFolder, 'botsailor-credential.json');
-	writeFileSync(file, JSON.stringify([{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'botSailorApi', data: { apiForm: 'current', ...data } }]));
+	writeFileSync(
+		file,
+		JSON.stringify([
+			{
+				id: CREDENTIAL_ID,
+				name: CREDENTIAL_NAME,
+				type: 'botSailorApi',
+				data: { apiForm: 'current', ...data },
+			},
+		]),
+	);
 	try {
 		await cliOk(n8n, ['import:credentials', `--input=${file}`]);
 	} finally {
@@ -187,7 +244,12 @@ export interface Workflow {
 	id: string;
 	name: string;
 	active?: boolean;
-	nodes: Array<{ name: string; type: string; parameters: Record<string, unknown>; [key: string]: unknown }>;
+	nodes: Array<{
+		name: string;
+		type: string;
+		parameters: Record<string, unknown>;
+		[key: string]: unknown;
+	}>;
 	connections: Record<string, unknown>;
 	[key: string]: unknown;
 }
@@ -196,7 +258,10 @@ export function readWorkflows(dir = EXAMPLES_DIR): Array<{ file: string; workflo
 	return readdirSync(dir)
 		.filter((name) => name.endsWith('.json'))
 		.sort()
-		.map((name) => ({ file: join(dir, name), workflow: JSON.parse(readFileSync(join(dir, name), 'utf8')) as Workflow }));
+		.map((name) => ({
+			file: join(dir, name),
+			workflow: JSON.parse(readFileSync(join(dir, name), 'utf8')) as Workflow,
+		}));
 }
 
 /** Imports every workflow file of a folder (one CLI start for all of them). */
@@ -207,15 +272,24 @@ export async function importWorkflows(n8n: N8nInstance, dir = EXAMPLES_DIR): Pro
 /** `n8n execute --id --rawOutput`: the parsed run data, or an Error carrying n8n's own text. */
 export async function execute(n8n: N8nInstance, id: string): Promise<IRun> {
 	// `execute` prints its result through the logger at info level, between other info lines.
-	const result = await cli({ ...n8n, env: { ...n8n.env, N8N_LOG_LEVEL: 'info' } }, ['execute', `--id=${id}`, '--rawOutput']);
-	if (result.code !== 0) throw new Error(`n8n execute --id=${id} failed (exit ${result.code})\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`);
+	const result = await cli({ ...n8n, env: { ...n8n.env, N8N_LOG_LEVEL: 'info' } }, [
+		'execute',
+		`--id=${id}`,
+		'--rawOutput',
+	]);
+	if (result.code !== 0)
+		throw new Error(
+			`n8n execute --id=${id} failed (exit ${result.code})\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`,
+		);
 	const lines = result.stdout.split('\n');
 	const first = lines.indexOf('{');
 	const last = lines.indexOf('}', first);
-	if (first < 0 || last < 0) throw new Error(`n8n execute --id=${id} printed no JSON\n${result.stdout}\n${result.stderr}`);
+	if (first < 0 || last < 0)
+		throw new Error(`n8n execute --id=${id} printed no JSON\n${result.stdout}\n${result.stderr}`);
 	const run = JSON.parse(lines.slice(first, last + 1).join('\n')) as IRun;
 	// n8n <= 1.94 prints a finished run as "status": "running" with "finished": true (a failed run exits 1 above).
-	if (run.status === 'running' && run.finished === true && !run.data.resultData.error) run.status = 'success';
+	if (run.status === 'running' && run.finished === true && !run.data.resultData.error)
+		run.status = 'success';
 	return run;
 }
 
@@ -223,13 +297,35 @@ export async function execute(n8n: N8nInstance, id: string): Promise<IRun> {
 export interface IRun {
 	status: string;
 	finished?: boolean;
-	data: { resultData: { runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown>; binary?: Record<string, unknown> }> | null> } }>>; error?: unknown } };
+	data: {
+		resultData: {
+			runData: Record<
+				string,
+				Array<{
+					data?: {
+						main: Array<Array<{
+							json: Record<string, unknown>;
+							binary?: Record<string, unknown>;
+						}> | null>;
+					};
+				}>
+			>;
+			error?: unknown;
+		};
+	};
 }
 
 /** The JSON of every item a node produced on its first output (last run of the node). */
-export function nodeOutput(run: IRun, nodeName: string, outputIndex = 0): Array<Record<string, unknown>> {
+export function nodeOutput(
+	run: IRun,
+	nodeName: string,
+	outputIndex = 0,
+): Array<Record<string, unknown>> {
 	const runs = run.data.resultData.runData[nodeName];
-	if (!runs) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`);
+	if (!runs)
+		throw new Error(
+			`node "${nodeName}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`,
+		);
 	return (runs[runs.length - 1].data?.main[outputIndex] ?? []).map((item) => item.json);
 }
 
@@ -241,7 +337,11 @@ export interface Server {
 
 /** `n8n start`, resolved once the editor answers. */
 export async function start(n8n: N8nInstance, timeoutMs = 180_000, echo = false): Promise<Server> {
-	const child = spawn(join(n8n.paths.n8nBin, 'n8n'), ['start'], { env: n8n.env, cwd: n8n.userFolder, detached: true });
+	const child = spawn(join(n8n.paths.n8nBin, 'n8n'), ['start'], {
+		env: n8n.env,
+		cwd: n8n.userFolder,
+		detached: true,
+	});
 	let output = '';
 	const collect = (chunk: Buffer) => {
 		output += chunk.toString();
@@ -269,7 +369,8 @@ export async function start(n8n: N8nInstance, timeoutMs = 180_000, echo = false)
 	};
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		if (child.exitCode !== null) throw new Error(`n8n start exited with ${child.exitCode}\n${output}`);
+		if (child.exitCode !== null)
+			throw new Error(`n8n start exited with ${child.exitCode}\n${output}`);
 		try {
 			const response = await fetch(`${n8n.url}/healthz/readiness`);
 			if (response.ok) break;
@@ -296,10 +397,16 @@ export class Session {
 	async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
 		const response = await fetch(`${this.baseUrl}/rest${path}`, {
 			method,
-			headers: { 'content-type': 'application/json', 'browser-id': this.browserId, cookie: this.cookie },
+			headers: {
+				'content-type': 'application/json',
+				'browser-id': this.browserId,
+				cookie: this.cookie,
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
-		const setCookie = response.headers.getSetCookie().find((entry) => entry.startsWith('n8n-auth='));
+		const setCookie = response.headers
+			.getSetCookie()
+			.find((entry) => entry.startsWith('n8n-auth='));
 		if (setCookie) this.cookie = setCookie.split(';')[0];
 		const text = await response.text();
 		if (!response.ok) throw new Error(`${method} /rest${path} → HTTP ${response.status}: ${text}`);
@@ -309,7 +416,9 @@ export class Session {
 
 	/** A GET outside /rest (e.g. /types/nodes.json), with the session cookie. */
 	async get<T = unknown>(path: string): Promise<T> {
-		const response = await fetch(`${this.baseUrl}${path}`, { headers: { 'browser-id': this.browserId, cookie: this.cookie } });
+		const response = await fetch(`${this.baseUrl}${path}`, {
+			headers: { 'browser-id': this.browserId, cookie: this.cookie },
+		});
 		const text = await response.text();
 		if (!response.ok) throw new Error(`GET ${path} → HTTP ${response.status}: ${text}`);
 		return JSON.parse(text) as T;
@@ -334,7 +443,10 @@ export class Session {
 	}
 
 	async login(owner = OWNER): Promise<void> {
-		await this.request('POST', '/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+		await this.request('POST', '/login', {
+			emailOrLdapLoginId: owner.email,
+			password: owner.password,
+		});
 	}
 }
 
@@ -366,9 +478,19 @@ export interface OpenAiCredentialData {
 }
 
 /** Imports an `openAiApi` credential (n8n-nodes-base's OpenAI credential: apiKey, Base URL `url`). */
-export async function importOpenAiCredential(n8n: N8nInstance, id: string, name: string, data: OpenAiCredentialData): Promise<void> {
+export async function importOpenAiCredential(
+	n8n: N8nInstance,
+	id: string,
+	name: string,
+	data: OpenAiCredentialData,
+): Promise<void> {
 	const file = join(n8n.userFolder, 'openai-credential.json');
-	writeFileSync(file, JSON.stringify([{ id, name, type: 'openAiApi', data: { organizationId: '', header: false, ...data } }]));
+	writeFileSync(
+		file,
+		JSON.stringify([
+			{ id, name, type: 'openAiApi', data: { organizationId: '', header: false, ...data } },
+		]),
+	);
 	try {
 		await cliOk(n8n, ['import:credentials', `--input=${file}`]);
 	} finally {
@@ -391,7 +513,11 @@ export async function deactivateWorkflow(session: Session, id: string): Promise<
 async function setActive(session: Session, id: string, active: boolean): Promise<void> {
 	const workflow = await session.request<{ versionId: string }>('GET', `/workflows/${id}`);
 	try {
-		await session.request('POST', `/workflows/${id}/${active ? 'activate' : 'deactivate'}`, active ? { versionId: workflow.versionId } : {});
+		await session.request(
+			'POST',
+			`/workflows/${id}/${active ? 'activate' : 'deactivate'}`,
+			active ? { versionId: workflow.versionId } : {},
+		);
 	} catch (error) {
 		if (!/HTTP 404/.test((error as Error).message)) throw error;
 		await session.request('PATCH', `/workflows/${id}`, { active, versionId: workflow.versionId });
@@ -399,17 +525,35 @@ async function setActive(session: Session, id: string, active: boolean): Promise
 }
 
 /** One execution read through the REST API, its run data decoded (the API sends it in "flatted" form). */
-export async function readExecution(n8n: N8nInstance, session: Session, executionId: string): Promise<IRun & { id: string }> {
-	const execution = await session.request<{ status: string; data: string }>('GET', `/executions/${executionId}`);
+export async function readExecution(
+	n8n: N8nInstance,
+	session: Session,
+	executionId: string,
+): Promise<IRun & { id: string }> {
+	const execution = await session.request<{ status: string; data: string }>(
+		'GET',
+		`/executions/${executionId}`,
+	);
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the host n8n's copy of flatted, resolved at runtime
-	const { parse } = require(join(n8n.paths.n8nBin, '..', 'flatted')) as { parse: (text: string) => IRun['data'] };
+	const { parse } = require(join(n8n.paths.n8nBin, '..', 'flatted')) as {
+		parse: (text: string) => IRun['data'];
+	};
 	return { id: executionId, status: execution.status, data: parse(execution.data) };
 }
 
 /** The newest finished execution of a workflow, or undefined. */
-export async function latestExecution(n8n: N8nInstance, session: Session, workflowId: string): Promise<(IRun & { id: string }) | undefined> {
-	const list = await session.request<{ results: Array<{ id: string; status: string }> }>('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
-	const finished = list.results.filter((execution) => execution.status !== 'running' && execution.status !== 'new');
+export async function latestExecution(
+	n8n: N8nInstance,
+	session: Session,
+	workflowId: string,
+): Promise<(IRun & { id: string }) | undefined> {
+	const list = await session.request<{ results: Array<{ id: string; status: string }> }>(
+		'GET',
+		`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
+	);
+	const finished = list.results.filter(
+		(execution) => execution.status !== 'running' && execution.status !== 'new',
+	);
 	const newest = finished.sort((a, b) => Number(b.id) - Number(a.id))[0];
 	return newest ? await readExecution(n8n, session, newest.id) : undefined;
 }
@@ -421,7 +565,12 @@ export interface ChatReply {
 }
 
 /** Sends a message to an active workflow's Chat Trigger (a public one) as n8n's chat widget does. */
-export async function sendChatMessage(n8n: N8nInstance, webhookId: string, sessionId: string, chatInput: string): Promise<ChatReply> {
+export async function sendChatMessage(
+	n8n: N8nInstance,
+	webhookId: string,
+	sessionId: string,
+	chatInput: string,
+): Promise<ChatReply> {
 	const response = await fetch(`${n8n.url}/webhook/${webhookId}/chat`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -441,13 +590,19 @@ export async function sendChatMessage(n8n: N8nInstance, webhookId: string, sessi
  * Waits until a production webhook is registered (anything but HTTP 404): activation can answer before
  * the webhook serves. Probe with a request that starts no execution (for a Chat Trigger: GET, its chat page).
  */
-export async function waitForWebhook(n8n: N8nInstance, path: string, method = 'GET', timeoutMs = 60_000): Promise<void> {
+export async function waitForWebhook(
+	n8n: N8nInstance,
+	path: string,
+	method = 'GET',
+	timeoutMs = 60_000,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const response = await fetch(`${n8n.url}/webhook/${path}`, { method }).catch(() => undefined);
 		await response?.body?.cancel();
 		if (response && response.status !== 404) return;
-		if (Date.now() > deadline) throw new Error(`webhook ${method} /webhook/${path} not registered within ${timeoutMs} ms`);
+		if (Date.now() > deadline)
+			throw new Error(`webhook ${method} /webhook/${path} not registered within ${timeoutMs} ms`);
 		await new Promise((done) => setTimeout(done, 250));
 	}
 }

@@ -32,7 +32,10 @@ export interface ChatMessage {
 export interface ChatRequest {
 	model?: string;
 	messages: ChatMessage[];
-	tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
+	tools?: Array<{
+		type: string;
+		function: { name: string; description?: string; parameters?: unknown };
+	}>;
 	stream?: boolean;
 	[key: string]: unknown;
 }
@@ -66,7 +69,13 @@ export const STAND_IN_MODEL = 'gpt-4o-mini';
 function contentText(content: unknown): string {
 	if (typeof content === 'string') return content;
 	if (Array.isArray(content)) {
-		return content.map((part) => (part && typeof part === 'object' && 'text' in part ? String((part as { text: unknown }).text) : JSON.stringify(part))).join('');
+		return content
+			.map((part) =>
+				part && typeof part === 'object' && 'text' in part
+					? String((part as { text: unknown }).text)
+					: JSON.stringify(part),
+			)
+			.join('');
 	}
 	return content === undefined || content === null ? '' : JSON.stringify(content);
 }
@@ -80,13 +89,18 @@ async function readJson(request: http.IncomingMessage): Promise<unknown> {
 
 function json(response: http.ServerResponse, status: number, body: unknown): void {
 	const text = JSON.stringify(body);
-	response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+	response.writeHead(status, {
+		'content-type': 'application/json',
+		'content-length': Buffer.byteLength(text),
+	});
 	response.end(text);
 }
 
 /** An OpenAI-style error; 400 so that the client does not retry it. */
 function refuse(response: http.ServerResponse, message: string): void {
-	json(response, 400, { error: { message, type: 'invalid_request_error', param: null, code: 'stand_in_script' } });
+	json(response, 400, {
+		error: { message, type: 'invalid_request_error', param: null, code: 'stand_in_script' },
+	});
 }
 
 export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
@@ -98,13 +112,31 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
 		const path = new URL(request.url ?? '/', 'http://stand-in').pathname.replace(/\/+$/, '');
 		try {
 			if (request.method === 'GET' && (path === '/v1/models' || path === '/models')) {
-				return json(response, 200, { object: 'list', data: [{ id: STAND_IN_MODEL, object: 'model', created: 1700000000, owned_by: 'stand-in' }] });
+				return json(response, 200, {
+					object: 'list',
+					data: [
+						{ id: STAND_IN_MODEL, object: 'model', created: 1700000000, owned_by: 'stand-in' },
+					],
+				});
 			}
-			if (request.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {
-				return json(response, 404, { error: { message: `stand-in: no route ${request.method} ${path}`, type: 'invalid_request_error' } });
+			if (
+				request.method !== 'POST' ||
+				(path !== '/v1/chat/completions' && path !== '/chat/completions')
+			) {
+				return json(response, 404, {
+					error: {
+						message: `stand-in: no route ${request.method} ${path}`,
+						type: 'invalid_request_error',
+					},
+				});
 			}
 			const body = (await readJson(request)) as ChatRequest;
-			const record: RecordedCompletion = { path, headers: request.headers, body, answer: { error: '' } };
+			const record: RecordedCompletion = {
+				path,
+				headers: request.headers,
+				body,
+				answer: { error: '' },
+			};
 			requests.push(record);
 			const turn = turns.shift();
 			if (!turn) {
@@ -112,9 +144,12 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
 				return refuse(response, record.answer.error);
 			}
 			const offered = (body.tools ?? []).map((tool) => tool.function.name);
-			const unknown = 'toolCalls' in turn ? turn.toolCalls.filter((call) => !offered.includes(call.name)) : [];
+			const unknown =
+				'toolCalls' in turn ? turn.toolCalls.filter((call) => !offered.includes(call.name)) : [];
 			if (unknown.length) {
-				record.answer = { error: `stand-in: the script calls ${unknown.map((call) => call.name).join(', ')}, the request offers [${offered.join(', ')}]` };
+				record.answer = {
+					error: `stand-in: the script calls ${unknown.map((call) => call.name).join(', ')}, the request offers [${offered.join(', ')}]`,
+				};
 				return refuse(response, record.answer.error);
 			}
 			record.answer = turn;
@@ -122,28 +157,71 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
 			const id = `chatcmpl-standin-${++sequence}`;
 			const created = Math.floor(Date.now() / 1000);
 			const model = body.model ?? STAND_IN_MODEL;
-			const toolCalls = 'toolCalls' in turn
-				? turn.toolCalls.map((call, index) => ({ id: `call_standin_${sequence}_${index}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }))
-				: undefined;
+			const toolCalls =
+				'toolCalls' in turn
+					? turn.toolCalls.map((call, index) => ({
+							id: `call_standin_${sequence}_${index}`,
+							type: 'function',
+							function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+						}))
+					: undefined;
 			const content = turn.text ?? null;
 			const finishReason = toolCalls ? 'tool_calls' : 'stop';
 			const usage = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
 
 			if (!body.stream) {
 				return json(response, 200, {
-					id, object: 'chat.completion', created, model,
-					choices: [{ index: 0, message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}), refusal: null }, logprobs: null, finish_reason: finishReason }],
+					id,
+					object: 'chat.completion',
+					created,
+					model,
+					choices: [
+						{
+							index: 0,
+							message: {
+								role: 'assistant',
+								content,
+								...(toolCalls ? { tool_calls: toolCalls } : {}),
+								refusal: null,
+							},
+							logprobs: null,
+							finish_reason: finishReason,
+						},
+					],
 					usage,
 				});
 			}
-			response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+			response.writeHead(200, {
+				'content-type': 'text/event-stream',
+				'cache-control': 'no-cache',
+				connection: 'keep-alive',
+			});
 			const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-				response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`);
-			event([{ index: 0, delta: { role: 'assistant', content: content === null ? null : '' }, logprobs: null, finish_reason: null }]);
+				response.write(
+					`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`,
+				);
+			event([
+				{
+					index: 0,
+					delta: { role: 'assistant', content: content === null ? null : '' },
+					logprobs: null,
+					finish_reason: null,
+				},
+			]);
 			if (content) event([{ index: 0, delta: { content }, logprobs: null, finish_reason: null }]);
-			toolCalls?.forEach((call, index) => event([{ index: 0, delta: { tool_calls: [{ index, ...call }] }, logprobs: null, finish_reason: null }]));
+			toolCalls?.forEach((call, index) =>
+				event([
+					{
+						index: 0,
+						delta: { tool_calls: [{ index, ...call }] },
+						logprobs: null,
+						finish_reason: null,
+					},
+				]),
+			);
 			event([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]);
-			if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) event([], { usage });
+			if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage)
+				event([], { usage });
 			response.end('data: [DONE]\n\n');
 		} catch (error) {
 			if (!response.headersSent) refuse(response, `stand-in: ${(error as Error).message}`);
@@ -164,7 +242,10 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
 		toolResults: (request = requests[requests.length - 1]) =>
 			(request?.body.messages ?? [])
 				.filter((message) => message.role === 'tool')
-				.map((message) => ({ toolCallId: String(message.tool_call_id), content: contentText(message.content) })),
+				.map((message) => ({
+					toolCallId: String(message.tool_call_id),
+					content: contentText(message.content),
+				})),
 		reset: () => {
 			turns = [];
 			requests.splice(0);

@@ -24,12 +24,33 @@ import {
 	waitForExecutions,
 	waitForProductionWebhook,
 } from '../webhookTrigger/realN8n';
-import { importCredential, installCommunityPackage, instance, pack, PACKAGE_NAME, provision, Session, start, type N8nInstance, type Server } from './n8n';
+import {
+	importCredential,
+	installCommunityPackage,
+	instance,
+	pack,
+	PACKAGE_NAME,
+	provision,
+	Session,
+	start,
+	type N8nInstance,
+	type Server,
+} from './n8n';
 
 const NUMBER = '104382179270221';
 const SECRET = 'e2e-Secret-7f3a';
-const WEBHOOK_ONLY = { id: 'bsE2eWebhookOnly', webhookId: 'bs-e2e-webhook-only', phoneNumberId: NUMBER, secret: SECRET };
-const BOTH = { id: 'bsE2eBothTriggers', webhookId: 'bs-e2e-both-triggers', phoneNumberId: NUMBER, withPolling: true };
+const WEBHOOK_ONLY = {
+	id: 'bsE2eWebhookOnly',
+	webhookId: 'bs-e2e-webhook-only',
+	phoneNumberId: NUMBER,
+	secret: SECRET,
+};
+const BOTH = {
+	id: 'bsE2eBothTriggers',
+	webhookId: 'bs-e2e-both-triggers',
+	phoneNumberId: NUMBER,
+	withPolling: true,
+};
 
 let sim: Simulator;
 let n8n: N8nInstance;
@@ -58,7 +79,10 @@ async function startedMessages(workflowId: string) {
 	const started: Array<{ id: string; trigger: string; item: Record<string, unknown> }> = [];
 	for (const execution of await executionsOf(session, workflowId)) {
 		const run = await runOf(n8n, session, execution.id);
-		expect({ execution: execution.id, status: run.status }).toEqual({ execution: execution.id, status: 'success' });
+		expect({ execution: execution.id, status: run.status }).toEqual({
+			execution: execution.id,
+			status: 'success',
+		});
 		const { trigger, items } = triggerItems(run);
 		for (const item of items) started.push({ id: String(item.wa_message_id), trigger, item });
 	}
@@ -66,7 +90,9 @@ async function startedMessages(workflowId: string) {
 }
 
 function countsOf(messages: ConversationMessage[], started: Array<{ id: string }>) {
-	return messages.map((message) => started.filter((entry) => entry.id === message.wa_message_id).length);
+	return messages.map(
+		(message) => started.filter((entry) => entry.id === message.wa_message_id).length,
+	);
 }
 
 beforeAll(async () => {
@@ -89,8 +115,11 @@ afterAll(async () => {
 });
 
 test('n8n lists the webhook trigger beside the polling one', async () => {
-	const types = await session.get<Array<{ name: string; webhooks?: unknown[] }>>('/types/nodes.json');
-	const webhookTrigger = types.find((type) => type.name === `${PACKAGE_NAME}.botSailorWebhookTrigger`);
+	const types =
+		await session.get<Array<{ name: string; webhooks?: unknown[] }>>('/types/nodes.json');
+	const webhookTrigger = types.find(
+		(type) => type.name === `${PACKAGE_NAME}.botSailorWebhookTrigger`,
+	);
 	expect(webhookTrigger?.webhooks).toHaveLength(1);
 	expect(types.map((type) => type.name)).toContain(`${PACKAGE_NAME}.botSailorTrigger`);
 });
@@ -100,14 +129,17 @@ describe('a published workflow with the webhook trigger', () => {
 		sim.reset();
 		await publish(session, WEBHOOK_ONLY.id);
 		await waitForProductionWebhook(n8n, WEBHOOK_ONLY.webhookId);
-		sim.state.webhooks.configure(NUMBER, { urls: { incoming_message: productionUrl(n8n, WEBHOOK_ONLY.webhookId, SECRET) } });
+		sim.state.webhooks.configure(NUMBER, {
+			urls: { incoming_message: productionUrl(n8n, WEBHOOK_ONLY.webhookId, SECRET) },
+		});
 	}, 120_000);
 	afterAll(async () => await unpublish(session, WEBHOOK_ONLY.id));
 
 	test('one execution per customer message; none for the second, the concurrent or a late copy', async () => {
 		const webhooks = sim.state.webhooks;
 		const messages: ConversationMessage[] = [];
-		const write = (text: string, phone = '15550100007') => messages.push(addMessage(sim.state, { phone_number_id: NUMBER, phone_number: phone, text }));
+		const write = (text: string, phone = '15550100007') =>
+			messages.push(addMessage(sim.state, { phone_number_id: NUMBER, phone_number: phone, text }));
 		write('price');
 		webhooks.addFault({ kind: 'twice', times: 1 });
 		write('is the shop open on Sunday?');
@@ -129,21 +161,42 @@ describe('a published workflow with the webhook trigger', () => {
 		expect(duplicates).toHaveLength(1 + 4 + 1);
 
 		const first = started.find((entry) => entry.id === messages[0].wa_message_id)!.item;
-		expect(first).toEqual(expect.objectContaining({
-			text: 'price', message_type: 'text', direction: 'incoming', phone_number: '15550100007', phone_number_id: NUMBER, subscriber_name: sim.state.subscriber(NUMBER, '15550100007')?.first_name, event_type: 'incomingMessage',
-		}));
+		expect(first).toEqual(
+			expect.objectContaining({
+				text: 'price',
+				message_type: 'text',
+				direction: 'incoming',
+				phone_number: '15550100007',
+				phone_number_id: NUMBER,
+				subscriber_name: sim.state.subscriber(NUMBER, '15550100007')?.first_name,
+				event_type: 'incomingMessage',
+			}),
+		);
 		expect(JSON.stringify(started)).not.toContain(SECRET);
 		expect(JSON.stringify(started)).not.toContain(sim.token);
 	}, 180_000);
 
 	test('a wrong or missing secret is answered 401 and starts nothing; a replayed delivery starts nothing', async () => {
 		const before = (await executionsOf(session, WEBHOOK_ONLY.id)).length;
-		const body = JSON.stringify({ chat_id: '15550100020', user_message: 'hello', wa_message_id: 'wamid.E2E-SECRET-1', whatsapp_bot_id: 11 });
-		const post = (url: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+		const body = JSON.stringify({
+			chat_id: '15550100020',
+			user_message: 'hello',
+			wa_message_id: 'wamid.E2E-SECRET-1',
+			whatsapp_bot_id: 11,
+		});
+		const post = (url: string) =>
+			fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 		const wrong = await post(productionUrl(n8n, WEBHOOK_ONLY.webhookId, 'guessed'));
-		expect({ status: wrong.status, body: await wrong.json() }).toEqual({ status: 401, body: { received: false, error: 'The secret in the URL is wrong' } });
+		expect({ status: wrong.status, body: await wrong.json() }).toEqual({
+			status: 401,
+			body: { received: false, error: 'The secret in the URL is wrong' },
+		});
 		expect((await post(productionUrl(n8n, WEBHOOK_ONLY.webhookId))).status).toBe(401);
-		const text = await fetch(productionUrl(n8n, WEBHOOK_ONLY.webhookId, SECRET), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+		const text = await fetch(productionUrl(n8n, WEBHOOK_ONLY.webhookId, SECRET), {
+			method: 'POST',
+			headers: { 'content-type': 'text/plain' },
+			body: 'hello',
+		});
 		expect(text.status).toBe(415);
 		const good = await post(productionUrl(n8n, WEBHOOK_ONLY.webhookId, SECRET));
 		expect(good.status).toBe(200);
@@ -160,7 +213,9 @@ describe('the webhook trigger and the polling trigger in one published workflow'
 		await publish(session, BOTH.id);
 		await waitForProductionWebhook(n8n, BOTH.webhookId);
 		await sleep(3000); // activation polls once: that sets the polling trigger's cursor
-		sim.state.webhooks.configure(NUMBER, { urls: { incoming_message: productionUrl(n8n, BOTH.webhookId) } });
+		sim.state.webhooks.configure(NUMBER, {
+			urls: { incoming_message: productionUrl(n8n, BOTH.webhookId) },
+		});
 	}, 120_000);
 	afterAll(async () => await unpublish(session, BOTH.id));
 
@@ -168,13 +223,24 @@ describe('the webhook trigger and the polling trigger in one published workflow'
 		const webhooks = sim.state.webhooks;
 		webhooks.addFault({ kind: 'drop', everyNth: 5 });
 		const written = Date.now();
-		const messages = Array.from({ length: 10 }, (_, index) => addMessage(sim.state, { phone_number_id: NUMBER, phone_number: `1555030${String(index).padStart(4, '0')}`, text: `order ${index}` }));
+		const messages = Array.from({ length: 10 }, (_, index) =>
+			addMessage(sim.state, {
+				phone_number_id: NUMBER,
+				phone_number: `1555030${String(index).padStart(4, '0')}`,
+				text: `order ${index}`,
+			}),
+		);
 		await webhooks.idle();
 		expect(webhooks.deliveries.filter((delivery) => delivery.dropped)).toHaveLength(2);
 
 		// Within one poll interval (n8n polls every minute; plus the run itself).
-		const executions = await waitForExecutions(session, BOTH.id, 10, { timeoutMs: 75_000, settleMs: 1000 });
-		const latest = Math.max(...executions.map((execution) => Date.parse(String(execution.startedAt))));
+		const executions = await waitForExecutions(session, BOTH.id, 10, {
+			timeoutMs: 75_000,
+			settleMs: 1000,
+		});
+		const latest = Math.max(
+			...executions.map((execution) => Date.parse(String(execution.startedAt))),
+		);
 		expect(latest - written).toBeLessThan(70_000);
 		let started = await startedMessages(BOTH.id);
 		expect(countsOf(messages, started)).toEqual(messages.map(() => 1));

@@ -3,7 +3,15 @@
  * credentials `authenticate`, Continue On Fail and binary data all run as they do in n8n.
  * Built only on public exports of n8n-core and n8n-workflow.
  */
-import { BinaryDataConfig, BinaryDataService, ExecutionLifecycleHooks, FileLocation, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
+import {
+	BinaryDataConfig,
+	BinaryDataService,
+	ExecutionLifecycleHooks,
+	FileLocation,
+	LoadOptionsContext,
+	PollContext,
+	WorkflowExecute,
+} from 'n8n-core';
 import {
 	createRunExecutionData,
 	NodeHelpers,
@@ -39,7 +47,16 @@ export interface TestCredentials {
  */
 export interface InputItem {
 	json?: IDataObject;
-	binary?: Record<string, { data?: Buffer | string; filePath?: string; stored?: IBinaryData; mimeType: string; fileName?: string }>;
+	binary?: Record<
+		string,
+		{
+			data?: Buffer | string;
+			filePath?: string;
+			stored?: IBinaryData;
+			mimeType: string;
+			fileName?: string;
+		}
+	>;
 }
 
 /**
@@ -54,8 +71,11 @@ let filesystemReady: Promise<void> | undefined;
 
 /** n8n's binary data service (n8n-core resolves it from its own DI container), set to a mode. */
 export async function useBinaryMode(mode: BinaryMode): Promise<BinaryDataService> {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports, @n8n/community-nodes/no-restricted-imports -- test code: the DI container n8n-core itself uses (its own copy of @n8n/di)
-	const { Container } = require(require.resolve('@n8n/di', { paths: [require.resolve('n8n-core')] })) as typeof import('@n8n/di');
+	/* eslint-disable @typescript-eslint/no-require-imports, @n8n/community-nodes/no-restricted-imports -- test code: the DI container n8n-core itself uses (its own copy of @n8n/di) */
+	const { Container } = require(
+		require.resolve('@n8n/di', { paths: [require.resolve('n8n-core')] }),
+	) as typeof import('@n8n/di');
+	/* eslint-enable @typescript-eslint/no-require-imports, */
 	const service = Container.get(BinaryDataService);
 	if (mode === 'filesystem') {
 		filesystemReady ??= (async () => {
@@ -65,7 +85,8 @@ export async function useBinaryMode(mode: BinaryMode): Promise<BinaryDataService
 		await filesystemReady;
 	}
 	// The service writes with the manager of its current mode and keeps base64 in the item when there is none; the field is private.
-	(service as unknown as { mode: string }).mode = mode === 'filesystem' ? 'filesystem-v2' : 'memory';
+	(service as unknown as { mode: string }).mode =
+		mode === 'filesystem' ? 'filesystem-v2' : 'memory';
 	return service;
 }
 
@@ -107,8 +128,15 @@ const INPUT_NAME = 'Input';
 function inputNodeType(items: INodeExecutionData[]): INodeType {
 	return {
 		description: {
-			displayName: 'Input', name: 'testInput', group: ['input'], version: 1, description: 'Test input',
-			defaults: { name: INPUT_NAME }, inputs: ['main'], outputs: ['main'], properties: [],
+			displayName: 'Input',
+			name: 'testInput',
+			group: ['input'],
+			version: 1,
+			description: 'Test input',
+			defaults: { name: INPUT_NAME },
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [],
 		} as unknown as INodeType['description'],
 		execute: async () => [items],
 	};
@@ -125,13 +153,19 @@ function nodeTypesOf(types: Record<string, INodeType>): INodeTypes {
 const credentialType = new BotSailorApi();
 
 /** The credentials helper n8n would provide: decrypted test credentials and the credential's own authenticate. */
-export function credentialsHelper(credentials: TestCredentials, onLoad: () => void = () => undefined): ICredentialsHelper {
+export function credentialsHelper(
+	credentials: TestCredentials,
+	onLoad: () => void = () => undefined,
+): ICredentialsHelper {
 	const data: ICredentialDataDecryptedObject = { apiForm: 'current', ...credentials };
 	return {
 		getParentTypes: () => [],
 		isCredentialUsableByNode: () => true,
-		authenticate: async (decrypted: ICredentialDataDecryptedObject, _type: string, options: IHttpRequestOptions) =>
-			await credentialType.authenticate(decrypted, options),
+		authenticate: async (
+			decrypted: ICredentialDataDecryptedObject,
+			_type: string,
+			options: IHttpRequestOptions,
+		) => await credentialType.authenticate(decrypted, options),
 		preAuthentication: async () => undefined,
 		runPreAuthentication: async () => undefined,
 		getCredentials: async () => {
@@ -149,7 +183,12 @@ export function credentialsHelper(credentials: TestCredentials, onLoad: () => vo
 
 let executions = 0;
 
-function additionalDataFor(credentials: TestCredentials, hooks?: ExecutionLifecycleHooks, onLoad?: () => void, executionId = 'test-execution'): IWorkflowExecuteAdditionalData {
+function additionalDataFor(
+	credentials: TestCredentials,
+	hooks?: ExecutionLifecycleHooks,
+	onLoad?: () => void,
+	executionId = 'test-execution',
+): IWorkflowExecuteAdditionalData {
 	return {
 		credentialsHelper: credentialsHelper(credentials, onLoad),
 		hooks,
@@ -173,7 +212,11 @@ function additionalDataFor(credentials: TestCredentials, hooks?: ExecutionLifecy
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
-async function toExecutionItems(items: InputItem[], mode: BinaryMode, executionId: string): Promise<INodeExecutionData[]> {
+async function toExecutionItems(
+	items: InputItem[],
+	mode: BinaryMode,
+	executionId: string,
+): Promise<INodeExecutionData[]> {
 	const service = mode === 'filesystem' ? await useBinaryMode('filesystem') : undefined;
 	const location = FileLocation.ofExecution('test-workflow', executionId);
 	return await Promise.all(
@@ -182,14 +225,21 @@ async function toExecutionItems(items: InputItem[], mode: BinaryMode, executionI
 			for (const [key, file] of Object.entries(item.binary ?? {})) {
 				const meta: IBinaryData = { data: '', mimeType: file.mimeType, fileName: file.fileName };
 				if (file.stored) binary[key] = { ...file.stored };
-				else if (service && file.filePath) binary[key] = await service.copyBinaryFile(location, meta, file.filePath);
+				else if (service && file.filePath)
+					binary[key] = await service.copyBinaryFile(location, meta, file.filePath);
 				else {
-					if (file.filePath) throw new Error('binary.filePath needs binaryMode: \'filesystem\'');
+					if (file.filePath) throw new Error("binary.filePath needs binaryMode: 'filesystem'");
 					const bytes = Buffer.isBuffer(file.data) ? file.data : Buffer.from(file.data ?? '');
-					binary[key] = service ? await service.store(location, bytes, meta) : { ...meta, data: bytes.toString('base64'), fileSize: String(bytes.length) };
+					binary[key] = service
+						? await service.store(location, bytes, meta)
+						: { ...meta, data: bytes.toString('base64'), fileSize: String(bytes.length) };
 				}
 			}
-			return { json: item.json ?? {}, ...(item.binary ? { binary } : {}), pairedItem: { item: index } };
+			return {
+				json: item.json ?? {},
+				...(item.binary ? { binary } : {}),
+				pairedItem: { item: index },
+			};
 		}),
 	);
 }
@@ -207,32 +257,78 @@ function executePathOf(nodeType: INodeType): INodeType {
 
 /** Runs one node of a two-node workflow (Input → node) and returns the node's output. */
 export async function runNode(options: RunOptions): Promise<RunResult> {
-	const nodeType = options.path === 'execute' ? executePathOf(options.nodeType ?? new BotSailor()) : (options.nodeType ?? new BotSailor());
+	const nodeType =
+		options.path === 'execute'
+			? executePathOf(options.nodeType ?? new BotSailor())
+			: (options.nodeType ?? new BotSailor());
 	const executionId = `test-execution-${++executions}`;
 	if (options.binaryMode || filesystemReady) await useBinaryMode(options.binaryMode ?? 'memory');
-	const input = await toExecutionItems(options.items ?? [{ json: {} }], options.binaryMode ?? 'memory', executionId);
+	const input = await toExecutionItems(
+		options.items ?? [{ json: {} }],
+		options.binaryMode ?? 'memory',
+		executionId,
+	);
 	const types = nodeTypesOf({ testInput: inputNodeType(input), botSailor: nodeType });
-	const inputNode: INode = { id: 'input', name: INPUT_NAME, type: 'testInput', typeVersion: 1, position: [0, 0], parameters: {} };
+	const inputNode: INode = {
+		id: 'input',
+		name: INPUT_NAME,
+		type: 'testInput',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	const node: INode = {
-		id: 'botsailor', name: NODE_NAME, type: 'botSailor', typeVersion: options.typeVersion ?? 1, position: [200, 0], parameters: options.parameters,
+		id: 'botsailor',
+		name: NODE_NAME,
+		type: 'botSailor',
+		typeVersion: options.typeVersion ?? 1,
+		position: [200, 0],
+		parameters: options.parameters,
 		credentials: { botSailorApi: { id: 'cred-1', name: 'BotSailor account' } },
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-		...(options.retryOnFail ? { retryOnFail: true, maxTries: options.retryOnFail.maxTries, waitBetweenTries: options.retryOnFail.waitBetweenTries ?? 0 } : {}),
+		...(options.retryOnFail
+			? {
+					retryOnFail: true,
+					maxTries: options.retryOnFail.maxTries,
+					waitBetweenTries: options.retryOnFail.waitBetweenTries ?? 0,
+				}
+			: {}),
 	};
 	const workflow = new Workflow({
-		id: 'test-workflow', nodes: [inputNode, node], nodeTypes: types, active: false,
+		id: 'test-workflow',
+		nodes: [inputNode, node],
+		nodeTypes: types,
+		active: false,
 		connections: { [INPUT_NAME]: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
 	});
 	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
-		id: 'test-workflow', name: 'test', active: false, nodes: workflow.nodes ? Object.values(workflow.nodes) : [], connections: workflow.connectionsBySourceNode, createdAt: new Date(), updatedAt: new Date(), isArchived: false,
+		id: 'test-workflow',
+		name: 'test',
+		active: false,
+		nodes: workflow.nodes ? Object.values(workflow.nodes) : [],
+		connections: workflow.connectionsBySourceNode,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		isArchived: false,
 	} as never);
-	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
+	const finished = new Promise<IRun>((resolve) =>
+		hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)),
+	);
 	let credentialLoads = 0;
-	const additionalData = additionalDataFor(options.credentials, hooks, () => credentialLoads++, executionId);
+	const additionalData = additionalDataFor(
+		options.credentials,
+		hooks,
+		() => credentialLoads++,
+		executionId,
+	);
 	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: inputNode, data: { main: [[{ json: {} }]] }, source: null }] },
+		executionData: {
+			nodeExecutionStack: [{ node: inputNode, data: { main: [[{ json: {} }]] }, source: null }],
+		},
 	});
-	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(
+		workflow,
+	);
 	const run = await finished;
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
 	return {
@@ -247,13 +343,44 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 export async function callMethod(
 	kind: 'listSearch' | 'loadOptions' | 'resourceMapping',
 	method: string,
-	{ credentials, parameters = {}, filter, nodeType = new BotSailor() }: { credentials: TestCredentials; parameters?: INodeParameters; filter?: string; nodeType?: INodeType },
+	{
+		credentials,
+		parameters = {},
+		filter,
+		nodeType = new BotSailor(),
+	}: {
+		credentials: TestCredentials;
+		parameters?: INodeParameters;
+		filter?: string;
+		nodeType?: INodeType;
+	},
 ): Promise<unknown> {
 	const types = nodeTypesOf({ botSailor: nodeType });
-	const node: INode = { id: 'botsailor', name: NODE_NAME, type: 'botSailor', typeVersion: 1, position: [0, 0], parameters, credentials: { botSailorApi: { id: 'cred-1', name: 'BotSailor account' } } };
-	const workflow = new Workflow({ id: 'test-workflow', nodes: [node], connections: {}, nodeTypes: types, active: false });
-	const context = new LoadOptionsContext(workflow, node, { ...additionalDataFor(credentials), currentNodeParameters: parameters }, '');
-	const methods = nodeType.methods as Record<string, Record<string, (this: unknown, filter?: string) => Promise<unknown>>> | undefined;
+	const node: INode = {
+		id: 'botsailor',
+		name: NODE_NAME,
+		type: 'botSailor',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { botSailorApi: { id: 'cred-1', name: 'BotSailor account' } },
+	};
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		nodes: [node],
+		connections: {},
+		nodeTypes: types,
+		active: false,
+	});
+	const context = new LoadOptionsContext(
+		workflow,
+		node,
+		{ ...additionalDataFor(credentials), currentNodeParameters: parameters },
+		'',
+	);
+	const methods = nodeType.methods as
+		| Record<string, Record<string, (this: unknown, filter?: string) => Promise<unknown>>>
+		| undefined;
 	const fn = methods?.[kind]?.[method];
 	if (!fn) throw new Error(`no ${kind} method ${method}`);
 	return await fn.call(context, filter);
@@ -275,13 +402,33 @@ export interface Poller {
  * memory and n8n saves them after a successful poll; a manual ("Fetch Test Event") poll changes
  * nothing that lasts; a poll that throws saves nothing.
  */
-export function createPoller(nodeType: INodeType, parameters: INodeParameters, credentials: TestCredentials, options: { binaryMode?: BinaryMode } = {}): Poller {
+export function createPoller(
+	nodeType: INodeType,
+	parameters: INodeParameters,
+	credentials: TestCredentials,
+	options: { binaryMode?: BinaryMode } = {},
+): Poller {
 	const types = nodeTypesOf({ botSailorTrigger: nodeType });
 	let saved: IDataObject = {};
 	let workflow: Workflow;
-	const node: INode = { id: 'trigger', name: 'BotSailor Trigger', type: 'botSailorTrigger', typeVersion: 1, position: [0, 0], parameters, credentials: { botSailorApi: { id: 'cred-1', name: 'BotSailor account' } } };
+	const node: INode = {
+		id: 'trigger',
+		name: 'BotSailor Trigger',
+		type: 'botSailorTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { botSailorApi: { id: 'cred-1', name: 'BotSailor account' } },
+	};
 	const load = () => {
-		workflow = new Workflow({ id: 'test-workflow', nodes: [node], connections: {}, nodeTypes: types, active: true, staticData: structuredClone(saved) });
+		workflow = new Workflow({
+			id: 'test-workflow',
+			nodes: [node],
+			connections: {},
+			nodeTypes: types,
+			active: true,
+			staticData: structuredClone(saved),
+		});
 	};
 	load();
 	const additionalData = additionalDataFor(credentials);
@@ -291,12 +438,20 @@ export function createPoller(nodeType: INodeType, parameters: INodeParameters, c
 	};
 	return {
 		async poll(mode = 'trigger') {
-			if (options.binaryMode || filesystemReady) await useBinaryMode(options.binaryMode ?? 'memory');
+			if (options.binaryMode || filesystemReady)
+				await useBinaryMode(options.binaryMode ?? 'memory');
 			const snapshot = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject; // static data is an observable proxy: structuredClone refuses it
-			const context = new PollContext(workflow, node, additionalData, mode, mode === 'manual' ? 'manual' : 'activate');
+			const context = new PollContext(
+				workflow,
+				node,
+				additionalData,
+				mode,
+				mode === 'manual' ? 'manual' : 'activate',
+			);
 			try {
 				const result = await nodeType.poll!.call(context);
-				if (mode !== 'manual') saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+				if (mode !== 'manual')
+					saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
 				return result?.[0] ?? [];
 			} finally {
 				if (mode === 'manual') restore(snapshot);

@@ -11,7 +11,11 @@ export function useSimulator(options: SimulatorOptions = {}): Fixture {
 	const fixture = {} as Fixture;
 	beforeAll(async () => {
 		fixture.sim = await startSimulator(options);
-		fixture.credentials = { baseUrl: fixture.sim.url, apiToken: fixture.sim.token, apiForm: 'current' };
+		fixture.credentials = {
+			baseUrl: fixture.sim.url,
+			apiToken: fixture.sim.token,
+			apiForm: 'current',
+		};
 	});
 	beforeEach(() => fixture.sim.reset(options.seed));
 	afterAll(async () => await fixture.sim?.close());

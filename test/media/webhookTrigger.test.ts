@@ -35,7 +35,8 @@ async function listening(parameters: INodeParameters, credentials = true): Promi
 }
 
 const started = () => runner.executions.flatMap((execution) => execution.items);
-const reads = () => fx.sim.requests.filter((request) => request.path === '/whatsapp/get/conversation').length;
+const reads = () =>
+	fx.sim.requests.filter((request) => request.path === '/whatsapp/get/conversation').length;
 
 async function bytesOf(binary: IBinaryData): Promise<Buffer> {
 	return await (await useBinaryMode('filesystem')).getAsBuffer(binary);
@@ -50,43 +51,109 @@ describe('Webhook Trigger → Incoming Message, Download Media', () => {
 			add();
 			await fx.sim.state.webhooks.idle();
 		};
-		await deliver(() => addMediaMessage(fx.sim.state, { phone_number: a.chat_id, type: 'image', path: SEED_FILES.photo, mime_type: 'image/jpeg', caption: 'Can you make this cake?' }));
-		await deliver(() => addMediaMessage(fx.sim.state, { phone_number: a.chat_id, type: 'voice', path: SEED_FILES.voiceNote, mime_type: 'audio/ogg; codecs=opus' }));
-		await deliver(() => addMediaMessage(fx.sim.state, { phone_number: b.chat_id, type: 'document', path: SEED_FILES.orderForm, mime_type: 'application/pdf', filename: 'order-form.pdf' }));
+		await deliver(() =>
+			addMediaMessage(fx.sim.state, {
+				phone_number: a.chat_id,
+				type: 'image',
+				path: SEED_FILES.photo,
+				mime_type: 'image/jpeg',
+				caption: 'Can you make this cake?',
+			}),
+		);
+		await deliver(() =>
+			addMediaMessage(fx.sim.state, {
+				phone_number: a.chat_id,
+				type: 'voice',
+				path: SEED_FILES.voiceNote,
+				mime_type: 'audio/ogg; codecs=opus',
+			}),
+		);
+		await deliver(() =>
+			addMediaMessage(fx.sim.state, {
+				phone_number: b.chat_id,
+				type: 'document',
+				path: SEED_FILES.orderForm,
+				mime_type: 'application/pdf',
+				filename: 'order-form.pdf',
+			}),
+		);
 		const mediaReads = reads();
-		await deliver(() => addMessage(fx.sim.state, { phone_number: b.chat_id, text: 'And a loaf of rye, please' }));
-		await deliver(() => addMediaMessage(fx.sim.state, { phone_number: b.chat_id, type: 'image', path: SEED_FILES.missing, mime_type: 'image/jpeg' }));
+		await deliver(() =>
+			addMessage(fx.sim.state, { phone_number: b.chat_id, text: 'And a loaf of rye, please' }),
+		);
+		await deliver(() =>
+			addMediaMessage(fx.sim.state, {
+				phone_number: b.chat_id,
+				type: 'image',
+				path: SEED_FILES.missing,
+				mime_type: 'image/jpeg',
+			}),
+		);
 
 		const items = started();
 		expect(items.map((item) => [item.json.message_type, Object.keys(item.binary ?? {})])).toEqual([
-			['image', ['data']], ['audio', ['data']], ['document', ['data']], ['text', []], ['image', []],
+			['image', ['data']],
+			['audio', ['data']],
+			['document', ['data']],
+			['text', []],
+			['image', []],
 		]);
 		expect(mediaReads).toBe(3);
 		expect(reads()).toBe(4); // the text message read nothing; the dead link's message was read once
-		expect(items[0]).toMatchObject({ json: { text: 'Can you make this cake?', phone_number: a.chat_id }, binary: { data: { mimeType: 'image/jpeg', fileName: 'cake-photo.jpg', bytes: 48_000 } } });
-		expect((await bytesOf(items[0].binary!.data)).subarray(0, 29).toString()).toBe('JPEG photo of a birthday cake');
-		expect(items[1].binary!.data).toMatchObject({ mimeType: 'audio/ogg; codecs=opus', bytes: 24_000 });
-		expect(items[2].binary!.data).toMatchObject({ fileName: 'order-form.pdf', mimeType: 'application/pdf', bytes: 60_000 });
-		expect(items[3].json).toMatchObject({ text: 'And a loaf of rye, please', message_content: null });
+		expect(items[0]).toMatchObject({
+			json: { text: 'Can you make this cake?', phone_number: a.chat_id },
+			binary: { data: { mimeType: 'image/jpeg', fileName: 'cake-photo.jpg', bytes: 48_000 } },
+		});
+		expect((await bytesOf(items[0].binary!.data)).subarray(0, 29).toString()).toBe(
+			'JPEG photo of a birthday cake',
+		);
+		expect(items[1].binary!.data).toMatchObject({
+			mimeType: 'audio/ogg; codecs=opus',
+			bytes: 24_000,
+		});
+		expect(items[2].binary!.data).toMatchObject({
+			fileName: 'order-form.pdf',
+			mimeType: 'application/pdf',
+			bytes: 60_000,
+		});
+		expect(items[3].json).toMatchObject({
+			text: 'And a loaf of rye, please',
+			message_content: null,
+		});
 		expect(items[4].json.media_download_error).toBe('The media link answered HTTP 404 Not Found');
 		for (const item of items) expect(JSON.stringify(item)).not.toContain(fx.sim.token);
 	});
 
 	it('without a credential the message still starts the workflow, saying why there is no file', async () => {
 		await listening({ downloadMedia: true }, false);
-		addMediaMessage(fx.sim.state, { phone_number: fx.sim.state.subscribersOf(PNID)[1].chat_id, type: 'image', path: SEED_FILES.photo, mime_type: 'image/jpeg' });
+		addMediaMessage(fx.sim.state, {
+			phone_number: fx.sim.state.subscribersOf(PNID)[1].chat_id,
+			type: 'image',
+			path: SEED_FILES.photo,
+			mime_type: 'image/jpeg',
+		});
 		await fx.sim.state.webhooks.idle();
 		const [item] = started();
 		expect(item.binary).toBeUndefined();
-		expect(item.json).toMatchObject({ message_type: 'image', media_download_error: expect.stringMatching(/needs a BotSailor API credential/) });
+		expect(item.json).toMatchObject({
+			message_type: 'image',
+			media_download_error: expect.stringMatching(/needs a BotSailor API credential/),
+		});
 		expect(fx.sim.requests).toHaveLength(0);
 	});
 
 	it('without the option, nothing is read or downloaded', async () => {
 		await listening({});
-		addMediaMessage(fx.sim.state, { phone_number: fx.sim.state.subscribersOf(PNID)[1].chat_id, type: 'image', path: SEED_FILES.photo, mime_type: 'image/jpeg' });
+		addMediaMessage(fx.sim.state, {
+			phone_number: fx.sim.state.subscribersOf(PNID)[1].chat_id,
+			type: 'image',
+			path: SEED_FILES.photo,
+			mime_type: 'image/jpeg',
+		});
 		await fx.sim.state.webhooks.idle();
-		expect(started().map((item) => [item.json.message_type, item.binary])).toEqual([['image', undefined]]);
+		expect(started().map((item) => [item.json.message_type, item.binary])).toEqual([
+			['image', undefined],
+		]);
 		expect(reads()).toBe(0);
 	});
 });

@@ -1,6 +1,12 @@
 import { NodeApiError, WorkflowExpression } from 'n8n-workflow';
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
-import { backoffDelay, DELIVERY_DEFAULTS, isRetryable, Limiter, outcomeOf } from '../../nodes/BotSailor/shared/delivery';
+import {
+	backoffDelay,
+	DELIVERY_DEFAULTS,
+	isRetryable,
+	Limiter,
+	outcomeOf,
+} from '../../nodes/BotSailor/shared/delivery';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 
@@ -8,20 +14,36 @@ const fx = useSimulator();
 const PHONE_NUMBER_ID = '104382179270221';
 const withDelivery = sendTextNode({});
 const plain = sendTextNode(false);
-const items = (count: number) => Array.from({ length: count }, (_, index) => ({ json: { phone: `1999000${String(index).padStart(4, '0')}`, text: `Hello ${index}` } }));
+const items = (count: number) =>
+	Array.from({ length: count }, (_, index) => ({
+		json: { phone: `1999000${String(index).padStart(4, '0')}`, text: `Hello ${index}` },
+	}));
 
 function sentTo() {
 	const counts = new Map<string, number>();
-	const ours = fx.sim.state.messages.filter((entry) => entry.sender === 'bot' && entry.whatsapp_bot_subscriber_subscriber_id.startsWith('1999000'));
+	const ours = fx.sim.state.messages.filter(
+		(entry) =>
+			entry.sender === 'bot' && entry.whatsapp_bot_subscriber_subscriber_id.startsWith('1999000'),
+	);
 	for (const message of ours) {
-		counts.set(message.whatsapp_bot_subscriber_subscriber_id, (counts.get(message.whatsapp_bot_subscriber_subscriber_id) ?? 0) + 1);
+		counts.set(
+			message.whatsapp_bot_subscriber_subscriber_id,
+			(counts.get(message.whatsapp_bot_subscriber_subscriber_id) ?? 0) + 1,
+		);
 	}
 	return counts;
 }
 
-function send(nodeType = withDelivery, count = 1, extra: { continueOnFail?: boolean; parameters?: Record<string, unknown> } = {}) {
+function send(
+	nodeType = withDelivery,
+	count = 1,
+	extra: { continueOnFail?: boolean; parameters?: Record<string, unknown> } = {},
+) {
 	return runNode({
-		nodeType, credentials: fx.credentials, items: items(count), continueOnFail: extra.continueOnFail,
+		nodeType,
+		credentials: fx.credentials,
+		items: items(count),
+		continueOnFail: extra.continueOnFail,
 		parameters: { ...sendTextParameters(PHONE_NUMBER_ID), ...extra.parameters } as never,
 	});
 }
@@ -34,8 +56,17 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 		const after = await send(withDelivery);
 		expect(after.error).toBeUndefined();
 		expect(fx.sim.requests).toHaveLength(1);
-		expect(fx.sim.requests[0]).toMatchObject({ method: 'POST', path: '/whatsapp/send', body: plainRequest.body, tokenIn: ['body'] });
-		expect(fx.sim.requests[0].body).toEqual({ phone_number_id: PHONE_NUMBER_ID, phone_number: '19990000000', message: 'Hello 0' });
+		expect(fx.sim.requests[0]).toMatchObject({
+			method: 'POST',
+			path: '/whatsapp/send',
+			body: plainRequest.body,
+			tokenIn: ['body'],
+		});
+		expect(fx.sim.requests[0].body).toEqual({
+			phone_number_id: PHONE_NUMBER_ID,
+			phone_number: '19990000000',
+			message: 'Hello 0',
+		});
 		expect(after.items).toEqual(before.items);
 		expect(after.items[0].json).toMatchObject({ success: true });
 		expect(after.items[0].pairedItem).toEqual({ item: 0 });
@@ -49,7 +80,9 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 		const { items: output, error } = await send(withDelivery, 300);
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(300);
-		expect(output.map((item) => item.pairedItem)).toEqual(Array.from({ length: 300 }, (_, item) => ({ item })));
+		expect(output.map((item) => item.pairedItem)).toEqual(
+			Array.from({ length: 300 }, (_, item) => ({ item })),
+		);
 		const counts = sentTo();
 		expect(counts.size).toBe(300);
 		expect([...counts.values()].every((count) => count === 1)).toBe(true);
@@ -67,7 +100,8 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 
 	it('evaluates each expression parameter once per item (RoutingNode evaluates it several times)', async () => {
 		const evaluations = jest.spyOn(WorkflowExpression.prototype, 'getParameterValue');
-		const count = (expression: string) => evaluations.mock.calls.filter(([value]) => value === expression).length;
+		const count = (expression: string) =>
+			evaluations.mock.calls.filter(([value]) => value === expression).length;
 		try {
 			await send(withDelivery, 20);
 			expect(count('={{ $json.phone }}')).toBe(20);
@@ -83,17 +117,23 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 	it.each([
 		['the bulk path', withDelivery],
 		['the declarative path', plain],
-	])('keeps at most the credential’s Max Sends in Flight in flight on %s', async (_path, nodeType) => {
-		fx.sim.faults.latencyMs = 5;
-		fx.sim.faults.resetReport();
-		const { items: output, error } = await runNode({
-			nodeType, credentials: { ...fx.credentials, maxSendsInFlight: 2 }, items: items(60), parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
-		});
-		expect(error).toBeUndefined();
-		expect(output).toHaveLength(60);
-		expect(sentTo().size).toBe(60);
-		expect(fx.sim.faults.report()).toMatchObject({ peakInFlight: 2, overCapacity: 0 });
-	});
+	])(
+		'keeps at most the credential’s Max Sends in Flight in flight on %s',
+		async (_path, nodeType) => {
+			fx.sim.faults.latencyMs = 5;
+			fx.sim.faults.resetReport();
+			const { items: output, error } = await runNode({
+				nodeType,
+				credentials: { ...fx.credentials, maxSendsInFlight: 2 },
+				items: items(60),
+				parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
+			});
+			expect(error).toBeUndefined();
+			expect(output).toHaveLength(60);
+			expect(sentTo().size).toBe(60);
+			expect(fx.sim.faults.report()).toMatchObject({ peakInFlight: 2, overCapacity: 0 });
+		},
+	);
 
 	it('holds on the declarative path too (a tool run through execute): same cap, every item delivered once', async () => {
 		fx.sim.faults.maxConcurrent = 10;
@@ -130,12 +170,18 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 	it('gives up after the last retry with an error naming the cause: 429, the attempts, nothing delivered, what to lower', async () => {
 		fx.sim.faults.add('/whatsapp/send', { kind: 'rate429' });
 		const { error } = await runNode({
-			nodeType: sendTextNode({ retries: 2, baseDelayMs: 1 }), credentials: { ...fx.credentials, baseUrl: `${fx.sim.url}/` },
-			items: items(1), parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
+			nodeType: sendTextNode({ retries: 2, baseDelayMs: 1 }),
+			credentials: { ...fx.credentials, baseUrl: `${fx.sim.url}/` },
+			items: items(1),
+			parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
 		});
 		expect(error?.name).toBe('NodeApiError');
-		expect(error?.message).toBe('Not sent: the platform answered HTTP 429 Too Many Requests (the platform’s rate limit) to all 3 attempts');
-		expect(error?.description).toMatch(/Nothing was delivered .*"Too Many Requests".*Lower Max Sends in Flight in the BotSailor credential .*workers × Max Sends in Flight/);
+		expect(error?.message).toBe(
+			'Not sent: the platform answered HTTP 429 Too Many Requests (the platform’s rate limit) to all 3 attempts',
+		);
+		expect(error?.description).toMatch(
+			/Nothing was delivered .*"Too Many Requests".*Lower Max Sends in Flight in the BotSailor credential .*workers × Max Sends in Flight/,
+		);
 		expect(fx.sim.requests).toHaveLength(3);
 		expect(sentTo().size).toBe(0);
 	});
@@ -143,8 +189,11 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 	it('under Continue On Fail an exhausted 429 retry is an error item naming the cause; the other items are delivered once', async () => {
 		fx.sim.faults.add('/whatsapp/send', { kind: 'rate429', retryAfterSeconds: 0, times: 2 }); // both attempts of item 0
 		const { items: output, error } = await runNode({
-			nodeType: sendTextNode({ retries: 1, baseDelayMs: 1, concurrency: 1 }), credentials: fx.credentials, continueOnFail: true,
-			items: items(3), parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
+			nodeType: sendTextNode({ retries: 1, baseDelayMs: 1, concurrency: 1 }),
+			credentials: fx.credentials,
+			continueOnFail: true,
+			items: items(3),
+			parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
 		});
 		expect(error).toBeUndefined();
 		expect(output.map((item) => item.json.error ?? 'delivered')).toEqual([
@@ -153,21 +202,33 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 			'delivered',
 		]);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect([...sentTo().entries()]).toEqual([['19990000001', 1], ['19990000002', 1]]);
+		expect([...sentTo().entries()]).toEqual([
+			['19990000001', 1],
+			['19990000002', 1],
+		]);
 	});
 
 	it('names a Retry-After longer than it waits, and a 503 that does not end', async () => {
 		fx.sim.faults.add('/whatsapp/send', { kind: 'rate429', retryAfterSeconds: 120, times: 1 });
 		const waited = await send(withDelivery, 1, { continueOnFail: true });
-		expect(waited.items[0].json.error).toBe('Not sent: the platform answered HTTP 429 Too Many Requests (the platform’s rate limit) and asked to wait 120 s (Retry-After), longer than the node waits');
+		expect(waited.items[0].json.error).toBe(
+			'Not sent: the platform answered HTTP 429 Too Many Requests (the platform’s rate limit) and asked to wait 120 s (Retry-After), longer than the node waits',
+		);
 		fx.sim.reset();
 		fx.sim.faults.add('/whatsapp/send', { kind: 'unavailable503', retryAfterSeconds: 0 });
 		const unavailable = await runNode({
-			nodeType: sendTextNode({ retries: 1, baseDelayMs: 1 }), credentials: fx.credentials, continueOnFail: true,
-			items: items(1), parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
+			nodeType: sendTextNode({ retries: 1, baseDelayMs: 1 }),
+			credentials: fx.credentials,
+			continueOnFail: true,
+			items: items(1),
+			parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
 		});
-		expect(unavailable.items[0].json.error).toBe('Not sent: the platform answered HTTP 503 Service Unavailable to all 2 attempts');
-		expect(String(unavailable.items[0].error?.description)).toMatch(/^BotSailor .*Nothing was delivered.*Run the item again once the platform answers\.$/);
+		expect(unavailable.items[0].json.error).toBe(
+			'Not sent: the platform answered HTTP 503 Service Unavailable to all 2 attempts',
+		);
+		expect(String(unavailable.items[0].error?.description)).toMatch(
+			/^BotSailor .*Nothing was delivered.*Run the item again once the platform answers\.$/,
+		);
 	});
 
 	it('never retries a dropped connection: that item fails as "may have been delivered", the others are delivered once', async () => {
@@ -177,19 +238,28 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 		expect(fx.sim.requests).toHaveLength(3);
 		const failed = output.filter((item) => item.json.error !== undefined);
 		expect(failed).toHaveLength(1);
-		expect(String(failed[0].json.error)).toMatch(/^The message may have been delivered: The connection to the platform failed/);
+		expect(String(failed[0].json.error)).toMatch(
+			/^The message may have been delivered: The connection to the platform failed/,
+		);
 		expect(sentTo().size).toBe(2);
 	});
 
 	it('never retries a timed-out request', async () => {
 		fx.sim.faults.add('/whatsapp/send', { kind: 'timeout', times: 1 });
-		const { items: output } = await send(withDelivery, 1, { continueOnFail: true, parameters: { requestOptions: { timeout: 300 } } });
+		const { items: output } = await send(withDelivery, 1, {
+			continueOnFail: true,
+			parameters: { requestOptions: { timeout: 300 } },
+		});
 		expect(fx.sim.requests).toHaveLength(1);
 		expect(String(output[0].json.error)).toMatch(/timed out|failed/);
 	});
 
 	it('does not retry an API refusal (status "0" on HTTP 200)', async () => {
-		fx.sim.faults.add('/whatsapp/send', { kind: 'status0', message: 'Subscriber has opted out.', times: 1 });
+		fx.sim.faults.add('/whatsapp/send', {
+			kind: 'status0',
+			message: 'Subscriber has opted out.',
+			times: 1,
+		});
 		const { error } = await send(withDelivery, 1);
 		expect(error?.message).toBe('Subscriber has opted out.');
 		expect(fx.sim.requests).toHaveLength(1);
@@ -198,14 +268,37 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 
 describe('delivery building blocks', () => {
 	it('retries only what proves nothing was done: 429, 503 and connections never made', () => {
-		const node = { id: '1', name: 'n', type: 't', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+		const node = {
+			id: '1',
+			name: 'n',
+			type: 't',
+			typeVersion: 1,
+			position: [0, 0] as [number, number],
+			parameters: {},
+		};
 		const withCode = (httpCode: string) => new NodeApiError(node, { message: 'x' }, { httpCode });
-		const connection = (code: string) => Object.assign(withCode('0'), { context: { connection: code } });
+		const connection = (code: string) =>
+			Object.assign(withCode('0'), { context: { connection: code } });
 		expect(['429', '503'].map((code) => outcomeOf(withCode(code)))).toEqual(['notSent', 'notSent']);
-		expect(['500', '502', '504'].map((code) => outcomeOf(withCode(code)))).toEqual(['unknown', 'unknown', 'unknown']);
-		expect(['200', '400', '401', '404'].map((code) => outcomeOf(withCode(code)))).toEqual(['refused', 'refused', 'refused', 'refused']);
-		expect(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].map((code) => isRetryable(connection(code)))).toEqual([true, true, true]);
-		expect(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'UNKNOWN'].map((code) => outcomeOf(connection(code)))).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
+		expect(['500', '502', '504'].map((code) => outcomeOf(withCode(code)))).toEqual([
+			'unknown',
+			'unknown',
+			'unknown',
+		]);
+		expect(['200', '400', '401', '404'].map((code) => outcomeOf(withCode(code)))).toEqual([
+			'refused',
+			'refused',
+			'refused',
+			'refused',
+		]);
+		expect(
+			['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].map((code) => isRetryable(connection(code))),
+		).toEqual([true, true, true]);
+		expect(
+			['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'UNKNOWN'].map((code) =>
+				outcomeOf(connection(code)),
+			),
+		).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
 		expect(isRetryable(new Error('socket hang up'))).toBe(false);
 	});
 

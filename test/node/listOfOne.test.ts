@@ -11,8 +11,12 @@ const fx = useSimulator();
 
 /** One template left on the number, and the simulator answering a list of one as the record itself. */
 function oneTemplate() {
-	const keep = fx.sim.state.templates.find((entry) => entry.phone_number_id === PNID && entry.template_name === 'order_update')!;
-	fx.sim.state.templates = fx.sim.state.templates.filter((entry) => entry.phone_number_id !== PNID || entry === keep);
+	const keep = fx.sim.state.templates.find(
+		(entry) => entry.phone_number_id === PNID && entry.template_name === 'order_update',
+	)!;
+	fx.sim.state.templates = fx.sim.state.templates.filter(
+		(entry) => entry.phone_number_id !== PNID || entry === keep,
+	);
 	fx.sim.state.listOfOneAsObject = true;
 	return keep;
 }
@@ -20,34 +24,61 @@ function oneTemplate() {
 describe('a list answered as a single object', () => {
 	it('is what the simulator sends in this mode (the premise of the tests below)', async () => {
 		const template = oneTemplate();
-		const response = await fetch(`${fx.sim.url}/api/v1/whatsapp/template/list`, { method: 'POST', body: new URLSearchParams({ apiToken: fx.sim.token, phone_number_id: PNID }) });
+		const response = await fetch(`${fx.sim.url}/api/v1/whatsapp/template/list`, {
+			method: 'POST',
+			body: new URLSearchParams({ apiToken: fx.sim.token, phone_number_id: PNID }),
+		});
 		const body = (await response.json()) as { message: unknown };
 		expect(body.message).toMatchObject({ template_id: template.template_id });
 	});
 
 	it('Template → Get Many outputs one item', async () => {
 		const template = oneTemplate();
-		const { items, error } = await runNode({ parameters: { resource: 'template', operation: 'getMany', phoneNumberId: numberParam() }, credentials: fx.credentials });
+		const { items, error } = await runNode({
+			parameters: { resource: 'template', operation: 'getMany', phoneNumberId: numberParam() },
+			credentials: fx.credentials,
+		});
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json.template_id)).toEqual([template.template_id]);
 	});
 
 	it('the template dropdown and the variable mapper show it', async () => {
 		const template = oneTemplate();
-		const list = (await callMethod('listSearch', 'searchTemplates', { credentials: fx.credentials, parameters: { phoneNumberId: numberParam() } })) as { results: Array<{ value: string }> };
+		const list = (await callMethod('listSearch', 'searchTemplates', {
+			credentials: fx.credentials,
+			parameters: { phoneNumberId: numberParam() },
+		})) as { results: Array<{ value: string }> };
 		expect(list.results.map((entry) => entry.value)).toEqual([String(template.template_id)]);
 		const fields = (await callMethod('resourceMapping', 'getTemplateVariables', {
-			credentials: fx.credentials, parameters: { resource: 'message', operation: 'sendTemplate', phoneNumberId: numberParam(), templateId: { __rl: true, mode: 'id', value: String(template.template_id) } },
+			credentials: fx.credentials,
+			parameters: {
+				resource: 'message',
+				operation: 'sendTemplate',
+				phoneNumberId: numberParam(),
+				templateId: { __rl: true, mode: 'id', value: String(template.template_id) },
+			},
 		})) as { fields: Array<{ id: string }> };
-		expect(fields.fields.map((field) => field.id)).toEqual(['templateVariable-order_id-1', 'templateVariable-status-1']);
+		expect(fields.fields.map((field) => field.id)).toEqual([
+			'templateVariable-order_id-1',
+			'templateVariable-status-1',
+		]);
 	});
 
 	it('the trigger reads it (Template Status Changed)', async () => {
 		const template = oneTemplate();
-		const poller = triggerPoller(fx, { event: 'templateStatusChanged', phoneNumberId: numberParam() });
+		const poller = triggerPoller(fx, {
+			event: 'templateStatusChanged',
+			phoneNumberId: numberParam(),
+		});
 		expect(await poller.poll()).toEqual([]);
-		decideTemplate(fx.sim.state, { template_id: String(template.template_id), status: 'Rejected', reason: 'Policy' });
+		decideTemplate(fx.sim.state, {
+			template_id: String(template.template_id),
+			status: 'Rejected',
+			reason: 'Policy',
+		});
 		const items = await poller.poll();
-		expect(items.map((item) => [item.json.template_id, item.json.status])).toEqual([[template.template_id, 'Rejected']]);
+		expect(items.map((item) => [item.json.template_id, item.json.status])).toEqual([
+			[template.template_id, 'Rejected'],
+		]);
 	});
 });

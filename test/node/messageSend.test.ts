@@ -8,45 +8,87 @@ const PHONE = '15550100000';
 const number = { __rl: true, mode: 'list', value: NUMBER };
 const base = { resource: 'message', phoneNumberId: number, phoneNumber: '+1 555 010 0000' };
 const template = (value: string, mode = 'list') => ({ __rl: true, mode, value });
-const templateIdOf = (name: string) => String(fx.sim.state.templates.find((entry) => entry.template_name === name && entry.phone_number_id === NUMBER)!.template_id);
+const templateIdOf = (name: string) =>
+	String(
+		fx.sim.state.templates.find(
+			(entry) => entry.template_name === name && entry.phone_number_id === NUMBER,
+		)!.template_id,
+	);
 
 describe('Message → Send Text', () => {
 	it('sends phone_number_id, digits-only phone_number and message; outputs wa_message_id', async () => {
-		const { items, error } = await runNode({ parameters: { ...base, operation: 'sendText', message: 'Your order is ready' }, credentials: fx.credentials });
+		const { items, error } = await runNode({
+			parameters: { ...base, operation: 'sendText', message: 'Your order is ready' },
+			credentials: fx.credentials,
+		});
 		expect(error).toBeUndefined();
 		expect(fx.sim.requests).toHaveLength(1);
-		expect(fx.sim.requests[0]).toMatchObject({ method: 'POST', path: '/whatsapp/send', body: { phone_number_id: NUMBER, phone_number: PHONE, message: 'Your order is ready' } });
+		expect(fx.sim.requests[0]).toMatchObject({
+			method: 'POST',
+			path: '/whatsapp/send',
+			body: { phone_number_id: NUMBER, phone_number: PHONE, message: 'Your order is ready' },
+		});
 		// The recipient's number (as sent) is on the output: the platform's confirmation does not repeat it.
-		expect(items[0].json).toEqual({ success: true, wa_message_id: expect.stringMatching(/^wamid\./), message: 'Message sent successfully.', phone_number: PHONE });
-		const recorded = fx.sim.state.messages.find((entry) => entry.wa_message_id === items[0].json.wa_message_id)!;
+		expect(items[0].json).toEqual({
+			success: true,
+			wa_message_id: expect.stringMatching(/^wamid\./),
+			message: 'Message sent successfully.',
+			phone_number: PHONE,
+		});
+		const recorded = fx.sim.state.messages.find(
+			(entry) => entry.wa_message_id === items[0].json.wa_message_id,
+		)!;
 		expect(recorded).toMatchObject({ sender: 'bot', message_status: 'sent' });
 	});
 
 	it('fails with the subscriber-limit text for a new subscriber when the account is at its limit', async () => {
 		fx.sim.state.subscriberLimit = fx.sim.state.subscribers.length;
-		const { error } = await runNode({ parameters: { ...base, operation: 'sendText', message: 'Hi', phoneNumber: '447911123456' }, credentials: fx.credentials });
-		expect(error?.message).toBe('Subscriber limit has been exceeded. You cannot have more subscribers.');
+		const { error } = await runNode({
+			parameters: { ...base, operation: 'sendText', message: 'Hi', phoneNumber: '447911123456' },
+			credentials: fx.credentials,
+		});
+		expect(error?.message).toBe(
+			'Subscriber limit has been exceeded. You cannot have more subscribers.',
+		);
 	});
 
-	it.each([['letters', '+44 77OO 900123'], ['empty (from an expression)', '={{ "" }}']])('refuses a phone number with %s before sending', async (_name, phoneNumber) => {
-		const { error } = await runNode({ parameters: { ...base, operation: 'sendText', message: 'Hi', phoneNumber }, credentials: fx.credentials });
+	it.each([
+		['letters', '+44 77OO 900123'],
+		['empty (from an expression)', '={{ "" }}'],
+	])('refuses a phone number with %s before sending', async (_name, phoneNumber) => {
+		const { error } = await runNode({
+			parameters: { ...base, operation: 'sendText', message: 'Hi', phoneNumber },
+			credentials: fx.credentials,
+		});
 		expect(error?.message).toMatch(/^Subscriber /);
 		expect(fx.sim.requests).toHaveLength(0);
 	});
 
 	it('under Continue On Fail sends the good items and gives the bad one an error item, each paired', async () => {
 		const { items, error } = await runNode({
-			parameters: { ...base, operation: 'sendText', message: 'Hi', phoneNumber: '={{ $json.phone }}' },
+			parameters: {
+				...base,
+				operation: 'sendText',
+				message: 'Hi',
+				phoneNumber: '={{ $json.phone }}',
+			},
 			credentials: fx.credentials,
 			continueOnFail: true,
-			items: [{ json: { phone: '15550100001' } }, { json: { phone: 'call me' } }, { json: { phone: '+1 (555) 010-0002' } }],
+			items: [
+				{ json: { phone: '15550100001' } },
+				{ json: { phone: 'call me' } },
+				{ json: { phone: '+1 (555) 010-0002' } },
+			],
 		});
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json.wa_message_id).toBeDefined();
 		expect(String(items[1].json.error)).toMatch(/Subscriber/);
 		expect(items[2].json.wa_message_id).toBeDefined();
-		expect(fx.sim.requests.map((request) => request.body.phone_number)).toEqual(['15550100001', '15550100002']);
+		expect(fx.sim.requests.map((request) => request.body.phone_number)).toEqual([
+			'15550100001',
+			'15550100002',
+		]);
 	});
 });
 
@@ -54,12 +96,29 @@ describe('Message → Send Template', () => {
 	it('node version 1.1 sends the variables from the place Variables chooses; version 1 workflows keep sending both', async () => {
 		const variables = {
 			templateId: template(templateIdOf('welcome_offer')),
-			templateVariables: { mappingMode: 'defineBelow', value: { 'templateVariable-first_name-1': 'Ava', 'templateVariable-discount-2': '10%' } },
-			manualVariables: { variable: [{ label: 'first_name', position: 1, value: 'Manual Ava' }, { label: 'discount', position: 2, value: '20%' }] },
+			templateVariables: {
+				mappingMode: 'defineBelow',
+				value: { 'templateVariable-first_name-1': 'Ava', 'templateVariable-discount-2': '10%' },
+			},
+			manualVariables: {
+				variable: [
+					{ label: 'first_name', position: 1, value: 'Manual Ava' },
+					{ label: 'discount', position: 2, value: '20%' },
+				],
+			},
 		};
 		const sent = async (typeVersion: number, variableSource?: string) => {
 			fx.sim.clearRequests();
-			const { error } = await runNode({ typeVersion, parameters: { ...base, operation: 'sendTemplate', ...variables, ...(variableSource ? { variableSource } : {}) }, credentials: fx.credentials });
+			const { error } = await runNode({
+				typeVersion,
+				parameters: {
+					...base,
+					operation: 'sendTemplate',
+					...variables,
+					...(variableSource ? { variableSource } : {}),
+				},
+				credentials: fx.credentials,
+			});
 			expect(error).toBeUndefined();
 			return fx.sim.requests[0].body['templateVariable-first_name-1'];
 		};
@@ -72,37 +131,80 @@ describe('Message → Send Template', () => {
 
 	it('says why it cannot list the variables when the number or the template is an expression', async () => {
 		const fields = await callMethod('resourceMapping', 'getTemplateVariables', {
-			credentials: fx.credentials, parameters: { ...base, operation: 'sendTemplate', phoneNumberId: { __rl: true, mode: 'id', value: '={{ $json.phone_number_id }}' }, templateId: template(templateIdOf('order_update')) },
+			credentials: fx.credentials,
+			parameters: {
+				...base,
+				operation: 'sendTemplate',
+				phoneNumberId: { __rl: true, mode: 'id', value: '={{ $json.phone_number_id }}' },
+				templateId: template(templateIdOf('order_update')),
+			},
 		});
-		expect(fields).toEqual({ fields: [], emptyFieldsNotice: expect.stringMatching(/^WhatsApp Number is an expression, so the template's variables cannot be listed here/) });
+		expect(fields).toEqual({
+			fields: [],
+			emptyFieldsNotice: expect.stringMatching(
+				/^WhatsApp Number is an expression, so the template's variables cannot be listed here/,
+			),
+		});
 	});
 
 	it('offers the template variables of the chosen template (resource mapper from variable_map)', async () => {
 		const fields = await callMethod('resourceMapping', 'getTemplateVariables', {
-			credentials: fx.credentials, parameters: { ...base, operation: 'sendTemplate', templateId: template(templateIdOf('order_update')) },
+			credentials: fx.credentials,
+			parameters: {
+				...base,
+				operation: 'sendTemplate',
+				templateId: template(templateIdOf('order_update')),
+			},
 		});
 		expect(fields).toEqual({
 			fields: [
-				expect.objectContaining({ id: 'templateVariable-order_id-1', displayName: 'Header {{1}} (order_id)', type: 'string' }),
-				expect.objectContaining({ id: 'templateVariable-status-1', displayName: 'Body {{1}} (status)' }),
+				expect.objectContaining({
+					id: 'templateVariable-order_id-1',
+					displayName: 'Header {{1}} (order_id)',
+					type: 'string',
+				}),
+				expect.objectContaining({
+					id: 'templateVariable-status-1',
+					displayName: 'Body {{1}} (status)',
+				}),
 			],
 		});
 	});
 
 	it('lists templates by name, language and status with template_id as value', async () => {
-		const result = (await callMethod('listSearch', 'searchTemplates', { credentials: fx.credentials, parameters: { ...base, operation: 'sendTemplate' }, filter: 'welcome' })) as { results: unknown[] };
-		expect(result.results).toEqual([{ name: 'welcome_offer (en_US)', value: templateIdOf('welcome_offer') }]);
-		const all = (await callMethod('listSearch', 'searchTemplates', { credentials: fx.credentials, parameters: { ...base, operation: 'sendTemplate' } })) as { results: Array<{ name: string }> };
+		const result = (await callMethod('listSearch', 'searchTemplates', {
+			credentials: fx.credentials,
+			parameters: { ...base, operation: 'sendTemplate' },
+			filter: 'welcome',
+		})) as { results: unknown[] };
+		expect(result.results).toEqual([
+			{ name: 'welcome_offer (en_US)', value: templateIdOf('welcome_offer') },
+		]);
+		const all = (await callMethod('listSearch', 'searchTemplates', {
+			credentials: fx.credentials,
+			parameters: { ...base, operation: 'sendTemplate' },
+		})) as { results: Array<{ name: string }> };
 		// Approved first; the others say they cannot be sent.
-		expect(all.results.map((entry) => entry.name).slice(-2)).toEqual(['promo_es (es) – Submitted, not sendable yet', 'old_flyer (en_US) – Rejected, not sendable yet']);
-		expect(all.results.slice(0, -2).every((entry) => !entry.name.includes('not sendable'))).toBe(true);
+		expect(all.results.map((entry) => entry.name).slice(-2)).toEqual([
+			'promo_es (es) – Submitted, not sendable yet',
+			'old_flyer (en_US) – Rejected, not sendable yet',
+		]);
+		expect(all.results.slice(0, -2).every((entry) => !entry.name.includes('not sendable'))).toBe(
+			true,
+		);
 	});
 
 	it('sends the mapped and manual variables as templateVariable-{LABEL}-{POSITION} fields', async () => {
 		const { items, error } = await runNode({
 			parameters: {
-				...base, operation: 'sendTemplate', templateId: template(templateIdOf('welcome_offer')),
-				templateVariables: { mappingMode: 'defineBelow', value: { 'templateVariable-first_name-1': 'Ava', 'templateVariable-discount-2': '' }, schema: [] },
+				...base,
+				operation: 'sendTemplate',
+				templateId: template(templateIdOf('welcome_offer')),
+				templateVariables: {
+					mappingMode: 'defineBelow',
+					value: { 'templateVariable-first_name-1': 'Ava', 'templateVariable-discount-2': '' },
+					schema: [],
+				},
 				manualVariables: { variable: [{ label: 'discount', position: 2, value: '20%' }] },
 				additionalFields: { headerMediaUrl: 'https://cdn.example.com/banner.jpg' },
 			},
@@ -112,22 +214,38 @@ describe('Message → Send Template', () => {
 		expect(fx.sim.requests[0]).toMatchObject({
 			path: '/whatsapp/send/template',
 			body: {
-				phone_number_id: NUMBER, phone_number: PHONE, template_id: templateIdOf('welcome_offer'), template_header_media_url: 'https://cdn.example.com/banner.jpg',
-				'templateVariable-first_name-1': 'Ava', 'templateVariable-discount-2': '20%',
+				phone_number_id: NUMBER,
+				phone_number: PHONE,
+				template_id: templateIdOf('welcome_offer'),
+				template_header_media_url: 'https://cdn.example.com/banner.jpg',
+				'templateVariable-first_name-1': 'Ava',
+				'templateVariable-discount-2': '20%',
 			},
 		});
 		expect(Object.keys(fx.sim.requests[0].body)).toHaveLength(6);
-		expect(items[0].json).toMatchObject({ success: true, message: 'Template message has been sent successfully.', wa_message_id: expect.any(String) });
+		expect(items[0].json).toMatchObject({
+			success: true,
+			message: 'Template message has been sent successfully.',
+			wa_message_id: expect.any(String),
+		});
 	});
 
 	it('reports "Message template not found." for an unknown template id', async () => {
-		const { error } = await runNode({ parameters: { ...base, operation: 'sendTemplate', templateId: template('123', 'id') }, credentials: fx.credentials });
+		const { error } = await runNode({
+			parameters: { ...base, operation: 'sendTemplate', templateId: template('123', 'id') },
+			credentials: fx.credentials,
+		});
 		expect(error?.message).toBe('Message template not found.');
 	});
 
 	it('refuses a manual variable without a valid label before sending', async () => {
 		const { error } = await runNode({
-			parameters: { ...base, operation: 'sendTemplate', templateId: template('123', 'id'), manualVariables: { variable: [{ label: 'first name', position: 1, value: 'x' }] } },
+			parameters: {
+				...base,
+				operation: 'sendTemplate',
+				templateId: template('123', 'id'),
+				manualVariables: { variable: [{ label: 'first name', position: 1, value: 'x' }] },
+			},
 			credentials: fx.credentials,
 		});
 		expect(error?.message).toMatch(/Manual variable 1: Label/);
@@ -136,13 +254,27 @@ describe('Message → Send Template', () => {
 });
 
 describe('Message → Send Buttons', () => {
-	const buttons = (count: number) => ({ button: Array.from({ length: count }, (_, index) => ({ title: `Option ${index + 1}`, id: index === 0 ? 'opt_1' : '' })) });
+	const buttons = (count: number) => ({
+		button: Array.from({ length: count }, (_, index) => ({
+			title: `Option ${index + 1}`,
+			id: index === 0 ? 'opt_1' : '',
+		})),
+	});
 
 	it('sends the buttons as a JSON array (object with id, or plain title) with header, footer and media header', async () => {
 		const { items, error } = await runNode({
 			parameters: {
-				...base, operation: 'sendButtons', message: 'Pick one', buttons: buttons(3),
-				additionalFields: { headerText: 'Menu', footerText: 'Reply anytime', mediaUrl: 'https://cdn.example.com/menu.pdf', mediaType: 'document', mediaName: 'menu.pdf' },
+				...base,
+				operation: 'sendButtons',
+				message: 'Pick one',
+				buttons: buttons(3),
+				additionalFields: {
+					headerText: 'Menu',
+					footerText: 'Reply anytime',
+					mediaUrl: 'https://cdn.example.com/menu.pdf',
+					mediaType: 'document',
+					mediaName: 'menu.pdf',
+				},
 			},
 			credentials: fx.credentials,
 		});
@@ -150,8 +282,15 @@ describe('Message → Send Buttons', () => {
 		expect(fx.sim.requests[0]).toMatchObject({
 			path: '/whatsapp/send/interactive-buttons',
 			body: {
-				phone_number_id: NUMBER, phone_number: PHONE, message: 'Pick one', buttons: JSON.stringify([{ id: 'opt_1', title: 'Option 1' }, 'Option 2', 'Option 3']),
-				button_header_text: 'Menu', button_footer_text: 'Reply anytime', media_url: 'https://cdn.example.com/menu.pdf', media_type: 'document', media_name: 'menu.pdf',
+				phone_number_id: NUMBER,
+				phone_number: PHONE,
+				message: 'Pick one',
+				buttons: JSON.stringify([{ id: 'opt_1', title: 'Option 1' }, 'Option 2', 'Option 3']),
+				button_header_text: 'Menu',
+				button_footer_text: 'Reply anytime',
+				media_url: 'https://cdn.example.com/menu.pdf',
+				media_type: 'document',
+				media_name: 'menu.pdf',
 			},
 		});
 		expect(items[0].json).toMatchObject({ success: true, message: 'Message sent successfully.' });
@@ -160,18 +299,39 @@ describe('Message → Send Buttons', () => {
 	it.each([
 		['0 buttons', { buttons: {} }, 'You can send between 1 and 3 reply buttons.'],
 		['4 buttons', { buttons: buttons(4) }, 'You can send between 1 and 3 reply buttons.'],
-		['an audio media header', { buttons: buttons(1), additionalFields: { mediaId: '123', mediaType: 'audio' } }, 'When sending media with buttons, media_type must be one of: image, video, document.'],
-		['an audio URL header', { buttons: buttons(1), additionalFields: { mediaUrl: 'https://cdn.example.com/a.mp3' } }, 'When sending media with buttons, media_type must be one of: image, video, document.'],
-		['a media ID without type', { buttons: buttons(1), additionalFields: { mediaId: '123' } }, 'Media Type is required for this media header'],
+		[
+			'an audio media header',
+			{ buttons: buttons(1), additionalFields: { mediaId: '123', mediaType: 'audio' } },
+			'When sending media with buttons, media_type must be one of: image, video, document.',
+		],
+		[
+			'an audio URL header',
+			{ buttons: buttons(1), additionalFields: { mediaUrl: 'https://cdn.example.com/a.mp3' } },
+			'When sending media with buttons, media_type must be one of: image, video, document.',
+		],
+		[
+			'a media ID without type',
+			{ buttons: buttons(1), additionalFields: { mediaId: '123' } },
+			'Media Type is required for this media header',
+		],
 	])('refuses %s before sending, with the spec text', async (_name, extra, message) => {
-		const { error } = await runNode({ parameters: { ...base, operation: 'sendButtons', message: 'Pick', ...extra }, credentials: fx.credentials });
+		const { error } = await runNode({
+			parameters: { ...base, operation: 'sendButtons', message: 'Pick', ...extra },
+			credentials: fx.credentials,
+		});
 		expect(error?.message).toBe(message);
 		expect(fx.sim.requests).toHaveLength(0);
 	});
 
-	it('returns the simulator\'s own text when the API refuses the buttons', async () => {
-		fx.sim.faults.add('/whatsapp/send/interactive-buttons', { kind: 'status0', message: 'You can send between 1 and 3 reply buttons.' });
-		const { error } = await runNode({ parameters: { ...base, operation: 'sendButtons', message: 'Pick', buttons: buttons(1) }, credentials: fx.credentials });
+	it("returns the simulator's own text when the API refuses the buttons", async () => {
+		fx.sim.faults.add('/whatsapp/send/interactive-buttons', {
+			kind: 'status0',
+			message: 'You can send between 1 and 3 reply buttons.',
+		});
+		const { error } = await runNode({
+			parameters: { ...base, operation: 'sendButtons', message: 'Pick', buttons: buttons(1) },
+			credentials: fx.credentials,
+		});
 		expect(error?.message).toBe('You can send between 1 and 3 reply buttons.');
 	});
 });
@@ -181,42 +341,108 @@ describe('Message → Send Media', () => {
 
 	it('uploads a binary file, then sends it by media id, in one operation', async () => {
 		const { items, error } = await runNode({
-			parameters: { ...base, operation: 'sendMedia', source: 'binary', binaryPropertyName: 'invoice', additionalFields: { caption: 'Your invoice' } },
+			parameters: {
+				...base,
+				operation: 'sendMedia',
+				source: 'binary',
+				binaryPropertyName: 'invoice',
+				additionalFields: { caption: 'Your invoice' },
+			},
 			credentials: fx.credentials,
-			items: [{ json: {}, binary: { invoice: { data: bytes, mimeType: 'application/pdf', fileName: 'invoice.pdf' } } }],
+			items: [
+				{
+					json: {},
+					binary: {
+						invoice: { data: bytes, mimeType: 'application/pdf', fileName: 'invoice.pdf' },
+					},
+				},
+			],
 		});
 		expect(error).toBeUndefined();
-		expect(fx.sim.requests.map((request) => request.path)).toEqual(['/whatsapp/upload/media', '/whatsapp/send/file']);
+		expect(fx.sim.requests.map((request) => request.path)).toEqual([
+			'/whatsapp/upload/media',
+			'/whatsapp/send/file',
+		]);
 		const [upload, send] = fx.sim.requests;
 		expect(upload.contentType).toMatch(/^multipart\/form-data; boundary=/);
 		expect(upload.body).toEqual({ phone_number_id: NUMBER });
-		expect(upload.files.media_file).toEqual({ name: 'invoice.pdf', type: 'application/pdf', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+		expect(upload.files.media_file).toEqual({
+			name: 'invoice.pdf',
+			type: 'application/pdf',
+			size: bytes.length,
+			sha256: createHash('sha256').update(bytes).digest('hex'),
+		});
 		expect(upload.tokenIn).toEqual(expect.arrayContaining(['body', 'bearer']));
 		const media = fx.sim.state.media[0];
-		expect(send.body).toEqual({ phone_number_id: NUMBER, phone_number: PHONE, media_id: media.media_id, media_type: 'document', media_name: 'invoice.pdf', media_caption_text: 'Your invoice' });
+		expect(send.body).toEqual({
+			phone_number_id: NUMBER,
+			phone_number: PHONE,
+			media_id: media.media_id,
+			media_type: 'document',
+			media_name: 'invoice.pdf',
+			media_caption_text: 'Your invoice',
+		});
 		expect(items[0].json).toMatchObject({ success: true, message: 'Message sent successfully.' });
 	});
 
 	it('infers the media type from the URL extension', async () => {
-		await runNode({ parameters: { ...base, operation: 'sendMedia', source: 'url', mediaUrl: 'https://cdn.example.com/cake.JPG?v=2' }, credentials: fx.credentials });
-		expect(fx.sim.requests[0].body).toEqual({ phone_number_id: NUMBER, phone_number: PHONE, media_url: 'https://cdn.example.com/cake.JPG?v=2', media_type: 'image' });
+		await runNode({
+			parameters: {
+				...base,
+				operation: 'sendMedia',
+				source: 'url',
+				mediaUrl: 'https://cdn.example.com/cake.JPG?v=2',
+			},
+			credentials: fx.credentials,
+		});
+		expect(fx.sim.requests[0].body).toEqual({
+			phone_number_id: NUMBER,
+			phone_number: PHONE,
+			media_url: 'https://cdn.example.com/cake.JPG?v=2',
+			media_type: 'image',
+		});
 	});
 
 	it('names a document after the URL file when no name is given', async () => {
-		await runNode({ parameters: { ...base, operation: 'sendMedia', source: 'url', mediaUrl: 'https://cdn.example.com/menu.pdf' }, credentials: fx.credentials });
-		expect(fx.sim.requests[0].body).toMatchObject({ media_type: 'document', media_name: 'menu.pdf' });
+		await runNode({
+			parameters: {
+				...base,
+				operation: 'sendMedia',
+				source: 'url',
+				mediaUrl: 'https://cdn.example.com/menu.pdf',
+			},
+			credentials: fx.credentials,
+		});
+		expect(fx.sim.requests[0].body).toMatchObject({
+			media_type: 'document',
+			media_name: 'menu.pdf',
+		});
 	});
 
 	it.each([
-		['a missing binary property', { source: 'binary', binaryPropertyName: 'photo' }, /no binary property "photo"/],
+		[
+			'a missing binary property',
+			{ source: 'binary', binaryPropertyName: 'photo' },
+			/no binary property "photo"/,
+		],
 		['a media ID without type', { source: 'mediaId', mediaId: '17000' }, /^Media Type is required/],
-		['a URL without extension and type', { source: 'url', mediaUrl: 'https://cdn.example.com/file' }, /^Media Type is required/],
-		['a phone number with letters', { source: 'binary', binaryPropertyName: 'data', phoneNumber: 'abc' }, /^Subscriber /],
+		[
+			'a URL without extension and type',
+			{ source: 'url', mediaUrl: 'https://cdn.example.com/file' },
+			/^Media Type is required/,
+		],
+		[
+			'a phone number with letters',
+			{ source: 'binary', binaryPropertyName: 'data', phoneNumber: 'abc' },
+			/^Subscriber /,
+		],
 	])('refuses %s before sending anything', async (_name, extra, message) => {
 		const { error } = await runNode({
 			parameters: { ...base, operation: 'sendMedia', ...extra },
 			credentials: fx.credentials,
-			items: [{ json: {}, binary: { data: { data: bytes, mimeType: 'image/png', fileName: 'a.png' } } }],
+			items: [
+				{ json: {}, binary: { data: { data: bytes, mimeType: 'image/png', fileName: 'a.png' } } },
+			],
 		});
 		expect(error?.message).toMatch(message);
 		expect(fx.sim.requests).toHaveLength(0);

@@ -13,7 +13,8 @@ import type { Fault } from '../simulator/faults';
 const fx = useSimulator();
 const NUMBER = '104382179270221';
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
-const requestsTo = (path: string) => fx.sim.requests.filter((request) => request.path === path).length;
+const requestsTo = (path: string) =>
+	fx.sim.requests.filter((request) => request.path === path).length;
 
 /** Every operation of the node with the endpoint its routing names (operations without one make several calls). */
 function operations(): Array<{ resource: string; operation: string; url: string }> {
@@ -39,28 +40,61 @@ describe('which requests are reads', () => {
 		}
 		for (const [url, names] of byUrl) {
 			if (!isReadPath(url)) continue;
-			expect({ url, names: names.filter((name) => !/^(get|getMany|getStatus|getMe|getUsageLog|downloadMedia)$/.test(name)) }).toEqual({ url, names: [] });
+			expect({
+				url,
+				names: names.filter(
+					(name) => !/^(get|getMany|getStatus|getMe|getUsageLog|downloadMedia)$/.test(name),
+				),
+			}).toEqual({ url, names: [] });
 		}
 		expect(READ_PATHS.size).toBeGreaterThanOrEqual(20);
 	});
 
 	it('no send and no write is a read', () => {
-		const writes = operations().filter((entry) => !/^get/.test(entry.operation) && entry.operation !== 'downloadMedia');
+		const writes = operations().filter(
+			(entry) => !/^get/.test(entry.operation) && entry.operation !== 'downloadMedia',
+		);
 		expect(writes.length).toBeGreaterThan(30);
 		expect(writes.filter((entry) => isReadPath(entry.url))).toEqual([]);
-		for (const url of ['/whatsapp/send', '/whatsapp/send/template', '/whatsapp/upload/media', '/user/addon/assign/credits', '/user/get/direct-login-url', '/ai/get_response']) {
+		for (const url of [
+			'/whatsapp/send',
+			'/whatsapp/send/template',
+			'/whatsapp/upload/media',
+			'/user/addon/assign/credits',
+			'/user/get/direct-login-url',
+			'/ai/get_response',
+		]) {
 			expect({ url, read: isReadPath(url) }).toEqual({ url, read: false });
 		}
 	});
 
 	it('reads the path from relative and absolute URLs alike', () => {
-		expect(['/whatsapp/subscriber/list', '/whatsapp/subscriber/list/', 'https://wa.example.com/api/v1/whatsapp/subscriber/list?x=1', '/api/v1/label/list'].map(isReadPath)).toEqual([true, true, true, true]);
-		expect(['/whatsapp/subscriber/list/extra', 'https://wa.example.com/api/v2/label/list', undefined, ''].map(isReadPath)).toEqual([false, false, false, false]);
+		expect(
+			[
+				'/whatsapp/subscriber/list',
+				'/whatsapp/subscriber/list/',
+				'https://wa.example.com/api/v1/whatsapp/subscriber/list?x=1',
+				'/api/v1/label/list',
+			].map(isReadPath),
+		).toEqual([true, true, true, true]);
+		expect(
+			[
+				'/whatsapp/subscriber/list/extra',
+				'https://wa.example.com/api/v2/label/list',
+				undefined,
+				'',
+			].map(isReadPath),
+		).toEqual([false, false, false, false]);
 	});
 });
 
 describe('reads retry 429, 502, 503, 504 and dropped connections', () => {
-	const oneFault = (path: string, fault: Fault) => fx.sim.faults.add(path, { retryAfterSeconds: fault.kind === 'rate429' ? 0 : undefined, ...fault, times: 1 });
+	const oneFault = (path: string, fault: Fault) =>
+		fx.sim.faults.add(path, {
+			retryAfterSeconds: fault.kind === 'rate429' ? 0 : undefined,
+			...fault,
+			times: 1,
+		});
 
 	it.each<[string, Fault]>([
 		['429', { kind: 'rate429' }],
@@ -70,9 +104,14 @@ describe('reads retry 429, 502, 503, 504 and dropped connections', () => {
 		['a dropped connection', { kind: 'drop' }],
 	])('a declarative read (Label → Get Many) after %s', async (_name, fault) => {
 		oneFault('/label/list', fault);
-		const { items, error } = await runNode({ credentials: fx.credentials, parameters: { resource: 'label', operation: 'getMany' } as never });
+		const { items, error } = await runNode({
+			credentials: fx.credentials,
+			parameters: { resource: 'label', operation: 'getMany' } as never,
+		});
 		expect(error).toBeUndefined();
-		expect(items.map((item) => item.json.label_name)).toEqual(expect.arrayContaining(['VIP', 'New lead']));
+		expect(items.map((item) => item.json.label_name)).toEqual(
+			expect.arrayContaining(['VIP', 'New lead']),
+		);
 		expect(requestsTo('/label/list')).toBe(2);
 	});
 
@@ -80,23 +119,38 @@ describe('reads retry 429, 502, 503, 504 and dropped connections', () => {
 		fx.sim.faults.add('/whatsapp/subscriber/list', { kind: 'rate429', everyNth: 2, times: 1 }); // the second page, once
 		const { items, error } = await runNode({
 			credentials: fx.credentials,
-			parameters: { resource: 'subscriber', operation: 'getMany', phoneNumberId: rl(NUMBER), returnAll: true } as never,
+			parameters: {
+				resource: 'subscriber',
+				operation: 'getMany',
+				phoneNumberId: rl(NUMBER),
+				returnAll: true,
+			} as never,
 		});
 		expect(error).toBeUndefined();
 		expect(items.length).toBe(fx.sim.state.subscribersOf(NUMBER).length);
-		const offsets = fx.sim.requests.filter((request) => request.path === '/whatsapp/subscriber/list').map((request) => request.body.offset);
+		const offsets = fx.sim.requests
+			.filter((request) => request.path === '/whatsapp/subscriber/list')
+			.map((request) => request.body.offset);
 		expect(offsets.slice(0, 3)).toEqual(['1', '2', '2']);
 	});
 
 	it('a dropdown (labels) after a 503', async () => {
 		oneFault('/label/list', { kind: 'unavailable503' });
-		expect(await callMethod('loadOptions', 'getLabels', { credentials: fx.credentials, parameters: { phoneNumberId: rl(NUMBER) } })).toHaveLength(4);
+		expect(
+			await callMethod('loadOptions', 'getLabels', {
+				credentials: fx.credentials,
+				parameters: { phoneNumberId: rl(NUMBER) },
+			}),
+		).toHaveLength(4);
 		expect(requestsTo('/label/list')).toBe(2);
 	});
 
 	it('a write is not repeated: Label → Create after a 502 fails once, the label made once', async () => {
 		oneFault('/label/create', { kind: 'processThen502' });
-		const { error } = await runNode({ credentials: fx.credentials, parameters: { resource: 'label', operation: 'create', labelName: 'Once only' } as never });
+		const { error } = await runNode({
+			credentials: fx.credentials,
+			parameters: { resource: 'label', operation: 'create', labelName: 'Once only' } as never,
+		});
 		expect(error?.name).toBe('NodeApiError');
 		expect(requestsTo('/label/create')).toBe(1);
 		expect(fx.sim.state.labels.filter((label) => label.label_name === 'Once only')).toHaveLength(1);
@@ -106,7 +160,13 @@ describe('reads retry 429, 502, 503, 504 and dropped connections', () => {
 		oneFault('/whatsapp/send', { kind: 'processThen502' });
 		const { error } = await runNode({
 			credentials: fx.credentials,
-			parameters: { resource: 'message', operation: 'sendText', phoneNumberId: rl(NUMBER), phoneNumber: { __rl: true, mode: 'phone', value: '15550100000' }, message: 'Hi' } as never,
+			parameters: {
+				resource: 'message',
+				operation: 'sendText',
+				phoneNumberId: rl(NUMBER),
+				phoneNumber: { __rl: true, mode: 'phone', value: '15550100000' },
+				message: 'Hi',
+			} as never,
 		});
 		expect(error?.message).toMatch(/^The message may have been delivered/);
 		expect(requestsTo('/whatsapp/send')).toBe(1);

@@ -15,7 +15,11 @@ const LEAKED = 'EAAGm0PX4ZCpsBAKZBZCtestMetaAccessToken0123456789';
 function leakTokens() {
 	for (const template of fx.sim.state.templates) {
 		const json = JSON.parse(String(template.template_json)) as Record<string, unknown>;
-		template.template_json = JSON.stringify({ ...json, access_token: LEAKED, nested: { accessToken: LEAKED, keep: 'this' } });
+		template.template_json = JSON.stringify({
+			...json,
+			access_token: LEAKED,
+			nested: { accessToken: LEAKED, keep: 'this' },
+		});
 	}
 	// SPEC-GAP: the simulator hides the token as the spec says; this models deployments that do not.
 	fx.sim.state.hidesTemplateTokens = false;
@@ -24,7 +28,15 @@ function leakTokens() {
 describe('a Meta access token inside template_json never reaches an output', () => {
 	it.each([[true], [false]])('Template → Get Many (Decode JSON Fields %s)', async (decode) => {
 		leakTokens();
-		const { items, error } = await runNode({ parameters: { resource: 'template', operation: 'getMany', phoneNumberId: numberParam(), options: { decodeJsonFields: decode } }, credentials: fx.credentials });
+		const { items, error } = await runNode({
+			parameters: {
+				resource: 'template',
+				operation: 'getMany',
+				phoneNumberId: numberParam(),
+				options: { decodeJsonFields: decode },
+			},
+			credentials: fx.credentials,
+		});
 		expect(error).toBeUndefined();
 		expect(items.length).toBeGreaterThan(0);
 		const text = JSON.stringify(items.map((item) => item.json));
@@ -36,11 +48,19 @@ describe('a Meta access token inside template_json never reaches an output', () 
 
 	it('the template dropdown and the Template Status Changed event', async () => {
 		leakTokens();
-		const list = await callMethod('listSearch', 'searchTemplates', { credentials: fx.credentials, parameters: { phoneNumberId: numberParam() } });
+		const list = await callMethod('listSearch', 'searchTemplates', {
+			credentials: fx.credentials,
+			parameters: { phoneNumberId: numberParam() },
+		});
 		expect(JSON.stringify(list)).not.toContain(LEAKED);
-		const poller = triggerPoller(fx, { event: 'templateStatusChanged', phoneNumberId: numberParam() });
+		const poller = triggerPoller(fx, {
+			event: 'templateStatusChanged',
+			phoneNumberId: numberParam(),
+		});
 		await poller.poll();
-		const pending = fx.sim.state.templates.find((entry) => entry.phone_number_id === PNID && entry.status === 'Submitted')!;
+		const pending = fx.sim.state.templates.find(
+			(entry) => entry.phone_number_id === PNID && entry.status === 'Submitted',
+		)!;
 		decideTemplate(fx.sim.state, { template_id: String(pending.template_id), status: 'APPROVED' });
 		const items = await poller.poll();
 		expect(items).toHaveLength(1);
@@ -49,8 +69,15 @@ describe('a Meta access token inside template_json never reaches an output', () 
 	});
 
 	it('an API error text that carries a token in JSON is cleaned too', async () => {
-		fx.sim.faults.add('/whatsapp/template/list', { kind: 'status0', message: JSON.stringify({ error: 'Meta refused', access_token: LEAKED }), times: 1 });
-		const { error } = await runNode({ parameters: { resource: 'template', operation: 'getMany', phoneNumberId: numberParam() }, credentials: fx.credentials });
+		fx.sim.faults.add('/whatsapp/template/list', {
+			kind: 'status0',
+			message: JSON.stringify({ error: 'Meta refused', access_token: LEAKED }),
+			times: 1,
+		});
+		const { error } = await runNode({
+			parameters: { resource: 'template', operation: 'getMany', phoneNumberId: numberParam() },
+			credentials: fx.credentials,
+		});
 		expect(error?.message).toContain('Meta refused');
 		expect(JSON.stringify(error)).not.toContain(LEAKED);
 	});

@@ -9,10 +9,19 @@ describe('User → Get Me through the engine', () => {
 		const { items, error } = await runNode({ parameters: getMe, credentials: fx.credentials });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
-		expect(items[0].json).toMatchObject({ user_id: 1, email: 'owner@sunrise.example', package_name: 'Agency' });
+		expect(items[0].json).toMatchObject({
+			user_id: 1,
+			email: 'owner@sunrise.example',
+			package_name: 'Agency',
+		});
 		expect(items[0].json.whatsapp_bots_details).toHaveLength(2);
 		const [request] = fx.sim.requests;
-		expect(request).toMatchObject({ method: 'POST', path: '/user/myInfo', body: {}, tokenIn: ['body'] });
+		expect(request).toMatchObject({
+			method: 'POST',
+			path: '/user/myInfo',
+			body: {},
+			tokenIn: ['body'],
+		});
 		expect(request.url).toBe('/api/v1/user/myInfo');
 	});
 
@@ -22,28 +31,57 @@ describe('User → Get Me through the engine', () => {
 		['https://host/api/v1/', 'trailing /api/v1/'],
 	])('accepts a Base URL with a %s (%s)', async (suffix) => {
 		const baseUrl = fx.sim.url + suffix.replace('https://host', '');
-		const { items } = await runNode({ parameters: getMe, credentials: { ...fx.credentials, baseUrl } });
+		const { items } = await runNode({
+			parameters: getMe,
+			credentials: { ...fx.credentials, baseUrl },
+		});
 		expect(items[0].json.user_id).toBe(1);
 	});
 
 	const failures: Array<[string, () => void, RegExp]> = [
-		['status "0"', () => fx.sim.faults.add('/user/myInfo', { kind: 'status0', message: 'Your account is suspended.' }), /^Your account is suspended\.$/],
-		['a 500 HTML page', () => fx.sim.faults.add('/user/myInfo', { kind: 'html500' }), /web page instead of an API response \(HTTP 500\)/],
-		['a 302 to the login page', () => fx.sim.faults.add('/user/myInfo', { kind: 'redirect' }), /web page instead of an API response/],
-		['malformed JSON', () => fx.sim.faults.add('/user/myInfo', { kind: 'malformed' }), /not valid JSON/],
+		[
+			'status "0"',
+			() =>
+				fx.sim.faults.add('/user/myInfo', {
+					kind: 'status0',
+					message: 'Your account is suspended.',
+				}),
+			/^Your account is suspended\.$/,
+		],
+		[
+			'a 500 HTML page',
+			() => fx.sim.faults.add('/user/myInfo', { kind: 'html500' }),
+			/web page instead of an API response \(HTTP 500\)/,
+		],
+		[
+			'a 302 to the login page',
+			() => fx.sim.faults.add('/user/myInfo', { kind: 'redirect' }),
+			/web page instead of an API response/,
+		],
+		[
+			'malformed JSON',
+			() => fx.sim.faults.add('/user/myInfo', { kind: 'malformed' }),
+			/not valid JSON/,
+		],
 	];
-	it.each(failures)('turns %s into a NodeApiError with the API text and no token', async (_name, inject, message) => {
-		inject();
-		const { items, error } = await runNode({ parameters: getMe, credentials: fx.credentials });
-		expect(items).toHaveLength(0);
-		expect(error?.name).toBe('NodeApiError');
-		expect(error?.message).toMatch(message);
-		expect(JSON.stringify(error)).not.toContain(fx.sim.token);
-		expect(String(error?.description)).not.toContain(fx.sim.token);
-	});
+	it.each(failures)(
+		'turns %s into a NodeApiError with the API text and no token',
+		async (_name, inject, message) => {
+			inject();
+			const { items, error } = await runNode({ parameters: getMe, credentials: fx.credentials });
+			expect(items).toHaveLength(0);
+			expect(error?.name).toBe('NodeApiError');
+			expect(error?.message).toMatch(message);
+			expect(JSON.stringify(error)).not.toContain(fx.sim.token);
+			expect(String(error?.description)).not.toContain(fx.sim.token);
+		},
+	);
 
 	it('reports a wrong token (HTTP 401) with the API text and a hint', async () => {
-		const { error } = await runNode({ parameters: getMe, credentials: { ...fx.credentials, apiToken: 'WRONG-TOKEN' } });
+		const { error } = await runNode({
+			parameters: getMe,
+			credentials: { ...fx.credentials, apiToken: 'WRONG-TOKEN' },
+		});
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.message).toBe('Unauthenticated.');
 		expect(error?.description).toMatch(/refused the API token/);
@@ -51,8 +89,17 @@ describe('User → Get Me through the engine', () => {
 	});
 
 	it('gives an error item with pairedItem under Continue On Fail', async () => {
-		fx.sim.faults.add('/user/myInfo', { kind: 'status0', message: 'Temporarily unavailable.', times: 1 });
-		const { items, error } = await runNode({ parameters: getMe, credentials: fx.credentials, continueOnFail: true, items: [{ json: { n: 1 } }, { json: { n: 2 } }] });
+		fx.sim.faults.add('/user/myInfo', {
+			kind: 'status0',
+			message: 'Temporarily unavailable.',
+			times: 1,
+		});
+		const { items, error } = await runNode({
+			parameters: getMe,
+			credentials: fx.credentials,
+			continueOnFail: true,
+			items: [{ json: { n: 1 } }, { json: { n: 2 } }],
+		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2);
 		const failed = items.filter((item) => item.json.error);

@@ -11,9 +11,27 @@ import { describedOperations } from '../reliability/checks';
 const nodeType = new BotSailor();
 const versions = nodeType.description.version as number[];
 
-function shownWithDefaults(typeVersion: number, resource: string, operation: string): INodeParameters | null {
-	const node: INode = { id: 'v', name: 'BotSailor', type: 'botSailor', typeVersion, position: [0, 0], parameters: { resource, operation } };
-	return NodeHelpers.getNodeParameters(nodeType.description.properties, node.parameters, true, false, node, nodeType.description);
+function shownWithDefaults(
+	typeVersion: number,
+	resource: string,
+	operation: string,
+): INodeParameters | null {
+	const node: INode = {
+		id: 'v',
+		name: 'BotSailor',
+		type: 'botSailor',
+		typeVersion,
+		position: [0, 0],
+		parameters: { resource, operation },
+	};
+	return NodeHelpers.getNodeParameters(
+		nodeType.description.properties,
+		node.parameters,
+		true,
+		false,
+		node,
+		nodeType.description,
+	);
 }
 
 describe('node versions', () => {
@@ -25,13 +43,22 @@ describe('node versions', () => {
 	it.each(versions)('version %s: the parameters and defaults of every operation', (typeVersion) => {
 		const operations = describedOperations();
 		expect(operations.length).toBe(64); // 63 endpoints + Message → Download Media
-		const shown = Object.fromEntries(operations.map(({ resource, operation }) => [`${resource}.${operation}`, shownWithDefaults(typeVersion, resource, operation)]));
+		const shown = Object.fromEntries(
+			operations.map(({ resource, operation }) => [
+				`${resource}.${operation}`,
+				shownWithDefaults(typeVersion, resource, operation),
+			]),
+		);
 		expect(shown).toMatchSnapshot();
 	});
 
 	it('versions 1 and 1.1 differ only in Send Template', () => {
 		const differing = describedOperations()
-			.filter(({ resource, operation }) => JSON.stringify(shownWithDefaults(1, resource, operation)) !== JSON.stringify(shownWithDefaults(1.1, resource, operation)))
+			.filter(
+				({ resource, operation }) =>
+					JSON.stringify(shownWithDefaults(1, resource, operation)) !==
+					JSON.stringify(shownWithDefaults(1.1, resource, operation)),
+			)
 			.map(({ resource, operation }) => `${resource}.${operation}`);
 		expect(differing).toEqual(['message.sendTemplate']);
 	});

@@ -39,7 +39,17 @@ import {
 	type Workflow,
 } from '../e2e/n8n';
 import { startOpenAiStandIn } from '../e2e/openaiStandIn';
-import { executionsOf, productionUrl, publish, runOf, triggerItems, triggerWorkflow, unpublish, waitForExecutions, waitForProductionWebhook } from '../webhookTrigger/realN8n';
+import {
+	executionsOf,
+	productionUrl,
+	publish,
+	runOf,
+	triggerItems,
+	triggerWorkflow,
+	unpublish,
+	waitForExecutions,
+	waitForProductionWebhook,
+} from '../webhookTrigger/realN8n';
 
 const WORK = required('QUEUE_WORK');
 const NUMBER = '104382179270221';
@@ -53,7 +63,12 @@ const HOOK_ID = 'bs-queue-webhook';
 // (n8n keeps them off with a warning otherwise). Off here: see the README on what they did in n8n 2.41.1.
 const DURABLE = process.env.QUEUE_DURABLE_CURSORS === '1';
 const DURABLE_ENV: NodeJS.ProcessEnv = DURABLE
-	? { N8N_SCHEDULER_ENABLED: 'true', N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true', N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true', N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true' }
+	? {
+			N8N_SCHEDULER_ENABLED: 'true',
+			N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+			N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+			N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+		}
 	: {};
 
 function required(name: string): string {
@@ -92,8 +107,17 @@ interface Proc {
 }
 
 /** One n8n process (`start`, `worker`, `webhook`) in its own process group, recorded for the shell's cleanup trap. */
-async function launch(name: string, n8n: N8nInstance, args: string[], ready: (proc: Proc) => Promise<boolean>): Promise<Proc> {
-	const child = spawn(join(n8n.paths.n8nBin, 'n8n'), args, { env: n8n.env, cwd: n8n.userFolder, detached: true });
+async function launch(
+	name: string,
+	n8n: N8nInstance,
+	args: string[],
+	ready: (proc: Proc) => Promise<boolean>,
+): Promise<Proc> {
+	const child = spawn(join(n8n.paths.n8nBin, 'n8n'), args, {
+		env: n8n.env,
+		cwd: n8n.userFolder,
+		detached: true,
+	});
 	appendFileSync(join(WORK, 'pgids'), `${child.pid}\n`);
 	const file = createWriteStream(join(WORK, `${name}.log`), { flags: 'a' });
 	const proc: Proc = { name, n8n, child, output: '', stop: async () => undefined };
@@ -113,8 +137,14 @@ async function launch(name: string, n8n: N8nInstance, args: string[], ready: (pr
 	};
 	const deadline = Date.now() + 240_000;
 	while (!(await ready(proc).catch(() => false))) {
-		if (child.exitCode !== null) throw new Error(`n8n ${args.join(' ')} (${name}) exited with ${child.exitCode}\n${proc.output.slice(-4000)}`);
-		if (Date.now() > deadline) throw new Error(`n8n ${args.join(' ')} (${name}) not ready in 240 s\n${proc.output.slice(-4000)}`);
+		if (child.exitCode !== null)
+			throw new Error(
+				`n8n ${args.join(' ')} (${name}) exited with ${child.exitCode}\n${proc.output.slice(-4000)}`,
+			);
+		if (Date.now() > deadline)
+			throw new Error(
+				`n8n ${args.join(' ')} (${name}) not ready in 240 s\n${proc.output.slice(-4000)}`,
+			);
 		await sleep(500);
 	}
 	log(`${name} ready (${elapsed()})`);
@@ -129,19 +159,32 @@ async function startMain(n8n: N8nInstance) {
 
 /** Which worker ran an execution, read from the workers' own log lines ("Worker started execution 12 (job 7)"). */
 function workerOf(workers: Proc[], executionId: string): string[] {
-	return workers.filter((worker) => new RegExp(`Worker started execution ${executionId} \\(`).test(worker.output)).map((worker) => worker.name);
+	return workers
+		.filter((worker) =>
+			new RegExp(`Worker started execution ${executionId} \\(`).test(worker.output),
+		)
+		.map((worker) => worker.name);
 }
 
 /** The webhook trigger's saved duplicate memory (hashes only) as the database holds it now. */
 function staticSnapshot(workflowId: string): string {
 	const sql = `select coalesce("staticData"::json->'global'->>'botSailorDeliveries', '') from workflow_entity where id = '${workflowId}'`;
-	return execFileSync(process.env.PSQL ?? 'psql', ['-h', '127.0.0.1', '-p', required('PG_PORT'), '-U', 'n8n', '-d', 'n8n', '-At', '-c', sql], { encoding: 'utf8' }).trim();
+	return execFileSync(
+		process.env.PSQL ?? 'psql',
+		['-h', '127.0.0.1', '-p', required('PG_PORT'), '-U', 'n8n', '-d', 'n8n', '-At', '-c', sql],
+		{ encoding: 'utf8' },
+	).trim();
 }
 
 // --- workflows -------------------------------------------------------------------------------------------
 const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
 const webhookNode = (name: string, path: string) => ({
-	id: `${path}-hook`, name, type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: randomUUID(),
+	id: `${path}-hook`,
+	name,
+	type: 'n8n-nodes-base.webhook',
+	typeVersion: 2,
+	position: [0, 0],
+	webhookId: randomUUID(),
 	parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
 });
 
@@ -150,13 +193,17 @@ const webhookNode = (name: string, path: string) => ({
  * production execution goes to the queue, so a worker runs it; the webhook processor receives the call),
  * its BotSailor triggers are removed (their sample path is what runs), the Chat Trigger is made public.
  */
-function queued(workflow: Workflow, openAi: { id: string; name: string }): { workflow: Workflow; path?: string; chatWebhookId?: string } {
+function queued(
+	workflow: Workflow,
+	openAi: { id: string; name: string },
+): { workflow: Workflow; path?: string; chatWebhookId?: string } {
 	const copy = JSON.parse(JSON.stringify(workflow)) as Workflow;
 	const path = `queue-example-${workflow.id.toLowerCase()}`;
 	let chatWebhookId: string | undefined;
 	const removed = new Set<string>();
 	copy.nodes = copy.nodes.flatMap((node) => {
-		if (node.type === 'n8n-nodes-base.manualTrigger') return [{ ...webhookNode(node.name, path), position: node.position }];
+		if (node.type === 'n8n-nodes-base.manualTrigger')
+			return [{ ...webhookNode(node.name, path), position: node.position }];
 		if (node.type === `${PACKAGE_NAME}.botSailorTrigger`) {
 			removed.add(node.name);
 			return [];
@@ -165,7 +212,8 @@ function queued(workflow: Workflow, openAi: { id: string; name: string }): { wor
 			node.parameters.public = true;
 			chatWebhookId = String(node.webhookId);
 		}
-		if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi') node.credentials = { openAiApi: openAi };
+		if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi')
+			node.credentials = { openAiApi: openAi };
 		return [node];
 	});
 	for (const name of removed) delete copy.connections[name];
@@ -177,24 +225,60 @@ function queued(workflow: Workflow, openAi: { id: string; name: string }): { wor
 function sendsWorkflow(count: number) {
 	const code = `const { offset } = $input.first().json.body; return Array.from({ length: ${count} }, (_, i) => ({ json: { phone: '1882' + String(offset + i).padStart(7, '0'), text: 'Queue test ' + (offset + i) } }));`;
 	return {
-		id: 'bsQueueSends', name: 'queue: 2,000 sends', active: false, settings: { executionOrder: 'v1' },
+		id: 'bsQueueSends',
+		name: 'queue: 2,000 sends',
+		active: false,
+		settings: { executionOrder: 'v1' },
 		nodes: [
 			webhookNode('Start', 'queue-sends'),
-			{ id: 'qs-items', name: 'Recipients', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: code } },
 			{
-				id: 'qs-send', name: 'Send Text', type: `${PACKAGE_NAME}.botSailor`, typeVersion: 1, position: [400, 0], credentials,
-				parameters: { resource: 'message', operation: 'sendText', phoneNumberId: { __rl: true, mode: 'id', value: NUMBER }, phoneNumber: '={{ $json.phone }}', message: '={{ $json.text }}' },
+				id: 'qs-items',
+				name: 'Recipients',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [200, 0],
+				parameters: { jsCode: code },
+			},
+			{
+				id: 'qs-send',
+				name: 'Send Text',
+				type: `${PACKAGE_NAME}.botSailor`,
+				typeVersion: 1,
+				position: [400, 0],
+				credentials,
+				parameters: {
+					resource: 'message',
+					operation: 'sendText',
+					phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
+					phoneNumber: '={{ $json.phone }}',
+					message: '={{ $json.text }}',
+				},
 			},
 		],
-		connections: { Start: { main: [[{ node: 'Recipients', type: 'main', index: 0 }]] }, Recipients: { main: [[{ node: 'Send Text', type: 'main', index: 0 }]] } },
+		connections: {
+			Start: { main: [[{ node: 'Recipients', type: 'main', index: 0 }]] },
+			Recipients: { main: [[{ node: 'Send Text', type: 'main', index: 0 }]] },
+		},
 	};
 }
 
 /** POSTs to a production webhook until it is registered (404 before), then returns the answer. */
-async function postWebhook(n8n: N8nInstance, path: string, body: unknown, timeoutMs = 60_000): Promise<Response> {
+async function postWebhook(
+	n8n: N8nInstance,
+	path: string,
+	body: unknown,
+	timeoutMs = 60_000,
+): Promise<Response> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const response = await fetch(`${n8n.url.replace('//localhost:', '//127.0.0.1:')}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		const response = await fetch(
+			`${n8n.url.replace('//localhost:', '//127.0.0.1:')}/webhook/${path}`,
+			{
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			},
+		);
 		if (response.status !== 404 || Date.now() > deadline) return response;
 		await response.body?.cancel();
 		await sleep(500);
@@ -204,7 +288,9 @@ async function postWebhook(n8n: N8nInstance, path: string, body: unknown, timeou
 /** The binary ids a node output (run data keeps references, not bytes: `database:…` in this binary mode). */
 function binaryIds(run: IRun, node: string): Array<string | undefined> {
 	const runs = run.data.resultData.runData[node];
-	return (runs[runs.length - 1].data?.main[0] ?? []).map((item) => (item.binary?.data as { id?: string } | undefined)?.id);
+	return (runs[runs.length - 1].data?.main[0] ?? []).map(
+		(item) => (item.binary?.data as { id?: string } | undefined)?.id,
+	);
 }
 
 // --- the run ---------------------------------------------------------------------------------------------
@@ -253,15 +339,40 @@ async function main(): Promise<void> {
 	const webhookN8n = await make('webhook');
 
 	// Credentials and workflows go into the shared database once (the CLI also runs the migrations).
-	await importCredential(mainN8n, { baseUrl: sim.url, apiToken: sim.token, maxSendsInFlight: MAX_SENDS_IN_FLIGHT } as CredentialData);
+	await importCredential(mainN8n, {
+		baseUrl: sim.url,
+		apiToken: sim.token,
+		maxSendsInFlight: MAX_SENDS_IN_FLIGHT,
+	} as CredentialData);
 	const openAi = { id: 'OpenAiStandIn001', name: 'OpenAI stand-in' };
-	await importOpenAiCredential(mainN8n, openAi.id, openAi.name, { url: standIn.url, apiKey: 'sk-test' });
-	const examples = readWorkflows().map(({ file, workflow }) => ({ file: file.split('/').pop()!, ...queued(workflow, openAi) }));
-	const pollWorkflow = triggerWorkflow({ id: 'bsQueuePoll', webhookId: 'bs-queue-poll', phoneNumberId: NUMBER, pollingOnly: true });
-	const hookWorkflow = triggerWorkflow({ id: 'bsQueueWebhook', webhookId: HOOK_ID, phoneNumberId: NUMBER, secret: WEBHOOK_SECRET });
+	await importOpenAiCredential(mainN8n, openAi.id, openAi.name, {
+		url: standIn.url,
+		apiKey: 'sk-test',
+	});
+	const examples = readWorkflows().map(({ file, workflow }) => ({
+		file: file.split('/').pop()!,
+		...queued(workflow, openAi),
+	}));
+	const pollWorkflow = triggerWorkflow({
+		id: 'bsQueuePoll',
+		webhookId: 'bs-queue-poll',
+		phoneNumberId: NUMBER,
+		pollingOnly: true,
+	});
+	const hookWorkflow = triggerWorkflow({
+		id: 'bsQueueWebhook',
+		webhookId: HOOK_ID,
+		phoneNumberId: NUMBER,
+		secret: WEBHOOK_SECRET,
+	});
 	const dir = join(WORK, 'workflows');
 	mkdirSync(dir, { recursive: true });
-	for (const workflow of [...examples.map((example) => example.workflow), pollWorkflow, hookWorkflow, sendsWorkflow(SENDS / 2)]) {
+	for (const workflow of [
+		...examples.map((example) => example.workflow),
+		pollWorkflow,
+		hookWorkflow,
+		sendsWorkflow(SENDS / 2),
+	]) {
 		writeFileSync(join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
 	}
 	await cliOk(mainN8n, ['import:workflow', '--separate', `--input=${dir}`]);
@@ -272,7 +383,12 @@ async function main(): Promise<void> {
 	const [first, firstWebhook, ...workers] = await Promise.all([
 		startMain(mainN8n),
 		launch('webhook', webhookN8n, ['webhook'], answers(`${webhookN8n.url}/healthz`)),
-		...workerN8n.map(async (n8n, index) => await launch(`worker-${index + 1}`, n8n, ['worker', '--concurrency=1'], async (proc) => /n8n worker is now ready/.test(proc.output))),
+		...workerN8n.map(
+			async (n8n, index) =>
+				await launch(`worker-${index + 1}`, n8n, ['worker', '--concurrency=1'], async (proc) =>
+					/n8n worker is now ready/.test(proc.output),
+				),
+		),
 	]);
 	let mainProc = first;
 	let webhookProc = firstWebhook;
@@ -284,44 +400,101 @@ async function main(): Promise<void> {
 	// (a) every example, on a worker ---------------------------------------------------------------------
 	const exampleChecks: Record<string, (run: IRun) => void> = {
 		bsExWelcome: (run) => {
-			expect(nodeOutput(run, 'Send Welcome Template')).toEqual([expect.objectContaining({ success: true, wa_message_id: expect.any(String) })]);
-			expect(sim.requests.find((request) => request.path === '/whatsapp/send/template')?.body).toEqual(expect.objectContaining({ phone_number: '15550100001', template_id: '900000' }));
+			expect(nodeOutput(run, 'Send Welcome Template')).toEqual([
+				expect.objectContaining({ success: true, wa_message_id: expect.any(String) }),
+			]);
+			expect(
+				sim.requests.find((request) => request.path === '/whatsapp/send/template')?.body,
+			).toEqual(expect.objectContaining({ phone_number: '15550100001', template_id: '900000' }));
 			expect(sim.state.subscriber(NUMBER, '15550100001')?.label_ids).toContain(32);
 		},
 		bsExKeywords: (run) => {
-			expect(nodeOutput(run, 'Send Size Buttons')).toEqual([expect.objectContaining({ success: true })]);
-			expect(nodeOutput(run, 'Open CRM Deal')).toEqual([expect.objectContaining({ success: true })]);
-			expect(sim.state.subscriber(NUMBER, '15550100002')?.custom_fields).toEqual(expect.objectContaining({ city: 'Paris' }));
+			expect(nodeOutput(run, 'Send Size Buttons')).toEqual([
+				expect.objectContaining({ success: true }),
+			]);
+			expect(nodeOutput(run, 'Open CRM Deal')).toEqual([
+				expect.objectContaining({ success: true }),
+			]);
+			expect(sim.state.subscriber(NUMBER, '15550100002')?.custom_fields).toEqual(
+				expect.objectContaining({ city: 'Paris' }),
+			);
 		},
 		bsExSendFile: (run) => {
 			// Convert to File's output lives in the database binary store, and the worker uploads it from there.
 			expect(binaryIds(run, 'Convert to File')).toEqual([expect.stringMatching(/^database:/)]);
-			expect(nodeOutput(run, 'Send Menu as Document')).toEqual([expect.objectContaining({ success: true, wa_message_id: expect.any(String) })]);
+			expect(nodeOutput(run, 'Send Menu as Document')).toEqual([
+				expect.objectContaining({ success: true, wa_message_id: expect.any(String) }),
+			]);
 			const upload = sim.requests.find((request) => request.path === '/whatsapp/upload/media');
-			expect(upload?.files.media_file).toEqual(expect.objectContaining({ name: 'menu.txt', type: 'text/plain', size: 77 }));
-			expect(sim.requests.find((request) => request.path === '/whatsapp/send/file')?.body).toEqual(expect.objectContaining({ phone_number: '15550100001', media_type: 'document', media_name: 'menu.txt' }));
+			expect(upload?.files.media_file).toEqual(
+				expect.objectContaining({ name: 'menu.txt', type: 'text/plain', size: 77 }),
+			);
+			expect(sim.requests.find((request) => request.path === '/whatsapp/send/file')?.body).toEqual(
+				expect.objectContaining({
+					phone_number: '15550100001',
+					media_type: 'document',
+					media_name: 'menu.txt',
+				}),
+			);
 		},
 		bsExOrders: (run) => {
-			expect(nodeOutput(run, 'Approve Order')).toEqual([expect.objectContaining({ success: true })]);
-			expect(sim.state.orders.find((order) => order.order_unique_id === 'ORD-1001')?.cart_status_raw).toBe('Approved');
-			expect(sim.requests.find((request) => request.path === '/whatsapp/send')?.body).toEqual({ phone_number_id: NUMBER, phone_number: '15550100001', message: 'Thank you Ava! Your order ORD-1001 (13.5 USD) is confirmed.' });
+			expect(nodeOutput(run, 'Approve Order')).toEqual([
+				expect.objectContaining({ success: true }),
+			]);
+			expect(
+				sim.state.orders.find((order) => order.order_unique_id === 'ORD-1001')?.cart_status_raw,
+			).toBe('Approved');
+			expect(sim.requests.find((request) => request.path === '/whatsapp/send')?.body).toEqual({
+				phone_number_id: NUMBER,
+				phone_number: '15550100001',
+				message: 'Thank you Ava! Your order ORD-1001 (13.5 USD) is confirmed.',
+			});
 		},
 		bsExReseller: (run) => {
-			expect(nodeOutput(run, 'Create User With Login Link')).toEqual([expect.objectContaining({ email: 'new.client@agency.example', direct_login_url: expect.stringMatching(/^https:\/\//) })]);
-			expect(nodeOutput(run, 'Give Extra Subscribers Addon')).toEqual([expect.objectContaining({ success: true })]);
+			expect(nodeOutput(run, 'Create User With Login Link')).toEqual([
+				expect.objectContaining({
+					email: 'new.client@agency.example',
+					direct_login_url: expect.stringMatching(/^https:\/\//),
+				}),
+			]);
+			expect(nodeOutput(run, 'Give Extra Subscribers Addon')).toEqual([
+				expect.objectContaining({ success: true }),
+			]);
 		},
 		bsExDownloadMedia: (run) => {
-			expect(binaryIds(run, 'Download Media')).toEqual([expect.stringMatching(/^database:/), expect.stringMatching(/^database:/), undefined]);
+			expect(binaryIds(run, 'Download Media')).toEqual([
+				expect.stringMatching(/^database:/),
+				expect.stringMatching(/^database:/),
+				undefined,
+			]);
 			expect(nodeOutput(run, 'Describe the File')).toEqual([
-				expect.objectContaining({ phone_number: '15550100001', file_name: 'voice-note.ogg', file_size: '23.4 KB' }),
-				expect.objectContaining({ phone_number: '15550100002', file_name: 'cake-photo.jpg', file_size: '46.9 KB' }),
+				expect.objectContaining({
+					phone_number: '15550100001',
+					file_name: 'voice-note.ogg',
+					file_size: '23.4 KB',
+				}),
+				expect.objectContaining({
+					phone_number: '15550100002',
+					file_name: 'cake-photo.jpg',
+					file_size: '46.9 KB',
+				}),
 			]);
 			expect(sim.requests.filter((request) => request.path === '/whatsapp/send')).toHaveLength(2);
 		},
 		bsExAiAgent: (run) => {
-			expect(nodeOutput(run, 'AI Agent')).toEqual([expect.objectContaining({ output: 'Done: I sent the WhatsApp message.' })]);
-			expect(sim.requests.filter((request) => request.path === '/whatsapp/send').map((request) => request.body)).toEqual([
-				{ phone_number_id: NUMBER, phone_number: '15550100001', message: 'Hi Ava, your cake is ready for pickup at Sunrise Bakery.' },
+			expect(nodeOutput(run, 'AI Agent')).toEqual([
+				expect.objectContaining({ output: 'Done: I sent the WhatsApp message.' }),
+			]);
+			expect(
+				sim.requests
+					.filter((request) => request.path === '/whatsapp/send')
+					.map((request) => request.body),
+			).toEqual([
+				{
+					phone_number_id: NUMBER,
+					phone_number: '15550100001',
+					message: 'Hi Ava, your cake is ready for pickup at Sunrise Bakery.',
+				},
 			]);
 		},
 	};
@@ -330,31 +503,69 @@ async function main(): Promise<void> {
 	for (const example of examples) {
 		const { workflow } = example;
 		const label = `(a) ${example.file} on a worker`;
-		if (!check(`${label}: has a check`, () => expect(Object.keys(exampleChecks)).toContain(workflow.id))) continue;
+		if (
+			!check(`${label}: has a check`, () =>
+				expect(Object.keys(exampleChecks)).toContain(workflow.id),
+			)
+		)
+			continue;
 		sim.reset();
 		standIn.reset();
 		await publish(session, workflow.id);
 		if (example.chatWebhookId) {
-			standIn.script([{ toolCalls: [{ name: 'Send_WhatsApp_Text', arguments: { phone_number: '15550100001', message: 'Hi Ava, your cake is ready for pickup at Sunrise Bakery.' } }] }, { text: 'Done: I sent the WhatsApp message.' }]);
+			standIn.script([
+				{
+					toolCalls: [
+						{
+							name: 'Send_WhatsApp_Text',
+							arguments: {
+								phone_number: '15550100001',
+								message: 'Hi Ava, your cake is ready for pickup at Sunrise Bakery.',
+							},
+						},
+					],
+				},
+				{ text: 'Done: I sent the WhatsApp message.' },
+			]);
 			// The chat waits for the worker's answer through the webhook processor (response mode: last node).
-			let reply = await sendChatMessage(webhookN8n, example.chatWebhookId, `queue-${Date.now()}`, 'Tell Ava her cake is ready');
+			let reply = await sendChatMessage(
+				webhookN8n,
+				example.chatWebhookId,
+				`queue-${Date.now()}`,
+				'Tell Ava her cake is ready',
+			);
 			for (let attempt = 0; reply.status === 404 && attempt < 60; attempt++) {
 				await sleep(500);
-				reply = await sendChatMessage(webhookN8n, example.chatWebhookId, `queue-${Date.now()}`, 'Tell Ava her cake is ready');
+				reply = await sendChatMessage(
+					webhookN8n,
+					example.chatWebhookId,
+					`queue-${Date.now()}`,
+					'Tell Ava her cake is ready',
+				);
 			}
 			check(`${label}: chat answered`, () => expect(reply.status).toBe(200));
 		} else {
 			const response = await postWebhook(webhookN8n, example.path!, {});
-			check(`${label}: webhook processor accepted the call`, () => expect(response.status).toBe(200));
+			check(`${label}: webhook processor accepted the call`, () =>
+				expect(response.status).toBe(200),
+			);
 			await response.body?.cancel();
 		}
-		const executions = await waitForExecutions(session, workflow.id, 1, { timeoutMs: 120_000, settleMs: 1000 });
+		const executions = await waitForExecutions(session, workflow.id, 1, {
+			timeoutMs: 120_000,
+			settleMs: 1000,
+		});
 		await unpublish(session, workflow.id);
 		if (!check(`${label}: one execution`, () => expect(executions).toHaveLength(1))) continue;
 		const run = await runOf(mainN8n, session, executions[0].id);
 		const ranOn = workerOf(workers, executions[0].id);
 		const ok = [
-			check(`${label}: status`, () => expect({ status: run.status, error: run.data.resultData.error ?? null }).toEqual({ status: 'success', error: null })),
+			check(`${label}: status`, () =>
+				expect({ status: run.status, error: run.data.resultData.error ?? null }).toEqual({
+					status: 'success',
+					error: null,
+				}),
+			),
 			check(`${label}: ran on exactly one worker`, () => expect(ranOn).toHaveLength(1)),
 			check(`${label}: output`, () => exampleChecks[workflow.id](run)),
 		].every(Boolean);
@@ -364,20 +575,39 @@ async function main(): Promise<void> {
 		}
 		log(`${example.file}: ${run.status} on ${ranOn.join(', ') || 'no worker'} (${elapsed()})`);
 	}
-	figures.push(`(a) examples run on workers with the right output: ${examplesOnWorkers} of ${examples.length} (${Object.entries(examplesPerWorker).map(([name, count]) => `${name}: ${count}`).join(', ')}); binary data mode: database`);
+	figures.push(
+		`(a) examples run on workers with the right output: ${examplesOnWorkers} of ${examples.length} (${Object.entries(
+			examplesPerWorker,
+		)
+			.map(([name, count]) => `${name}: ${count}`)
+			.join(', ')}); binary data mode: database`,
+	);
 	check('(a) every example', () => expect(examplesOnWorkers).toBe(examples.length));
 
 	/** The message ids the trigger's executions started with, once there are `count` of them (or at the timeout). */
-	const polledItems = async (current: Session, workflowId: string, count: number, timeoutMs: number) => {
+	const polledItems = async (
+		current: Session,
+		workflowId: string,
+		count: number,
+		timeoutMs: number,
+	) => {
 		const items = new Map<string, string[]>();
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const executions = await executionsOf(current, workflowId);
-			for (const execution of executions.filter((entry) => entry.status !== 'running' && entry.status !== 'new' && !items.has(entry.id))) {
-				items.set(execution.id, triggerItems(await runOf(mainN8n, current, execution.id)).items.map((item) => String(item.wa_message_id)));
+			for (const execution of executions.filter(
+				(entry) => entry.status !== 'running' && entry.status !== 'new' && !items.has(entry.id),
+			)) {
+				items.set(
+					execution.id,
+					triggerItems(await runOf(mainN8n, current, execution.id)).items.map((item) =>
+						String(item.wa_message_id),
+					),
+				);
 			}
 			const all = [...items.values()].flat();
-			if ((all.length >= count && items.size === executions.length) || Date.now() > deadline) return all;
+			if ((all.length >= count && items.size === executions.length) || Date.now() > deadline)
+				return all;
 			await sleep(2000);
 		}
 	};
@@ -391,14 +621,25 @@ async function main(): Promise<void> {
 	// once in n8n's legacy scheduling; the durable scheduler's first pass comes some seconds later.
 	const firstPollBy = Date.now() + 120_000;
 	while (sim.requests.length === 0 && Date.now() < firstPollBy) await sleep(250);
-	check('(b) the trigger polled after activation', () => expect(sim.requests.length).toBeGreaterThan(0));
+	check('(b) the trigger polled after activation', () =>
+		expect(sim.requests.length).toBeGreaterThan(0),
+	);
 	await sleep(3000);
 	const pollMessages: ConversationMessage[] = [];
-	const write = (index: number) => pollMessages.push(addMessage(sim.state, { phone_number_id: NUMBER, phone_number: `1555040${String(index).padStart(4, '0')}`, text: `poll ${index}` }));
+	const write = (index: number) =>
+		pollMessages.push(
+			addMessage(sim.state, {
+				phone_number_id: NUMBER,
+				phone_number: `1555040${String(index).padStart(4, '0')}`,
+				text: `poll ${index}`,
+			}),
+		);
 	const half = Math.floor(POLL_MESSAGES / 2);
 	for (let index = 0; index < half; index++) write(index);
 	const firstHalf = await polledItems(session, pollWorkflow.id, half, 150_000);
-	log(`(b) ${firstHalf.length} of the first ${half} messages polled; restarting the main (${elapsed()})`);
+	log(
+		`(b) ${firstHalf.length} of the first ${half} messages polled; restarting the main (${elapsed()})`,
+	);
 	await mainProc.stop();
 	for (let index = half; index < POLL_MESSAGES; index++) write(index); // written while the main is down
 	stopped.push(mainProc);
@@ -417,18 +658,28 @@ async function main(): Promise<void> {
 		polled.push(...triggerItems(run).items.map((item) => String(item.wa_message_id)));
 		if (workerOf(workers, execution.id).length === 1) pollOnWorkers++;
 	}
-	const perMessage = pollMessages.map((message) => polled.filter((id) => id === message.wa_message_id).length);
+	const perMessage = pollMessages.map(
+		(message) => polled.filter((id) => id === message.wa_message_id).length,
+	);
 	figures.push(
 		`(b) polling trigger (New Message) across a main restart, durable poll cursors ${DURABLE ? 'on' : 'off'}: ${POLL_MESSAGES} messages (${POLL_MESSAGES - half} written while the main was down) → ${pollExecutions.length} executions, ${perMessage.filter((count) => count === 1).length} messages started exactly once, ${polled.length} items in all; executions on workers: ${pollOnWorkers}`,
 	);
-	check('(b) each message exactly once', () => expect(perMessage).toEqual(pollMessages.map(() => 1)));
+	check('(b) each message exactly once', () =>
+		expect(perMessage).toEqual(pollMessages.map(() => 1)),
+	);
 	check('(b) nothing else started', () => expect(polled).toHaveLength(POLL_MESSAGES));
-	check('(b) poll executions ran on workers', () => expect(pollOnWorkers).toBe(pollExecutions.length));
+	check('(b) poll executions ran on workers', () =>
+		expect(pollOnWorkers).toBe(pollExecutions.length),
+	);
 
 	// (c) the webhook trigger, duplicates landing on different processes --------------------------------
 	const urlOf = (n8n: N8nInstance) => productionUrl(n8n, HOOK_ID, WEBHOOK_SECRET);
 	const post = async (n8n: N8nInstance, body: Record<string, unknown>) => {
-		const response = await fetch(urlOf(n8n), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		const response = await fetch(urlOf(n8n), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
 		return { status: response.status, answer: await response.text() };
 	};
 	const ROUNDS = 5;
@@ -442,13 +693,24 @@ async function main(): Promise<void> {
 		const before = (await executionsOf(session, hookWorkflow.id)).length;
 		// A real delivery from the simulator to the webhook processor gives the body every replay copies.
 		sim.state.webhooks.configure(NUMBER, { urls: { incoming_message: urlOf(webhookN8n) } });
-		const firstMessage = addMessage(sim.state, { phone_number_id: NUMBER, phone_number: '15550500000', text: 'template' });
+		const firstMessage = addMessage(sim.state, {
+			phone_number_id: NUMBER,
+			phone_number: '15550500000',
+			text: 'template',
+		});
 		await sim.state.webhooks.idle();
 		const template = sim.state.webhooks.deliveries[0].body;
 		sim.state.webhooks.configure(NUMBER, { urls: {} });
-		const delivery = () => ({ ...template, wa_message_id: `wamid.QUEUEDUP${String(++sequence).padStart(6, '0')}`, user_message: `duplicate test ${sequence}` });
+		const delivery = () => ({
+			...template,
+			wa_message_id: `wamid.QUEUEDUP${String(++sequence).padStart(6, '0')}`,
+			user_message: `duplicate test ${sequence}`,
+		});
 		const scenarios: Array<{ name: string; ids: string[]; statuses: number[] }> = [];
-		const scenario = async (name: string, send: (body: Record<string, unknown>) => Promise<Array<{ status: number }>>) => {
+		const scenario = async (
+			name: string,
+			send: (body: Record<string, unknown>) => Promise<Array<{ status: number }>>,
+		) => {
 			const entry = { name, ids: [] as string[], statuses: [] as number[] };
 			for (let round = 0; round < ROUNDS; round++) {
 				const body = delivery();
@@ -457,8 +719,14 @@ async function main(): Promise<void> {
 			}
 			scenarios.push(entry);
 		};
-		await scenario('same process twice in a row (webhook processor)', async (body) => [await post(webhookN8n, body), await post(webhookN8n, body)]);
-		await scenario('webhook processor, then main, in a row', async (body) => [await post(webhookN8n, body), await post(mainN8n, body)]);
+		await scenario('same process twice in a row (webhook processor)', async (body) => [
+			await post(webhookN8n, body),
+			await post(webhookN8n, body),
+		]);
+		await scenario('webhook processor, then main, in a row', async (body) => [
+			await post(webhookN8n, body),
+			await post(mainN8n, body),
+		]);
 		const snapshots = { before: 0, after: 0, changed: 0 };
 		await scenario('webhook processor, then main 2 s later', async (body) => {
 			const before = staticSnapshot(hookWorkflow.id);
@@ -471,8 +739,16 @@ async function main(): Promise<void> {
 			if (after !== before) snapshots.changed++;
 			return [first, await post(mainN8n, body)];
 		});
-		await scenario('main and webhook processor at the same moment', async (body) => await Promise.all([post(webhookN8n, body), post(mainN8n, body)]));
-		const all = await waitForExecutions(session, hookWorkflow.id, before + 1 + ROUNDS * scenarios.length, { timeoutMs: 120_000, settleMs: 3000 });
+		await scenario(
+			'main and webhook processor at the same moment',
+			async (body) => await Promise.all([post(webhookN8n, body), post(mainN8n, body)]),
+		);
+		const all = await waitForExecutions(
+			session,
+			hookWorkflow.id,
+			before + 1 + ROUNDS * scenarios.length,
+			{ timeoutMs: 120_000, settleMs: 3000 },
+		);
 		const executions = all.slice(0, all.length - before); // newest first
 		const started: string[] = [];
 		for (const execution of executions) {
@@ -481,29 +757,63 @@ async function main(): Promise<void> {
 		}
 		await unpublish(session, hookWorkflow.id);
 		const countOf = (id: string) => started.filter((entry) => entry === id).length;
-		check(`(c) ${setting}: the simulator's delivery started one execution`, () => expect(countOf(firstMessage.wa_message_id)).toBe(1));
-		const measured = scenarios.map((entry) => ({ name: entry.name, executions: entry.ids.reduce((sum, id) => sum + countOf(id), 0), statuses: entry.statuses }));
-		figures.push(`(c) webhook trigger, ${setting}; ${ROUNDS} messages each delivered twice → executions: ${measured.map((entry) => `${entry.name}: ${entry.executions}`).join('; ')}`);
-		figures.push(`(c) ${setting}: the workflow's saved duplicate memory 2 s after a delivery to the webhook processor had changed in ${snapshots.changed} of ${ROUNDS} rounds (keys before/after, summed: ${snapshots.before}/${snapshots.after})`);
-		check(`(c) ${setting}: same process, one execution per message`, () => expect(measured[0].executions).toBe(ROUNDS));
-		check(`(c) ${setting}: every message started, at most once per process`, () => measured.forEach((entry) => {
-			expect(entry.executions).toBeGreaterThanOrEqual(ROUNDS);
-			expect(entry.executions).toBeLessThanOrEqual(2 * ROUNDS);
+		check(`(c) ${setting}: the simulator's delivery started one execution`, () =>
+			expect(countOf(firstMessage.wa_message_id)).toBe(1),
+		);
+		const measured = scenarios.map((entry) => ({
+			name: entry.name,
+			executions: entry.ids.reduce((sum, id) => sum + countOf(id), 0),
+			statuses: entry.statuses,
 		}));
-		check(`(c) ${setting}: every delivery answered 200`, () => measured.forEach((entry) => expect(entry.statuses.every((status) => status === 200)).toBe(true)));
-		const onWorkers = executions.filter((execution) => workerOf(workers, execution.id).length === 1).length;
-		check(`(c) ${setting}: executions ran on workers`, () => expect(onWorkers).toBe(executions.length));
+		figures.push(
+			`(c) webhook trigger, ${setting}; ${ROUNDS} messages each delivered twice → executions: ${measured.map((entry) => `${entry.name}: ${entry.executions}`).join('; ')}`,
+		);
+		figures.push(
+			`(c) ${setting}: the workflow's saved duplicate memory 2 s after a delivery to the webhook processor had changed in ${snapshots.changed} of ${ROUNDS} rounds (keys before/after, summed: ${snapshots.before}/${snapshots.after})`,
+		);
+		check(`(c) ${setting}: same process, one execution per message`, () =>
+			expect(measured[0].executions).toBe(ROUNDS),
+		);
+		check(`(c) ${setting}: every message started, at most once per process`, () =>
+			measured.forEach((entry) => {
+				expect(entry.executions).toBeGreaterThanOrEqual(ROUNDS);
+				expect(entry.executions).toBeLessThanOrEqual(2 * ROUNDS);
+			}),
+		);
+		check(`(c) ${setting}: every delivery answered 200`, () =>
+			measured.forEach((entry) =>
+				expect(entry.statuses.every((status) => status === 200)).toBe(true),
+			),
+		);
+		const onWorkers = executions.filter(
+			(execution) => workerOf(workers, execution.id).length === 1,
+		).length;
+		check(`(c) ${setting}: executions ran on workers`, () =>
+			expect(onWorkers).toBe(executions.length),
+		);
 		return measured;
 	};
-	const withPublication = await duplicates(DURABLE ? 'N8N_USE_WORKFLOW_PUBLICATION_SERVICE on (needed by durable cursors)' : 'n8n default settings');
+	const withPublication = await duplicates(
+		DURABLE
+			? 'N8N_USE_WORKFLOW_PUBLICATION_SERVICE on (needed by durable cursors)'
+			: 'n8n default settings',
+	);
 	let withDefaults = withPublication;
 	if (DURABLE) {
 		// n8n's defaults (no publication service): the main and the webhook processor restarted without the durable switches.
-		log(`(c) restarting the main and the webhook processor with n8n's default scheduling (${elapsed()})`);
+		log(
+			`(c) restarting the main and the webhook processor with n8n's default scheduling (${elapsed()})`,
+		);
 		stopped.push(mainProc, webhookProc);
 		await Promise.all([mainProc.stop(), webhookProc.stop()]);
-		const plain = (n8n: N8nInstance): N8nInstance => ({ ...n8n, env: Object.fromEntries(Object.entries(n8n.env).filter(([name]) => !(name in DURABLE_ENV))) });
-		[mainProc, webhookProc] = await Promise.all([startMain(plain(mainN8n)), launch('webhook', plain(webhookN8n), ['webhook'], answers(`${webhookN8n.url}/healthz`))]);
+		const plain = (n8n: N8nInstance): N8nInstance => ({
+			...n8n,
+			env: Object.fromEntries(Object.entries(n8n.env).filter(([name]) => !(name in DURABLE_ENV))),
+		});
+		[mainProc, webhookProc] = await Promise.all([
+			startMain(plain(mainN8n)),
+			launch('webhook', plain(webhookN8n), ['webhook'], answers(`${webhookN8n.url}/healthz`)),
+		]);
 		session = new Session(mainN8n.url);
 		await session.login();
 		withDefaults = await duplicates('n8n default settings');
@@ -511,8 +821,19 @@ async function main(): Promise<void> {
 	// What the README states, as measured on n8n 2.41.1: the memory holds within a process only. A copy that lands
 	// on another process starts a second execution, also seconds after the first run (the static data snapshot is
 	// not consulted there in time). If this ever changes, the README's "Duplicate webhooks across processes" must too.
-	for (const [setting, measured] of DURABLE ? [['publication service on', withPublication], ['defaults', withDefaults]] as const : [['defaults', withDefaults]] as const) {
-		check(`(c) ${setting}: a copy on the other process starts a second execution`, () => expect(measured.slice(1).map((entry) => entry.executions)).toEqual([2 * ROUNDS, 2 * ROUNDS, 2 * ROUNDS]));
+	for (const [setting, measured] of DURABLE
+		? ([
+				['publication service on', withPublication],
+				['defaults', withDefaults],
+			] as const)
+		: ([['defaults', withDefaults]] as const)) {
+		check(`(c) ${setting}: a copy on the other process starts a second execution`, () =>
+			expect(measured.slice(1).map((entry) => entry.executions)).toEqual([
+				2 * ROUNDS,
+				2 * ROUNDS,
+				2 * ROUNDS,
+			]),
+		);
 	}
 
 	// (d) 2,000 sends over both workers against a platform capped at 10 concurrent requests ------------
@@ -522,10 +843,17 @@ async function main(): Promise<void> {
 	sim.faults.resetReport();
 	await publish(session, 'bsQueueSends');
 	const sendStarted = Date.now();
-	const calls = await Promise.all([0, SENDS / 2].map(async (offset) => await postWebhook(webhookN8n, 'queue-sends', { offset })));
+	const calls = await Promise.all(
+		[0, SENDS / 2].map(async (offset) => await postWebhook(webhookN8n, 'queue-sends', { offset })),
+	);
 	for (const call of calls) await call.body?.cancel();
-	check('(d) both calls accepted', () => expect(calls.map((call) => call.status)).toEqual([200, 200]));
-	const sendExecutions = await waitForExecutions(session, 'bsQueueSends', 2, { timeoutMs: 300_000, settleMs: 1000 });
+	check('(d) both calls accepted', () =>
+		expect(calls.map((call) => call.status)).toEqual([200, 200]),
+	);
+	const sendExecutions = await waitForExecutions(session, 'bsQueueSends', 2, {
+		timeoutMs: 300_000,
+		settleMs: 1000,
+	});
 	const sendSeconds = (Date.now() - sendStarted) / 1000;
 	await unpublish(session, 'bsQueueSends');
 	const report = sim.faults.report();
@@ -538,30 +866,49 @@ async function main(): Promise<void> {
 	}
 	const perRecipient = new Map<string, number>();
 	for (const message of sim.state.messages) {
-		if (message.sender !== 'bot' || !message.whatsapp_bot_subscriber_subscriber_id.startsWith('1882')) continue;
-		perRecipient.set(message.whatsapp_bot_subscriber_subscriber_id, (perRecipient.get(message.whatsapp_bot_subscriber_subscriber_id) ?? 0) + 1);
+		if (
+			message.sender !== 'bot' ||
+			!message.whatsapp_bot_subscriber_subscriber_id.startsWith('1882')
+		)
+			continue;
+		perRecipient.set(
+			message.whatsapp_bot_subscriber_subscriber_id,
+			(perRecipient.get(message.whatsapp_bot_subscriber_subscriber_id) ?? 0) + 1,
+		);
 	}
 	const lost = SENDS - perRecipient.size;
 	const duplicated = [...perRecipient.values()].filter((count) => count > 1).length;
 	figures.push(
 		`(d) ${SENDS} sends (Send Text) in 2 executions on ${[...new Set(sendWorkers)].sort().join(' + ')}, Max Sends in Flight ${MAX_SENDS_IN_FLIGHT}, platform cap ${PLATFORM_CAP} concurrent: ${perRecipient.size} recipients got a message, ${lost} lost, ${duplicated} duplicated, ${successItems} success items; peak in flight at the platform ${report.peakInFlight}, answers of 429 ${report.overCapacity}; ${sendSeconds.toFixed(1)} s`,
 	);
-	check('(d) split over both workers', () => expect([...new Set(sendWorkers)].sort()).toEqual(['worker-1', 'worker-2']));
+	check('(d) split over both workers', () =>
+		expect([...new Set(sendWorkers)].sort()).toEqual(['worker-1', 'worker-2']),
+	);
 	check('(d) 0 lost', () => expect(lost).toBe(0));
 	check('(d) 0 duplicated', () => expect(duplicated).toBe(0));
 	check('(d) every item reports success', () => expect(successItems).toBe(SENDS));
-	check(`(d) the platform never saw more than 2 workers × ${MAX_SENDS_IN_FLIGHT}`, () => expect(report.peakInFlight).toBeLessThanOrEqual(2 * MAX_SENDS_IN_FLIGHT));
-	check('(d) both workers sent at once (the peak exceeds one process’s limit)', () => expect(report.peakInFlight).toBeGreaterThan(MAX_SENDS_IN_FLIGHT));
-	check('(d) no 429: processes × Max Sends in Flight ≤ the cap', () => expect(report.overCapacity).toBe(0));
+	check(`(d) the platform never saw more than 2 workers × ${MAX_SENDS_IN_FLIGHT}`, () =>
+		expect(report.peakInFlight).toBeLessThanOrEqual(2 * MAX_SENDS_IN_FLIGHT),
+	);
+	check('(d) both workers sent at once (the peak exceeds one process’s limit)', () =>
+		expect(report.peakInFlight).toBeGreaterThan(MAX_SENDS_IN_FLIGHT),
+	);
+	check('(d) no 429: processes × Max Sends in Flight ≤ the cap', () =>
+		expect(report.overCapacity).toBe(0),
+	);
 	sim.faults.clear();
 
 	// No secret in any process's output.
-	const outputs = [...stopped, mainProc, ...workers, webhookProc].map((proc) => proc.output).join('\n');
+	const outputs = [...stopped, mainProc, ...workers, webhookProc]
+		.map((proc) => proc.output)
+		.join('\n');
 	check('no API token or webhook secret in n8n output', () => {
 		expect(outputs.includes(sim.token)).toBe(false);
 		expect(outputs.includes(WEBHOOK_SECRET)).toBe(false);
 	});
-	check('no “Unrecognized node type” on any process', () => expect(outputs).not.toMatch(/Unrecognized node type/));
+	check('no “Unrecognized node type” on any process', () =>
+		expect(outputs).not.toMatch(/Unrecognized node type/),
+	);
 
 	await Promise.all([mainProc, ...workers, webhookProc].map(async (proc) => await proc.stop()));
 	await sim.close();
@@ -572,9 +919,13 @@ main()
 	.catch((error: Error) => failures.push(`run aborted: ${error.stack ?? error.message}`))
 	.finally(() => {
 		const mode = `n8n 2.41.1 queue mode: 1 main + 2 workers (concurrency 1) + 1 webhook processor, PostgreSQL, Redis, binary data in the database`;
-		process.stdout.write(`\n=== test:queue figures (${mode}) ===\n${figures.map((line) => `  ${line}`).join('\n')}\n  run time of test/queue/run.ts: ${elapsed()}\n`);
+		process.stdout.write(
+			`\n=== test:queue figures (${mode}) ===\n${figures.map((line) => `  ${line}`).join('\n')}\n  run time of test/queue/run.ts: ${elapsed()}\n`,
+		);
 		if (failures.length) {
-			process.stdout.write(`\n${failures.length} check(s) FAILED:\n${failures.map((line) => `  - ${line}`).join('\n')}\n`);
+			process.stdout.write(
+				`\n${failures.length} check(s) FAILED:\n${failures.map((line) => `  - ${line}`).join('\n')}\n`,
+			);
 			process.exitCode = 1;
 		} else process.stdout.write('all checks passed\n');
 		// Anything still open (a stuck fetch, the simulator) must not keep the process alive.

@@ -7,33 +7,62 @@ import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
 import type { RecordedRequest } from '../simulator/server';
 
 /** Every resource/operation of the node description with its display names. */
-export function describedOperations(): Array<{ resource: string; operation: string; label: string; parameterNames: Set<string> }> {
+export function describedOperations(): Array<{
+	resource: string;
+	operation: string;
+	label: string;
+	parameterNames: Set<string>;
+}> {
 	const { properties } = new BotSailor().description;
-	const resources = (properties.find((property) => property.name === 'resource')?.options ?? []) as INodePropertyOptions[];
+	const resources = (properties.find((property) => property.name === 'resource')?.options ??
+		[]) as INodePropertyOptions[];
 	const result = [];
 	for (const resource of resources) {
-		const operationProperties = properties.filter((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource.value));
-		for (const option of operationProperties.flatMap((property) => (property.options ?? []) as INodePropertyOptions[])) {
+		const operationProperties = properties.filter(
+			(property) =>
+				property.name === 'operation' &&
+				property.displayOptions?.show?.resource?.includes(resource.value),
+		);
+		for (const option of operationProperties.flatMap(
+			(property) => (property.options ?? []) as INodePropertyOptions[],
+		)) {
 			const shown = properties.filter(
-				(property) => (property.displayOptions?.show?.resource ?? [resource.value]).includes(resource.value) && (property.displayOptions?.show?.operation ?? [option.value]).includes(option.value),
+				(property) =>
+					(property.displayOptions?.show?.resource ?? [resource.value]).includes(resource.value) &&
+					(property.displayOptions?.show?.operation ?? [option.value]).includes(option.value),
 			);
 			const parameterNames = new Set<string>();
 			const collect = (entries: unknown[]) => {
-				for (const entry of entries as Array<{ displayName?: string; options?: unknown[]; values?: unknown[] }>) {
+				for (const entry of entries as Array<{
+					displayName?: string;
+					options?: unknown[];
+					values?: unknown[];
+				}>) {
 					if (entry.displayName) parameterNames.add(entry.displayName);
 					if (Array.isArray(entry.options)) collect(entry.options);
 					if (Array.isArray(entry.values)) collect(entry.values);
 				}
 			};
 			collect(shown);
-			result.push({ resource: String(resource.value), operation: String(option.value), label: `${resource.name} → ${option.name}`, parameterNames });
+			result.push({
+				resource: String(resource.value),
+				operation: String(option.value),
+				label: `${resource.name} → ${option.name}`,
+				parameterNames,
+			});
 		}
 	}
 	return result;
 }
 
 /** Paths inside `value` where `secret` occurs: own properties (enumerable or not), Buffers, cycles handled. */
-export function secretPaths(value: unknown, secret: string, path = '$', seen = new WeakSet<object>(), depth = 0): string[] {
+export function secretPaths(
+	value: unknown,
+	secret: string,
+	path = '$',
+	seen = new WeakSet<object>(),
+	depth = 0,
+): string[] {
 	if (typeof value === 'string') return value.includes(secret) ? [path] : [];
 	if (Buffer.isBuffer(value)) return value.toString('utf8').includes(secret) ? [path] : [];
 	if (!value || typeof value !== 'object' || depth > 12) return [];
@@ -73,9 +102,17 @@ export function leaks(value: unknown, secret: string): string[] {
 export function tokenMisplaced(requests: RecordedRequest[]): string[] {
 	const problems: string[] = [];
 	for (const request of requests) {
-		const allowed = new Set(['body×1', ...(request.tokenIn.includes('bearer') ? ['header:authorization'] : [])]);
-		if (!request.tokenOnWire.includes('body×1') || request.tokenOnWire.some((place) => !allowed.has(place))) {
-			problems.push(`${request.path}: token at ${request.tokenOnWire.join(', ') || 'no place found'}`);
+		const allowed = new Set([
+			'body×1',
+			...(request.tokenIn.includes('bearer') ? ['header:authorization'] : []),
+		]);
+		if (
+			!request.tokenOnWire.includes('body×1') ||
+			request.tokenOnWire.some((place) => !allowed.has(place))
+		) {
+			problems.push(
+				`${request.path}: token at ${request.tokenOnWire.join(', ') || 'no place found'}`,
+			);
 		}
 	}
 	return problems;
@@ -98,13 +135,24 @@ export function count(tally: Tally, category: string, failed: boolean, behaviour
 	tally[category] ??= { tried: 0, failed: 0, behaviours: [] };
 	tally[category].tried++;
 	if (failed) tally[category].failed++;
-	if (behaviour !== undefined && !tally[category].behaviours.includes(behaviour)) tally[category].behaviours.push(behaviour);
+	if (behaviour !== undefined && !tally[category].behaviours.includes(behaviour))
+		tally[category].behaviours.push(behaviour);
 }
 
 /** What an error says, with the operation's name, quoted values and numbers taken out: the shape of the behaviour. */
-export function behaviourOf(error: { name?: string; message?: string; description?: string | null; httpCode?: string | null } | undefined, label: string): string {
+export function behaviourOf(
+	error:
+		| { name?: string; message?: string; description?: string | null; httpCode?: string | null }
+		| undefined,
+	label: string,
+): string {
 	if (!error) return 'no error';
-	const normalise = (text: string) => text.split(label).join('<operation>').replace(/"[^"]*"/g, '"…"').replace(/\d+(\.\d+)?/g, '#');
+	const normalise = (text: string) =>
+		text
+			.split(label)
+			.join('<operation>')
+			.replace(/"[^"]*"/g, '"…"')
+			.replace(/\d+(\.\d+)?/g, '#');
 	return `${error.name} ${error.httpCode ?? ''}: ${normalise(error.message ?? '')} | ${normalise(error.description ?? '')}`;
 }
 
@@ -116,9 +164,15 @@ const RESULTS_DIR = join(__dirname, 'results');
  */
 export function flushTally(file: string, tally: Tally, seconds: number): void {
 	if (!existsSync(RESULTS_DIR)) mkdirSync(RESULTS_DIR);
-	writeFileSync(join(RESULTS_DIR, `${file}.json`), JSON.stringify({ tally, seconds, at: new Date().toISOString() }, null, 1));
+	writeFileSync(
+		join(RESULTS_DIR, `${file}.json`),
+		JSON.stringify({ tally, seconds, at: new Date().toISOString() }, null, 1),
+	);
 	const mine = Object.entries(tally)
-		.map(([category, counts]) => `${category}: ${counts.tried} tried, ${counts.behaviours.length || '–'} distinct, ${counts.failed} failed`)
+		.map(
+			([category, counts]) =>
+				`${category}: ${counts.tried} tried, ${counts.behaviours.length || '–'} distinct, ${counts.failed} failed`,
+		)
 		.join('; ');
 	process.stdout.write(`\n[reliability] ${file} (${seconds.toFixed(1)} s): ${mine}\n`);
 }

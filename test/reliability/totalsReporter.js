@@ -13,10 +13,16 @@ class ReliabilityTotals {
 		const ran = new Map(results.testResults.map((result) => [result.testFilePath, result]));
 		const complete = files.every((name) => {
 			const result = ran.get(join(__dirname, name));
-			return result && result.numFailingTests === 0 && !result.testExecError && result.numPendingTests === 0;
+			return (
+				result &&
+				result.numFailingTests === 0 &&
+				!result.testExecError &&
+				result.numPendingTests === 0
+			);
 		});
 		if (!complete) {
-			if (files.some((name) => ran.has(join(__dirname, name)))) process.stdout.write('\nReliability matrix: partial run, RESULTS.md not written.\n');
+			if (files.some((name) => ran.has(join(__dirname, name))))
+				process.stdout.write('\nReliability matrix: partial run, RESULTS.md not written.\n');
 			return;
 		}
 		const rows = [];
@@ -27,12 +33,16 @@ class ReliabilityTotals {
 			const path = join(__dirname, 'results', `${name}.json`);
 			const saved = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
 			if (!saved || Date.parse(saved.at) < results.startTime) {
-				process.stdout.write(`\nReliability matrix: ${name} saved no tally in this run, RESULTS.md not written.\n`);
+				process.stdout.write(
+					`\nReliability matrix: ${name} saved no tally in this run, RESULTS.md not written.\n`,
+				);
 				return;
 			}
 			for (const [category, counts] of Object.entries(saved.tally)) {
 				const behaviours = counts.behaviours.length;
-				rows.push(`| ${category} | ${counts.tried} | ${behaviours || '–'} | ${counts.failed} | ${name} |`);
+				rows.push(
+					`| ${category} | ${counts.tried} | ${behaviours || '–'} | ${counts.failed} | ${name} |`,
+				);
 				tried += counts.tried;
 				failed += counts.failed;
 				distinct += behaviours;
@@ -52,7 +62,9 @@ class ReliabilityTotals {
 			'',
 		].join('\n');
 		writeFileSync(join(__dirname, 'RESULTS.md'), markdown);
-		process.stdout.write(`\nReliability matrix (test/reliability/RESULTS.md):\n${rows.map((row) => `  ${row}`).join('\n')}\n  total: ${tried} cases, ${distinct} distinct behaviours, ${failed} failures\n`);
+		process.stdout.write(
+			`\nReliability matrix (test/reliability/RESULTS.md):\n${rows.map((row) => `  ${row}`).join('\n')}\n  total: ${tried} cases, ${distinct} distinct behaviours, ${failed} failures\n`,
+		);
 	}
 }
 

@@ -13,11 +13,19 @@ const NUMBER = '104382179270221';
 
 /** A send whose body is not finished: it has arrived (headers sent) and stays in flight until `finish()`. */
 function openSend(text: string): { finish(): Promise<number> } {
-	const body = new URLSearchParams({ apiToken: context.sim.token, phone_number_id: NUMBER, phone_number: '15550100000', message: text }).toString();
+	const body = new URLSearchParams({
+		apiToken: context.sim.token,
+		phone_number_id: NUMBER,
+		phone_number: '15550100000',
+		message: text,
+	}).toString();
 	const request = http.request(`${context.sim.url}/api/v1/whatsapp/send`, {
 		method: 'POST',
 		agent: new http.Agent({ keepAlive: false }),
-		headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+		headers: {
+			'content-type': 'application/x-www-form-urlencoded',
+			'content-length': Buffer.byteLength(body),
+		},
 	});
 	const answered = new Promise<number>((resolve, reject) => {
 		request.on('response', (response) => {
@@ -36,7 +44,11 @@ function openSend(text: string): { finish(): Promise<number> } {
 }
 
 async function control<T>(action: string, input: unknown = {}): Promise<T> {
-	const response = await fetch(`${context.sim.url}/__control/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) });
+	const response = await fetch(`${context.sim.url}/__control/${action}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(input),
+	});
 	return ((await response.json()) as { result: T }).result;
 }
 
@@ -55,16 +67,35 @@ describe('concurrency cap without added latency', () => {
 		await until(() => context.sim.faults.inFlight === 3);
 		const over = await fetch(`${context.sim.url}/api/v1/whatsapp/send`, {
 			method: 'POST',
-			body: new URLSearchParams({ apiToken: context.sim.token, phone_number_id: NUMBER, phone_number: '15550100000', message: 'over' }),
+			body: new URLSearchParams({
+				apiToken: context.sim.token,
+				phone_number_id: NUMBER,
+				phone_number: '15550100000',
+				message: 'over',
+			}),
 		});
 		expect(over.status).toBe(429);
 		expect(await over.json()).toEqual({ status: '0', message: 'Too Many Requests' });
 		expect(await Promise.all(open.map((request) => request.finish()))).toEqual([200, 200, 200]);
-		expect(context.sim.state.messages.filter((message) => message.sender === 'bot' && message.message_content.includes('over'))).toEqual([]);
-		expect(await control('in-flight')).toEqual({ inFlight: 0, peakInFlight: 4, maxConcurrent: 3, overCapacity: 1 });
+		expect(
+			context.sim.state.messages.filter(
+				(message) => message.sender === 'bot' && message.message_content.includes('over'),
+			),
+		).toEqual([]);
+		expect(await control('in-flight')).toEqual({
+			inFlight: 0,
+			peakInFlight: 4,
+			maxConcurrent: 3,
+			overCapacity: 1,
+		});
 		// A new measurement starts from what is in flight now.
 		expect(await control('in-flight', { reset: true })).toMatchObject({ peakInFlight: 4 });
-		expect(await control('in-flight')).toEqual({ inFlight: 0, peakInFlight: 0, maxConcurrent: 3, overCapacity: 0 });
+		expect(await control('in-flight')).toEqual({
+			inFlight: 0,
+			peakInFlight: 0,
+			maxConcurrent: 3,
+			overCapacity: 0,
+		});
 	});
 
 	it('lets the same requests through one after the other, and without a cap', async () => {
@@ -74,12 +105,19 @@ describe('concurrency cap without added latency', () => {
 		const open = ['p', 'q', 'r'].map(openSend);
 		await until(() => context.sim.faults.inFlight === 3);
 		expect(await Promise.all(open.map((request) => request.finish()))).toEqual([200, 200, 200]);
-		expect(await control('in-flight')).toMatchObject({ inFlight: 0, maxConcurrent: null, overCapacity: 0 });
+		expect(await control('in-flight')).toMatchObject({
+			inFlight: 0,
+			maxConcurrent: null,
+			overCapacity: 0,
+		});
 	});
 
 	it('counts a request the client abandons only until it goes away', async () => {
 		const body = 'apiToken=x';
-		const request = http.request(`${context.sim.url}/api/v1/whatsapp/send`, { method: 'POST', headers: { 'content-length': 1000 } });
+		const request = http.request(`${context.sim.url}/api/v1/whatsapp/send`, {
+			method: 'POST',
+			headers: { 'content-length': 1000 },
+		});
 		request.on('error', () => undefined);
 		request.write(body);
 		await until(() => context.sim.faults.inFlight === 1);

@@ -14,13 +14,20 @@ export function useContractSimulator(seed?: SeedOptions) {
 	beforeEach(() => context.sim.reset(seed));
 
 	/** Sends the fields with the token as a query string (GET) or a form body (POST), returns the JSON envelope. */
-	async function call(path: string, fields: Record<string, string> = {}, method: 'GET' | 'POST' = 'POST'): Promise<Envelope> {
+	async function call(
+		path: string,
+		fields: Record<string, string> = {},
+		method: 'GET' | 'POST' = 'POST',
+	): Promise<Envelope> {
 		const { sim } = context;
 		const all = { apiToken: sim.token, ...fields };
 		const response =
 			method === 'GET'
 				? await fetch(`${sim.url}/api/v1${path}?${new URLSearchParams(all)}`)
-				: await fetch(`${sim.url}/api/v1${path}`, { method: 'POST', body: new URLSearchParams(all) });
+				: await fetch(`${sim.url}/api/v1${path}`, {
+						method: 'POST',
+						body: new URLSearchParams(all),
+					});
 		return (await response.json()) as Envelope;
 	}
 

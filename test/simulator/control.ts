@@ -2,7 +2,13 @@ import type { Faults, Fault } from './faults';
 import type { SeedOptions } from './seed';
 import type { RecordedRequest } from './server';
 import { timestamp, type ConversationMessage, type SimState, type Subscriber } from './state';
-import { conversationWebhook, flowDataWebhook, messageWebhook, statusWebhook, type WebhookFault } from './webhooks';
+import {
+	conversationWebhook,
+	flowDataWebhook,
+	messageWebhook,
+	statusWebhook,
+	type WebhookFault,
+} from './webhooks';
 
 /**
  * The control API: what happens on the platform without the node asking (a customer writes,
@@ -20,14 +26,31 @@ export interface ControlContext {
 	refuseConnections(ms: number): void;
 }
 
-function ensureSubscriber(state: SimState, phoneNumberId: string, phoneNumber: string, name = 'New Customer'): Subscriber {
+function ensureSubscriber(
+	state: SimState,
+	phoneNumberId: string,
+	phoneNumber: string,
+	name = 'New Customer',
+): Subscriber {
 	const existing = state.subscriber(phoneNumberId, phoneNumber);
 	if (existing) return existing;
 	const [first_name, ...rest] = name.split(' ');
 	const subscriber: Subscriber = {
-		subscriber_id: state.nextId(), phone_number_id: phoneNumberId, chat_id: phoneNumber, first_name, last_name: rest.join(' '),
-		email: 'null', gender: '', created_at: state.now(), assigned_agent_id: 0, label_ids: [], sequence_ids: [], custom_fields: {},
-		conversation_status: 0, last_message_at: state.now(), input_flow_reset_count: 0,
+		subscriber_id: state.nextId(),
+		phone_number_id: phoneNumberId,
+		chat_id: phoneNumber,
+		first_name,
+		last_name: rest.join(' '),
+		email: 'null',
+		gender: '',
+		created_at: state.now(),
+		assigned_agent_id: 0,
+		label_ids: [],
+		sequence_ids: [],
+		custom_fields: {},
+		conversation_status: 0,
+		last_message_at: state.now(),
+		input_flow_reset_count: 0,
 	};
 	state.subscribers.push(subscriber);
 	return subscriber;
@@ -36,7 +59,15 @@ function ensureSubscriber(state: SimState, phoneNumberId: string, phoneNumber: s
 /** Records a message in a conversation (incoming from the subscriber, or outgoing from bot/agent). */
 export function addMessage(
 	state: SimState,
-	input: { phone_number_id?: string; phone_number: string; text?: string; content?: unknown; sender?: string; name?: string; status?: string | null },
+	input: {
+		phone_number_id?: string;
+		phone_number: string;
+		text?: string;
+		content?: unknown;
+		sender?: string;
+		name?: string;
+		status?: string | null;
+	},
 ): ConversationMessage {
 	const phoneNumberId = input.phone_number_id ?? state.bots[0].phone_number_id;
 	const bot = state.bot(phoneNumberId);
@@ -45,11 +76,23 @@ export function addMessage(
 	const time = state.now();
 	const sender = input.sender ?? 'user';
 	const message: ConversationMessage = {
-		id: state.nextId(), phone_number_id: phoneNumberId, whatsapp_bot_subscriber_subscriber_id: subscriber.chat_id, whatsapp_bot_id: bot.whatsapp_bot_id,
-		sender, agent_name: sender === 'agent' ? 'Alex Agent' : null,
-		message_content: JSON.stringify(input.content ?? { type: 'text', text: { body: input.text ?? 'Hello' } }),
-		conversation_time: time, wa_message_id: state.newWaMessageId(), reaction_data: null,
-		message_status: sender === 'user' ? null : (input.status ?? 'sent'), delivery_status_updated_at: time, failed_reason: '', read_time: null, failed_time: null,
+		id: state.nextId(),
+		phone_number_id: phoneNumberId,
+		whatsapp_bot_subscriber_subscriber_id: subscriber.chat_id,
+		whatsapp_bot_id: bot.whatsapp_bot_id,
+		sender,
+		agent_name: sender === 'agent' ? 'Alex Agent' : null,
+		message_content: JSON.stringify(
+			input.content ?? { type: 'text', text: { body: input.text ?? 'Hello' } },
+		),
+		conversation_time: time,
+		wa_message_id: state.newWaMessageId(),
+		reaction_data: null,
+		message_status: sender === 'user' ? null : (input.status ?? 'sent'),
+		delivery_status_updated_at: time,
+		failed_reason: '',
+		read_time: null,
+		failed_time: null,
 	};
 	state.messages.push(message);
 	subscriber.last_message_at = time;
@@ -58,7 +101,10 @@ export function addMessage(
 }
 
 /** Moves an outgoing message's status: sent → delivered → read, or failed with a reason. */
-export function setMessageStatus(state: SimState, input: { wa_message_id: string; status: string; failed_reason?: string }): ConversationMessage {
+export function setMessageStatus(
+	state: SimState,
+	input: { wa_message_id: string; status: string; failed_reason?: string },
+): ConversationMessage {
 	const message = state.messages.find((entry) => entry.wa_message_id === input.wa_message_id);
 	if (!message) throw new Error(`unknown wa_message_id ${input.wa_message_id}`);
 	const time = state.now();
@@ -74,46 +120,100 @@ export function setMessageStatus(state: SimState, input: { wa_message_id: string
 }
 
 /** Approves or rejects a template (Meta's review). */
-export function decideTemplate(state: SimState, input: { template_id: string; status: 'APPROVED' | 'Rejected' | string; reason?: string }) {
-	const template = state.templates.find((entry) => String(entry.template_id) === String(input.template_id));
+export function decideTemplate(
+	state: SimState,
+	input: { template_id: string; status: 'APPROVED' | 'Rejected' | string; reason?: string },
+) {
+	const template = state.templates.find(
+		(entry) => String(entry.template_id) === String(input.template_id),
+	);
 	if (!template) throw new Error(`unknown template_id ${input.template_id}`);
 	template.status = input.status;
-	template.rejected_reason = input.status === 'Rejected' ? (input.reason ?? 'Does not meet policy') : null;
+	template.rejected_reason =
+		input.status === 'Rejected' ? (input.reason ?? 'Does not meet policy') : null;
 	template.updated_at = state.now();
 	return template;
 }
 
 /** Adds `count` subscribers to a number (bulk, for scale tests). */
-export function addSubscribers(state: SimState, input: { phone_number_id?: string; count: number; prefix?: string }): number {
+export function addSubscribers(
+	state: SimState,
+	input: { phone_number_id?: string; count: number; prefix?: string },
+): number {
 	const phoneNumberId = input.phone_number_id ?? state.bots[0].phone_number_id;
 	const prefix = input.prefix ?? '3361';
 	const base = state.subscribers.length;
 	for (let index = 0; index < input.count; index++) {
 		const time = timestamp(state.clock - 400 * 86_400_000 + index);
 		state.subscribers.push({
-			subscriber_id: state.nextId(), phone_number_id: phoneNumberId, chat_id: `${prefix}${String(base + index).padStart(8, '0')}`,
-			first_name: `Bulk${base + index}`, last_name: 'Contact', email: 'null', gender: '', created_at: time, assigned_agent_id: 0,
-			label_ids: [], sequence_ids: [], custom_fields: {}, conversation_status: 0, last_message_at: time, input_flow_reset_count: 0,
+			subscriber_id: state.nextId(),
+			phone_number_id: phoneNumberId,
+			chat_id: `${prefix}${String(base + index).padStart(8, '0')}`,
+			first_name: `Bulk${base + index}`,
+			last_name: 'Contact',
+			email: 'null',
+			gender: '',
+			created_at: time,
+			assigned_agent_id: 0,
+			label_ids: [],
+			sequence_ids: [],
+			custom_fields: {},
+			conversation_status: 0,
+			last_message_at: time,
+			input_flow_reset_count: 0,
 		});
 	}
 	return state.subscribers.length;
 }
 
 /** Adds a new subscriber as if they wrote first (the trigger's New Subscriber event). */
-export function addSubscriber(state: SimState, input: { phone_number_id?: string; phone_number: string; name?: string }): Subscriber {
-	return ensureSubscriber(state, input.phone_number_id ?? state.bots[0].phone_number_id, input.phone_number, input.name);
+export function addSubscriber(
+	state: SimState,
+	input: { phone_number_id?: string; phone_number: string; name?: string },
+): Subscriber {
+	return ensureSubscriber(
+		state,
+		input.phone_number_id ?? state.bots[0].phone_number_id,
+		input.phone_number,
+		input.name,
+	);
 }
 
 /** A customer places a catalog order. */
-export function addOrder(state: SimState, input: { catalog_id?: string; phone_number?: string; total?: number }) {
-	const catalog = state.catalogs.find((entry) => entry.catalog_id === input.catalog_id) ?? state.catalogs[0];
-	const subscriber = state.subscribers.find((entry) => entry.chat_id === input.phone_number) ?? state.subscribers[0];
+export function addOrder(
+	state: SimState,
+	input: { catalog_id?: string; phone_number?: string; total?: number },
+) {
+	const catalog =
+		state.catalogs.find((entry) => entry.catalog_id === input.catalog_id) ?? state.catalogs[0];
+	const subscriber =
+		state.subscribers.find((entry) => entry.chat_id === input.phone_number) ?? state.subscribers[0];
 	const time = state.now();
 	const order = {
-		order_unique_id: `ORD-${state.nextId()}`, catalog_id: catalog.catalog_id, chat_id: subscriber.chat_id, catalog_name: catalog.catalog_name,
-		first_name: subscriber.first_name, cart_total: input.total ?? 20, cart_currency: 'USD', cart_status_raw: 'Approved', ordered_at: time, updated_at: time,
-		payment_amount: input.total ?? 20, payment_method: 'cod', shipping_address: JSON.stringify({ name: subscriber.first_name, phone_number: subscriber.chat_id, email: '', address: '1 Main St' }),
-		checkout_account_email: '', checkout_amount: String(input.total ?? 20), checkout_timestamp: time, transaction_id: '', paid_at: '', status_changed_at: time,
+		order_unique_id: `ORD-${state.nextId()}`,
+		catalog_id: catalog.catalog_id,
+		chat_id: subscriber.chat_id,
+		catalog_name: catalog.catalog_name,
+		first_name: subscriber.first_name,
+		cart_total: input.total ?? 20,
+		cart_currency: 'USD',
+		cart_status_raw: 'Approved',
+		ordered_at: time,
+		updated_at: time,
+		payment_amount: input.total ?? 20,
+		payment_method: 'cod',
+		shipping_address: JSON.stringify({
+			name: subscriber.first_name,
+			phone_number: subscriber.chat_id,
+			email: '',
+			address: '1 Main St',
+		}),
+		checkout_account_email: '',
+		checkout_amount: String(input.total ?? 20),
+		checkout_timestamp: time,
+		transaction_id: '',
+		paid_at: '',
+		status_changed_at: time,
 	};
 	state.orders.push(order);
 	return order;
@@ -147,16 +247,24 @@ export const controlRoutes: Record<string, (context: ControlContext) => unknown>
 	'clear-requests': ({ requests }) => void requests.splice(0),
 	reset: ({ reset, input }) => void reset(input.seed),
 	// Outgoing webhooks (webhooks.ts): `{"phone_number_id", "urls": {"incoming_message": "http://…"}, "format"?: "json"|"form"}`.
-	webhooks: ({ state, input }) => void state.webhooks.configure(input.phone_number_id ?? state.bots[0].phone_number_id, input),
+	webhooks: ({ state, input }) =>
+		void state.webhooks.configure(input.phone_number_id ?? state.bots[0].phone_number_id, input),
 	'webhook-fault': ({ state, input }) => void state.webhooks.addFault(input as WebhookFault),
 	'webhook-clear-faults': ({ state }) => void state.webhooks.clearFaults(),
-	'webhook-deliveries': ({ state, input }) => (input.clear ? state.webhooks.deliveries.splice(0) : state.webhooks.deliveries),
+	'webhook-deliveries': ({ state, input }) =>
+		input.clear ? state.webhooks.deliveries.splice(0) : state.webhooks.deliveries,
 	'flow-data': ({ state, input }) => flowDataWebhook(state, input),
 	// An agent marks a conversation in the platform's inbox (the API route does the same for API calls).
 	'conversation-status': ({ state, input }) => {
-		const subscriber = state.subscriber(input.phone_number_id ?? state.bots[0].phone_number_id, input.phone_number);
+		const subscriber = state.subscriber(
+			input.phone_number_id ?? state.bots[0].phone_number_id,
+			input.phone_number,
+		);
 		if (!subscriber) throw new Error(`unknown subscriber ${input.phone_number}`);
 		return conversationWebhook(state, subscriber, input.action, input.agent_name ?? 'Alex Agent');
 	},
-	state: ({ state, input }) => (input.collection ? (state as unknown as Record<string, unknown>)[input.collection] : { subscribers: state.subscribers.length, messages: state.messages.length }),
+	state: ({ state, input }) =>
+		input.collection
+			? (state as unknown as Record<string, unknown>)[input.collection]
+			: { subscribers: state.subscribers.length, messages: state.messages.length },
 };

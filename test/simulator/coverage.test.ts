@@ -72,30 +72,41 @@ const SPEC_PATHS = [
 const fx = useSimulator();
 const call = (method: 'GET' | 'POST', path: string, token?: string) =>
 	axios.request({
-		method, url: `${fx.sim.url}/api/v1${path}`, maxRedirects: 0, validateStatus: () => true,
-		...(method === 'GET' ? { params: token ? { apiToken: token } : {} } : { data: token ? `apiToken=${token}` : '', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+		method,
+		url: `${fx.sim.url}/api/v1${path}`,
+		maxRedirects: 0,
+		validateStatus: () => true,
+		...(method === 'GET'
+			? { params: token ? { apiToken: token } : {} }
+			: {
+					data: token ? `apiToken=${token}` : '',
+					headers: { 'content-type': 'application/x-www-form-urlencoded' },
+				}),
 	});
 
 describe('simulator coverage of the spec', () => {
-	it('has a route for every one of the spec\'s 63 paths, and no other', () => {
+	it("has a route for every one of the spec's 63 paths, and no other", () => {
 		expect(SPEC_PATHS).toHaveLength(63);
 		expect(allRoutes.map((route) => route.path).sort()).toEqual([...SPEC_PATHS].sort());
 	});
 
-	it.each(SPEC_PATHS)('%s: its methods; missing token → 302 to the login page; wrong token → 401 JSON', async (path) => {
-		// Upload (multipart) and template create (JSON body) are POST only; every other path takes both methods.
-		const methods = allRoutes.find((route) => route.path === path)?.methods ?? ['GET', 'POST'];
-		for (const method of methods) {
-			const missing = await call(method, path);
-			expect(missing.status).toBe(302);
-			expect(missing.headers.location).toBe('/login');
-			const wrong = await call(method, path, 'WRONG');
-			expect(wrong.status).toBe(401);
-			expect(wrong.data).toEqual({ status: '0', message: 'Unauthenticated.' });
-			// With the right token and no parameters: an envelope (success, or status "0" naming a missing field), never 404/405.
-			const right = await call(method, path, fx.sim.token);
-			expect(right.status).toBe(200);
-			expect(['1', '0', true, false]).toContain(right.data.status);
-		}
-	});
+	it.each(SPEC_PATHS)(
+		'%s: its methods; missing token → 302 to the login page; wrong token → 401 JSON',
+		async (path) => {
+			// Upload (multipart) and template create (JSON body) are POST only; every other path takes both methods.
+			const methods = allRoutes.find((route) => route.path === path)?.methods ?? ['GET', 'POST'];
+			for (const method of methods) {
+				const missing = await call(method, path);
+				expect(missing.status).toBe(302);
+				expect(missing.headers.location).toBe('/login');
+				const wrong = await call(method, path, 'WRONG');
+				expect(wrong.status).toBe(401);
+				expect(wrong.data).toEqual({ status: '0', message: 'Unauthenticated.' });
+				// With the right token and no parameters: an envelope (success, or status "0" naming a missing field), never 404/405.
+				const right = await call(method, path, fx.sim.token);
+				expect(right.status).toBe(200);
+				expect(['1', '0', true, false]).toContain(right.data.status);
+			}
+		},
+	);
 });

@@ -4,28 +4,57 @@ import { useContractSimulator, type Envelope } from './contractClient';
 const { context, call } = useContractSimulator();
 const NUMBER = '104382179270221';
 const PHONE = '15550100000';
-const ids = (envelope: Envelope): number[] => envelope.message.map((entry: { subscriber_id: number }) => entry.subscriber_id);
-const times = (envelope: Envelope): string[] => envelope.message.map((entry: { conversation_time: string }) => entry.conversation_time);
+const ids = (envelope: Envelope): number[] =>
+	envelope.message.map((entry: { subscriber_id: number }) => entry.subscriber_id);
+const times = (envelope: Envelope): string[] =>
+	envelope.message.map((entry: { conversation_time: string }) => entry.conversation_time);
 
 describe('deployment variants', () => {
 	it('subscriber list default order: oldest first (default), newest first, by name; orderBy=1 unchanged', async () => {
-		const list = async () => await call('/whatsapp/subscriber/list', { phone_number_id: NUMBER, limit: '100', offset: '1' });
+		const list = async () =>
+			await call('/whatsapp/subscriber/list', {
+				phone_number_id: NUMBER,
+				limit: '100',
+				offset: '1',
+			});
 		const oldest = ids(await list());
 		expect(oldest).toEqual([...oldest].sort((a, b) => a - b));
 		context.sim.state.subscriberDefaultOrder = 'newestFirst';
 		const newest = ids(await list());
-		expect(newest[0]).toBe(Math.max(...context.sim.state.subscribersOf(NUMBER).map((entry) => entry.subscriber_id)));
+		expect(newest[0]).toBe(
+			Math.max(...context.sim.state.subscribersOf(NUMBER).map((entry) => entry.subscriber_id)),
+		);
 		expect(newest).toEqual([...newest].sort((a, b) => b - a));
 		context.sim.state.subscriberDefaultOrder = 'byName';
-		const byName = (await list()).message.map((entry: { first_name: string; last_name: string }) => `${entry.first_name} ${entry.last_name}`);
+		const byName = (await list()).message.map(
+			(entry: { first_name: string; last_name: string }) =>
+				`${entry.first_name} ${entry.last_name}`,
+		);
 		expect(byName).toEqual([...byName].sort((a, b) => a.localeCompare(b)));
-		const recent = await call('/whatsapp/subscriber/list', { phone_number_id: NUMBER, limit: '3', orderBy: '1' });
+		const recent = await call('/whatsapp/subscriber/list', {
+			phone_number_id: NUMBER,
+			limit: '3',
+			orderBy: '1',
+		});
 		context.sim.state.subscriberDefaultOrder = 'oldestFirst';
-		expect(await call('/whatsapp/subscriber/list', { phone_number_id: NUMBER, limit: '3', orderBy: '1' })).toEqual(recent);
+		expect(
+			await call('/whatsapp/subscriber/list', {
+				phone_number_id: NUMBER,
+				limit: '3',
+				orderBy: '1',
+			}),
+		).toEqual(recent);
 	});
 
 	it('conversation pages: newest first (default), oldest first, in no time order', async () => {
-		const page = async () => times(await call('/whatsapp/get/conversation', { phone_number_id: NUMBER, phone_number: PHONE, limit: '50' }));
+		const page = async () =>
+			times(
+				await call('/whatsapp/get/conversation', {
+					phone_number_id: NUMBER,
+					phone_number: PHONE,
+					limit: '50',
+				}),
+			);
 		const newest = await page();
 		expect(newest).toEqual([...newest].sort().reverse());
 		context.sim.state.conversationOrder = 'oldestFirst';
@@ -38,11 +67,28 @@ describe('deployment variants', () => {
 
 	it('earlier form only: whole lists without pagination parameters, which are refused', async () => {
 		context.sim.state.earlierFormOnly = true;
-		const whole = await call('/whatsapp/get/conversation', { phone_number_id: NUMBER, phone_number: PHONE });
+		const whole = await call('/whatsapp/get/conversation', {
+			phone_number_id: NUMBER,
+			phone_number: PHONE,
+		});
 		expect(whole.status).toBe('1');
 		expect(whole.nextOffset).toBeUndefined();
-		expect(await call('/whatsapp/get/conversation', { phone_number_id: NUMBER, phone_number: PHONE, limit: '50' })).toEqual({ status: '0', message: 'Unknown parameter: limit.' });
-		expect(await call('/whatsapp/subscriber/list', { phone_number_id: NUMBER, limit: '100', offset: '2' })).toEqual({ status: '0', message: 'Unknown parameter: limit, offset.' });
-		expect((await call('/whatsapp/subscriber/list', { phone_number_id: NUMBER, orderBy: '0' })).message).toHaveLength(context.sim.state.subscribersOf(NUMBER).length);
+		expect(
+			await call('/whatsapp/get/conversation', {
+				phone_number_id: NUMBER,
+				phone_number: PHONE,
+				limit: '50',
+			}),
+		).toEqual({ status: '0', message: 'Unknown parameter: limit.' });
+		expect(
+			await call('/whatsapp/subscriber/list', {
+				phone_number_id: NUMBER,
+				limit: '100',
+				offset: '2',
+			}),
+		).toEqual({ status: '0', message: 'Unknown parameter: limit, offset.' });
+		expect(
+			(await call('/whatsapp/subscriber/list', { phone_number_id: NUMBER, orderBy: '0' })).message,
+		).toHaveLength(context.sim.state.subscribersOf(NUMBER).length);
 	});
 });

@@ -8,11 +8,26 @@
  * of the platform that gives up on, or loses, the platform's answer after the platform has acted.
  */
 export type FaultKind =
-	| 'none' | 'html500' | 'unavailable503' | 'malformed' | 'drop' | 'timeout' | 'rate429' | 'status0' | 'unauthorized' | 'redirect'
-	| 'processThen504' | 'processThen502' | 'processThenDrop';
+	| 'none'
+	| 'html500'
+	| 'unavailable503'
+	| 'malformed'
+	| 'drop'
+	| 'timeout'
+	| 'rate429'
+	| 'status0'
+	| 'unauthorized'
+	| 'redirect'
+	| 'processThen504'
+	| 'processThen502'
+	| 'processThenDrop';
 
 /** The kinds that run the request before failing it. */
-export const PROCESSING_FAULTS: readonly FaultKind[] = ['processThen504', 'processThen502', 'processThenDrop'];
+export const PROCESSING_FAULTS: readonly FaultKind[] = [
+	'processThen504',
+	'processThen502',
+	'processThenDrop',
+];
 
 export interface Fault {
 	kind: FaultKind;
@@ -79,7 +94,8 @@ export class Faults {
 		const index = this.rules.findIndex((rule) => rule.path === path || rule.path === '*');
 		const rule = this.rules[index];
 		const skipped = rule?.fault.everyNth !== undefined && ++rule.seen % rule.fault.everyNth !== 0;
-		if (index < 0 || skipped) return this.latencyMs ? { kind: 'none', latencyMs: this.latencyMs } : undefined;
+		if (index < 0 || skipped)
+			return this.latencyMs ? { kind: 'none', latencyMs: this.latencyMs } : undefined;
 		const { fault } = rule;
 		if (fault.times !== undefined && --fault.times <= 0) this.rules.splice(index, 1);
 		return { ...fault, latencyMs: (fault.latencyMs ?? 0) + this.latencyMs };
@@ -100,7 +116,12 @@ export class Faults {
 	}
 
 	report(): InFlightReport {
-		return { inFlight: this.inFlight, peakInFlight: this.peakInFlight, maxConcurrent: Number.isFinite(this.maxConcurrent) ? this.maxConcurrent : null, overCapacity: this.overCapacity };
+		return {
+			inFlight: this.inFlight,
+			peakInFlight: this.peakInFlight,
+			maxConcurrent: Number.isFinite(this.maxConcurrent) ? this.maxConcurrent : null,
+			overCapacity: this.overCapacity,
+		};
 	}
 
 	/** Starts a new measurement: the peak becomes what is in flight now, the 429 count 0. */

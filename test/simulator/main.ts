@@ -12,8 +12,13 @@ async function main() {
 		},
 	});
 	const port = Number(values.port);
-	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0 for any free port), got ${values.port}`);
-	const simulator = await startSimulator({ port, host: values.host, token: process.env.SIMULATOR_TOKEN });
+	if (!Number.isInteger(port) || port < 0 || port > 65535)
+		throw new Error(`--port must be a port number (0 for any free port), got ${values.port}`);
+	const simulator = await startSimulator({
+		port,
+		host: values.host,
+		token: process.env.SIMULATOR_TOKEN,
+	});
 	process.stdout.write(
 		`BotSailor API simulator\n  Base URL:  ${simulator.url}\n  API token: ${simulator.token}\n  Control:   POST ${simulator.url}/__control/<action>\nPress Ctrl-C to stop.\n`,
 	);

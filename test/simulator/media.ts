@@ -34,9 +34,23 @@ function files(state: SimState): Map<string, MediaFile> {
 }
 
 /** Registers a file at `/media/<name>`; returns that path. */
-export function addMediaFile(state: SimState, input: { name: string; bytes: Buffer; contentType: string; fileName?: string; behaviour?: MediaBehaviour }): string {
+export function addMediaFile(
+	state: SimState,
+	input: {
+		name: string;
+		bytes: Buffer;
+		contentType: string;
+		fileName?: string;
+		behaviour?: MediaBehaviour;
+	},
+): string {
 	const path = `/media/${input.name.replace(/^\/+/, '')}`;
-	files(state).set(path, { bytes: input.bytes, contentType: input.contentType, fileName: input.fileName, behaviour: input.behaviour ?? 'file' });
+	files(state).set(path, {
+		bytes: input.bytes,
+		contentType: input.contentType,
+		fileName: input.fileName,
+		behaviour: input.behaviour ?? 'file',
+	});
 	return path;
 }
 
@@ -62,45 +76,80 @@ export interface MediaMessageInput {
 
 /** A customer (or the bot) sends a media message; its file is served unless the shape is an id. */
 export function addMediaMessage(state: SimState, input: MediaMessageInput): ConversationMessage {
-	const bytes = Buffer.isBuffer(input.bytes) ? input.bytes : Buffer.from(input.bytes ?? '', 'base64');
-	const extension = input.filename?.split('.').pop() ?? input.mime_type.split('/')[1]?.split(';')[0] ?? 'bin';
+	const bytes = Buffer.isBuffer(input.bytes)
+		? input.bytes
+		: Buffer.from(input.bytes ?? '', 'base64');
+	const extension =
+		input.filename?.split('.').pop() ?? input.mime_type.split('/')[1]?.split(';')[0] ?? 'bin';
 	const key = input.type === 'voice' ? 'audio' : input.type;
 	const body: Record<string, unknown> = { mime_type: input.mime_type };
 	if (input.shape === 'id') {
 		body.id = String(1800000000000000 + state.nextId());
 		body.sha256 = 'not-checked';
 	} else {
-		const path = input.path ?? addMediaFile(state, { name: `${state.nextId()}.${extension}`, bytes, contentType: input.mime_type, fileName: input.filename, behaviour: input.behaviour });
-		body.link = input.shape === 'absolute' ? `${String(input.base ?? '').replace(/\/+$/, '')}${path}` : path;
+		const path =
+			input.path ??
+			addMediaFile(state, {
+				name: `${state.nextId()}.${extension}`,
+				bytes,
+				contentType: input.mime_type,
+				fileName: input.filename,
+				behaviour: input.behaviour,
+			});
+		body.link =
+			input.shape === 'absolute' ? `${String(input.base ?? '').replace(/\/+$/, '')}${path}` : path;
 	}
 	if (input.filename) body.filename = input.filename;
 	if (input.caption !== undefined) body.caption = input.caption;
 	if (input.type === 'voice') body.voice = true;
-	return addMessage(state, { phone_number_id: input.phone_number_id, phone_number: input.phone_number, sender: input.sender ?? 'user', content: { type: key, [key]: body } });
+	return addMessage(state, {
+		phone_number_id: input.phone_number_id,
+		phone_number: input.phone_number,
+		sender: input.sender ?? 'user',
+		content: { type: key, [key]: body },
+	});
 }
 
 /** Files uploaded through upload media, kept so that the platform can serve them by media id (`/media/uploads/<media_id>`). */
-export function keepUpload(state: SimState, mediaId: string, file: { bytes: Buffer; type: string; name: string }): void {
-	addMediaFile(state, { name: `uploads/${mediaId}`, bytes: file.bytes, contentType: file.type || 'application/octet-stream', fileName: file.name });
+export function keepUpload(
+	state: SimState,
+	mediaId: string,
+	file: { bytes: Buffer; type: string; name: string },
+): void {
+	addMediaFile(state, {
+		name: `uploads/${mediaId}`,
+		bytes: file.bytes,
+		contentType: file.type || 'application/octet-stream',
+		fileName: file.name,
+	});
 }
 
 const NOT_FOUND_PAGE = '<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>';
-const LOGIN_PAGE = '<!DOCTYPE html><html><head><title>Login</title></head><body><form action="/login"><input name="email"></form></body></html>';
+const LOGIN_PAGE =
+	'<!DOCTYPE html><html><head><title>Login</title></head><body><form action="/login"><input name="email"></form></body></html>';
 
 /** Answers GET /media/… (no token: media links are public). Returns false when the path is not a media path. */
 export function serveMedia(state: SimState, path: string, response: http.ServerResponse): boolean {
 	if (!path.startsWith('/media/')) return false;
 	const file = files(state).get(decodeURIComponent(path));
 	const page = (status: number, html: string) => {
-		response.writeHead(status, { 'content-type': 'text/html; charset=UTF-8', 'content-length': Buffer.byteLength(html) });
+		response.writeHead(status, {
+			'content-type': 'text/html; charset=UTF-8',
+			'content-length': Buffer.byteLength(html),
+		});
 		response.end(html);
 	};
 	if (!file || file.behaviour === 'missing') page(404, NOT_FOUND_PAGE);
 	else if (file.behaviour === 'html') page(200, LOGIN_PAGE);
-	else if (file.behaviour === 'timeout') return true; // never answers; the client's timeout fires
+	else if (file.behaviour === 'timeout')
+		return true; // never answers; the client's timeout fires
 	else {
-		const headers: Record<string, string | number> = { 'content-type': file.contentType, 'content-length': file.bytes.length };
-		if (file.fileName) headers['content-disposition'] = `inline; filename="${file.fileName.replace(/"/g, '')}"`;
+		const headers: Record<string, string | number> = {
+			'content-type': file.contentType,
+			'content-length': file.bytes.length,
+		};
+		if (file.fileName)
+			headers['content-disposition'] = `inline; filename="${file.fileName.replace(/"/g, '')}"`;
 		response.writeHead(200, headers);
 		response.end(file.bytes);
 	}
@@ -128,12 +177,40 @@ export const SEED_FILES = {
 
 export function seedMediaFiles(state: SimState): void {
 	const name = (path: string) => path.slice('/media/'.length);
-	addMediaFile(state, { name: name(SEED_FILES.photo), bytes: sampleBytes('JPEG photo of a birthday cake', 48_000), contentType: 'image/jpeg' });
-	addMediaFile(state, { name: name(SEED_FILES.voiceNote), bytes: sampleBytes('OGG Opus voice note', 24_000), contentType: 'audio/ogg; codecs=opus' });
-	addMediaFile(state, { name: name(SEED_FILES.orderForm), bytes: sampleBytes('%PDF-1.4 order form', 60_000), contentType: 'application/pdf', fileName: 'order-form.pdf' });
-	addMediaFile(state, { name: name(SEED_FILES.missing), bytes: Buffer.alloc(0), contentType: 'image/jpeg', behaviour: 'missing' });
-	addMediaFile(state, { name: name(SEED_FILES.expired), bytes: Buffer.alloc(0), contentType: 'image/jpeg', behaviour: 'html' });
-	addMediaFile(state, { name: name(SEED_FILES.stalled), bytes: Buffer.alloc(0), contentType: 'image/jpeg', behaviour: 'timeout' });
+	addMediaFile(state, {
+		name: name(SEED_FILES.photo),
+		bytes: sampleBytes('JPEG photo of a birthday cake', 48_000),
+		contentType: 'image/jpeg',
+	});
+	addMediaFile(state, {
+		name: name(SEED_FILES.voiceNote),
+		bytes: sampleBytes('OGG Opus voice note', 24_000),
+		contentType: 'audio/ogg; codecs=opus',
+	});
+	addMediaFile(state, {
+		name: name(SEED_FILES.orderForm),
+		bytes: sampleBytes('%PDF-1.4 order form', 60_000),
+		contentType: 'application/pdf',
+		fileName: 'order-form.pdf',
+	});
+	addMediaFile(state, {
+		name: name(SEED_FILES.missing),
+		bytes: Buffer.alloc(0),
+		contentType: 'image/jpeg',
+		behaviour: 'missing',
+	});
+	addMediaFile(state, {
+		name: name(SEED_FILES.expired),
+		bytes: Buffer.alloc(0),
+		contentType: 'image/jpeg',
+		behaviour: 'html',
+	});
+	addMediaFile(state, {
+		name: name(SEED_FILES.stalled),
+		bytes: Buffer.alloc(0),
+		contentType: 'image/jpeg',
+		behaviour: 'timeout',
+	});
 }
 
 /**
@@ -148,17 +225,46 @@ export function seedMedia(state: SimState): void {
 	const clock = state.clock;
 	const add = (chatId: string, seconds: number, input: Omit<MediaMessageInput, 'phone_number'>) => {
 		const subscriber = state.subscriber(bot.phone_number_id, chatId)!;
-		const times = state.messages.filter((message) => message.whatsapp_bot_subscriber_subscriber_id === chatId && message.phone_number_id === bot.phone_number_id).map((message) => message.conversation_time).sort();
+		const times = state.messages
+			.filter(
+				(message) =>
+					message.whatsapp_bot_subscriber_subscriber_id === chatId &&
+					message.phone_number_id === bot.phone_number_id,
+			)
+			.map((message) => message.conversation_time)
+			.sort();
 		const newest = subscriber.last_message_at;
 		// state.now() adds a second before stamping.
-		state.clock = Date.parse(`${(times[0] ?? subscriber.created_at).replace(' ', 'T')}Z`) + (seconds - 1) * 1000;
+		state.clock =
+			Date.parse(`${(times[0] ?? subscriber.created_at).replace(' ', 'T')}Z`) +
+			(seconds - 1) * 1000;
 		addMediaMessage(state, { ...input, phone_number: chatId });
 		// addMessage moved last_message_at to this message: the subscriber's newest message is still the later text.
 		if (newest > subscriber.last_message_at) subscriber.last_message_at = newest;
 	};
-	add(first.chat_id, 10, { type: 'image', path: SEED_FILES.photo, mime_type: 'image/jpeg', caption: 'Can you make this cake?' });
-	add(first.chat_id, 20, { type: 'voice', path: SEED_FILES.voiceNote, mime_type: 'audio/ogg; codecs=opus' });
-	add(second.chat_id, 10, { type: 'document', path: SEED_FILES.orderForm, mime_type: 'application/pdf', filename: 'order-form.pdf', caption: 'My order' });
-	add(third.chat_id, 10, { type: 'image', mime_type: 'image/jpeg', shape: 'id', caption: 'Photo of the shop' });
+	add(first.chat_id, 10, {
+		type: 'image',
+		path: SEED_FILES.photo,
+		mime_type: 'image/jpeg',
+		caption: 'Can you make this cake?',
+	});
+	add(first.chat_id, 20, {
+		type: 'voice',
+		path: SEED_FILES.voiceNote,
+		mime_type: 'audio/ogg; codecs=opus',
+	});
+	add(second.chat_id, 10, {
+		type: 'document',
+		path: SEED_FILES.orderForm,
+		mime_type: 'application/pdf',
+		filename: 'order-form.pdf',
+		caption: 'My order',
+	});
+	add(third.chat_id, 10, {
+		type: 'image',
+		mime_type: 'image/jpeg',
+		shape: 'id',
+		caption: 'Photo of the shop',
+	});
 	state.clock = clock;
 }

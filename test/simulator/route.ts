@@ -45,7 +45,8 @@ export interface Route {
 export const ok = (fields: Record<string, unknown> = {}) => ({ status: '1', ...fields });
 export const fail = (message: string) => ({ status: '0', message });
 
-export const SUBSCRIBER_LIMIT_TEXT = 'Subscriber limit has been exceeded. You cannot have more subscribers.';
+export const SUBSCRIBER_LIMIT_TEXT =
+	'Subscriber limit has been exceeded. You cannot have more subscribers.';
 
 /** Field schemas as the API reads form values (everything arrives as text). */
 export const p = {
@@ -69,7 +70,12 @@ export const p = {
 };
 
 /** Paginates an array by page number (offset) and page size (limit), announcing nextOffset when more remain. */
-export function page<T>(rows: T[], limitText: unknown, offsetText: unknown, { defaultLimit, maxLimit }: { defaultLimit: number; maxLimit: number }) {
+export function page<T>(
+	rows: T[],
+	limitText: unknown,
+	offsetText: unknown,
+	{ defaultLimit, maxLimit }: { defaultLimit: number; maxLimit: number },
+) {
 	const limit = Math.min(Number(limitText ?? defaultLimit) || defaultLimit, maxLimit);
 	const offset = Math.max(1, Number(offsetText ?? 1) || 1);
 	const start = (offset - 1) * limit;

@@ -15,15 +15,31 @@ const PHONE = '15550100000';
 
 /** Outgoing (bot) messages whose text is exactly `text`. */
 function sentWithText(text: string) {
-	return context.sim.state.messages.filter((message) => message.sender === 'bot' && JSON.parse(message.message_content).text?.body === text);
+	return context.sim.state.messages.filter(
+		(message) =>
+			message.sender === 'bot' && JSON.parse(message.message_content).text?.body === text,
+	);
 }
 
-const botMessageCount = () => context.sim.state.messages.filter((message) => message.sender === 'bot').length;
+const botMessageCount = () =>
+	context.sim.state.messages.filter((message) => message.sender === 'bot').length;
 
 /** POST /whatsapp/send as a form with the token in the body; any HTTP status resolves, a network failure rejects. */
-function send(text: string, options: { agent?: http.Agent; token?: string } = {}): Promise<AxiosResponse<unknown>> {
-	const body = new URLSearchParams({ apiToken: options.token ?? context.sim.token, phone_number_id: NUMBER, phone_number: PHONE, message: text });
-	return axios.post(`${context.sim.url}/api/v1/whatsapp/send`, body, { validateStatus: () => true, timeout: 5000, httpAgent: options.agent ?? new http.Agent({ keepAlive: false }) });
+function send(
+	text: string,
+	options: { agent?: http.Agent; token?: string } = {},
+): Promise<AxiosResponse<unknown>> {
+	const body = new URLSearchParams({
+		apiToken: options.token ?? context.sim.token,
+		phone_number_id: NUMBER,
+		phone_number: PHONE,
+		message: text,
+	});
+	return axios.post(`${context.sim.url}/api/v1/whatsapp/send`, body, {
+		validateStatus: () => true,
+		timeout: 5000,
+		httpAgent: options.agent ?? new http.Agent({ keepAlive: false }),
+	});
 }
 
 /** The error code of a request that must fail at the network level (ECONNRESET, ECONNREFUSED...). */
@@ -42,29 +58,45 @@ describe('processThen504 / processThen502: the send is done, the client gets a g
 	it.each([
 		['processThen504', 504, '504 Gateway Time-out'],
 		['processThen502', 502, '502 Bad Gateway'],
-	] as const)('%s answers %i HTML, records exactly one message, and times: 1 lets the next send through', async (kind, status, title) => {
-		const before = botMessageCount();
-		context.sim.faults.add('/whatsapp/send', { kind, times: 1 });
+	] as const)(
+		'%s answers %i HTML, records exactly one message, and times: 1 lets the next send through',
+		async (kind, status, title) => {
+			const before = botMessageCount();
+			context.sim.faults.add('/whatsapp/send', { kind, times: 1 });
 
-		const failed = await send('gateway lost this answer');
-		expect(failed.status).toBe(status);
-		expect(String(failed.headers['content-type'])).toBe('text/html');
-		expect(failed.data).toContain(`<title>${title}</title>`);
-		expect(failed.data).toContain('<center>nginx</center>');
-		const recorded = sentWithText('gateway lost this answer');
-		expect(recorded).toHaveLength(1);
-		expect(recorded[0]).toMatchObject({ phone_number_id: NUMBER, whatsapp_bot_subscriber_subscriber_id: PHONE, message_status: 'sent' });
-		expect(botMessageCount()).toBe(before + 1);
+			const failed = await send('gateway lost this answer');
+			expect(failed.status).toBe(status);
+			expect(String(failed.headers['content-type'])).toBe('text/html');
+			expect(failed.data).toContain(`<title>${title}</title>`);
+			expect(failed.data).toContain('<center>nginx</center>');
+			const recorded = sentWithText('gateway lost this answer');
+			expect(recorded).toHaveLength(1);
+			expect(recorded[0]).toMatchObject({
+				phone_number_id: NUMBER,
+				whatsapp_bot_subscriber_subscriber_id: PHONE,
+				message_status: 'sent',
+			});
+			expect(botMessageCount()).toBe(before + 1);
 
-		const next = await send('second send');
-		expect(next.status).toBe(200);
-		expect(next.data).toEqual({ status: '1', wa_message_id: expect.stringMatching(/^wamid\./), message: 'Message sent successfully.' });
-		expect((next.data as { wa_message_id: string }).wa_message_id).not.toBe(recorded[0].wa_message_id);
-		expect(sentWithText('gateway lost this answer')).toHaveLength(1);
-		expect(sentWithText('second send')).toHaveLength(1);
-		expect(botMessageCount()).toBe(before + 2);
-		expect(context.sim.requests.map((request) => request.path)).toEqual(['/whatsapp/send', '/whatsapp/send']);
-	});
+			const next = await send('second send');
+			expect(next.status).toBe(200);
+			expect(next.data).toEqual({
+				status: '1',
+				wa_message_id: expect.stringMatching(/^wamid\./),
+				message: 'Message sent successfully.',
+			});
+			expect((next.data as { wa_message_id: string }).wa_message_id).not.toBe(
+				recorded[0].wa_message_id,
+			);
+			expect(sentWithText('gateway lost this answer')).toHaveLength(1);
+			expect(sentWithText('second send')).toHaveLength(1);
+			expect(botMessageCount()).toBe(before + 2);
+			expect(context.sim.requests.map((request) => request.path)).toEqual([
+				'/whatsapp/send',
+				'/whatsapp/send',
+			]);
+		},
+	);
 
 	it('without times the fault stays: every send is done once and answered 504', async () => {
 		const before = botMessageCount();
@@ -88,8 +120,14 @@ describe('processThen504 / processThen502: the send is done, the client gets a g
 	it('processing includes parameter checks: a send the platform refuses is answered 502 and records nothing', async () => {
 		const before = botMessageCount();
 		context.sim.faults.add('/whatsapp/send', { kind: 'processThen502', times: 1 });
-		const body = new URLSearchParams({ apiToken: context.sim.token, phone_number_id: NUMBER, message: 'no phone number' });
-		const response = await axios.post(`${context.sim.url}/api/v1/whatsapp/send`, body, { validateStatus: () => true });
+		const body = new URLSearchParams({
+			apiToken: context.sim.token,
+			phone_number_id: NUMBER,
+			message: 'no phone number',
+		});
+		const response = await axios.post(`${context.sim.url}/api/v1/whatsapp/send`, body, {
+			validateStatus: () => true,
+		});
 		expect(response.status).toBe(502);
 		expect(botMessageCount()).toBe(before);
 	});
@@ -139,7 +177,11 @@ describe('processThenDrop: the send is done, the socket is destroyed without an 
 describe('503 and 429 with Retry-After: nothing is done', () => {
 	it('unavailable503 with retryAfterSeconds carries Retry-After, records nothing; times: 1 then normal', async () => {
 		const before = botMessageCount();
-		context.sim.faults.add('/whatsapp/send', { kind: 'unavailable503', retryAfterSeconds: 7, times: 1 });
+		context.sim.faults.add('/whatsapp/send', {
+			kind: 'unavailable503',
+			retryAfterSeconds: 7,
+			times: 1,
+		});
 		const response = await send('during maintenance');
 		expect(response.status).toBe(503);
 		expect(response.headers['retry-after']).toBe('7');
@@ -177,7 +219,12 @@ describe('503 and 429 with Retry-After: nothing is done', () => {
 	});
 
 	it('latencyMs delays the 503 as with the other kinds', async () => {
-		context.sim.faults.add('/whatsapp/send', { kind: 'unavailable503', retryAfterSeconds: 1, latencyMs: 150, times: 1 });
+		context.sim.faults.add('/whatsapp/send', {
+			kind: 'unavailable503',
+			retryAfterSeconds: 1,
+			latencyMs: 150,
+			times: 1,
+		});
 		const started = Date.now();
 		const response = await send('slow 503');
 		expect(response.status).toBe(503);
@@ -247,13 +294,23 @@ describe('refused connections', () => {
 	it('the control action /__control/refuseConnections refuses for its ms, even on a pooled fetch connection', async () => {
 		const before = botMessageCount();
 		const started = Date.now();
-		const control = await fetch(`${context.sim.url}/__control/refuseConnections`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms: 300 }) });
+		const control = await fetch(`${context.sim.url}/__control/refuseConnections`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ ms: 300 }),
+		});
 		expect(control.status).toBe(200);
 		expect(control.headers.get('connection')).toBe('close');
 		expect(await control.json()).toEqual({ ok: true, result: { refusingMs: 300 } });
 
 		const refused = await fetch(`${context.sim.url}/api/v1/whatsapp/send`, {
-			method: 'POST', body: new URLSearchParams({ apiToken: context.sim.token, phone_number_id: NUMBER, phone_number: PHONE, message: 'refused' }),
+			method: 'POST',
+			body: new URLSearchParams({
+				apiToken: context.sim.token,
+				phone_number_id: NUMBER,
+				phone_number: PHONE,
+				message: 'refused',
+			}),
 		}).then(
 			() => 'answered',
 			(error: Error & { cause?: { code?: string } }) => error.cause?.code,
@@ -264,7 +321,13 @@ describe('refused connections', () => {
 		await context.sim.whenAccepting();
 		expect(Date.now() - started).toBeGreaterThanOrEqual(295);
 		const response = await fetch(`${context.sim.url}/api/v1/whatsapp/send`, {
-			method: 'POST', body: new URLSearchParams({ apiToken: context.sim.token, phone_number_id: NUMBER, phone_number: PHONE, message: 'accepted' }),
+			method: 'POST',
+			body: new URLSearchParams({
+				apiToken: context.sim.token,
+				phone_number_id: NUMBER,
+				phone_number: PHONE,
+				message: 'accepted',
+			}),
 		});
 		expect(await response.json()).toMatchObject({ status: '1' });
 		expect(botMessageCount()).toBe(before + 1);
@@ -272,7 +335,11 @@ describe('refused connections', () => {
 	});
 
 	it('the control action rejects a missing ms and keeps accepting', async () => {
-		const control = await fetch(`${context.sim.url}/__control/refuseConnections`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		const control = await fetch(`${context.sim.url}/__control/refuseConnections`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{}',
+		});
 		expect(control.status).toBe(500);
 		expect(await control.text()).toContain('refuseConnections needs a number of milliseconds');
 		expect((await send('still accepting')).status).toBe(200);

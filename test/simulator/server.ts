@@ -42,7 +42,8 @@ function tokenPlaces(token: string, url: string, rawHeaders: string[], body: Buf
 	if (!token) return places;
 	if (url.includes(token) || decodeURIComponent(url).includes(token)) places.push('url');
 	for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-		if (rawHeaders[index + 1].includes(token)) places.push(`header:${rawHeaders[index].toLowerCase()}`);
+		if (rawHeaders[index + 1].includes(token))
+			places.push(`header:${rawHeaders[index].toLowerCase()}`);
 	}
 	const occurrences = body.toString('latin1').split(token).length - 1;
 	if (occurrences > 0) places.push(`body×${occurrences}`);
@@ -82,7 +83,8 @@ export interface Simulator {
 	close(): Promise<void>;
 }
 
-const LOGIN_PAGE = '<!DOCTYPE html><html><head><title>Login</title></head><body><form action="/login"><input name="email"></form></body></html>';
+const LOGIN_PAGE =
+	'<!DOCTYPE html><html><head><title>Login</title></head><body><form action="/login"><input name="email"></form></body></html>';
 
 async function readBody(request: http.IncomingMessage): Promise<Buffer> {
 	const chunks: Buffer[] = [];
@@ -108,12 +110,22 @@ async function parseRequest(request: http.IncomingMessage, raw: Buffer, url: URL
 			return { fields, files, malformed: 'The request body is not valid JSON.' };
 		}
 	} else if (contentType.includes('multipart/form-data')) {
-		const form = await new Request('http://simulator/', { method: 'POST', headers: { 'content-type': contentType }, body: raw }).formData();
+		const form = await new Request('http://simulator/', {
+			method: 'POST',
+			headers: { 'content-type': contentType },
+			body: raw,
+		}).formData();
 		for (const [name, value] of form.entries()) {
 			if (typeof value === 'string') fields[name] = value;
 			else {
 				const bytes = Buffer.from(await value.arrayBuffer());
-				files[name] = { name: value.name, type: value.type, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), bytes };
+				files[name] = {
+					name: value.name,
+					type: value.type,
+					size: bytes.length,
+					sha256: createHash('sha256').update(bytes).digest('hex'),
+					bytes,
+				};
 			}
 		}
 	} else {
@@ -130,7 +142,12 @@ interface Answer {
 	headers?: Record<string, string>;
 }
 
-const REDIRECT_TO_LOGIN: Answer = { status: 302, body: '<html><body>Redirecting to /login</body></html>', contentType: 'text/html', headers: { location: '/login' } };
+const REDIRECT_TO_LOGIN: Answer = {
+	status: 302,
+	body: '<html><body>Redirecting to /login</body></html>',
+	contentType: 'text/html',
+	headers: { location: '/login' },
+};
 
 /**
  * nginx's default error page for a gateway failure, e.g. "504 Gateway Time-out".
@@ -158,7 +175,9 @@ interface Received {
 /** Explains the first problem with an endpoint's parameters the way a PHP API would: one sentence. */
 function parameterProblem(route: Route, fields: Record<string, unknown>): string | undefined {
 	const known = Object.keys(route.params.shape);
-	const unknown = Object.keys(fields).filter((key) => !known.includes(key) && !route.extraParams?.test(key));
+	const unknown = Object.keys(fields).filter(
+		(key) => !known.includes(key) && !route.extraParams?.test(key),
+	);
 	if (unknown.length) return `Unknown parameter: ${unknown.join(', ')}.`;
 	const result = route.params.safeParse(fields);
 	if (result.success) return undefined;
@@ -174,7 +193,9 @@ function parameterProblem(route: Route, fields: Record<string, unknown>): string
  */
 function listOfOneAsObject(body: unknown): unknown {
 	const envelope = body as { message?: unknown };
-	return Array.isArray(envelope?.message) && envelope.message.length === 1 ? { ...envelope, message: envelope.message[0] } : body;
+	return Array.isArray(envelope?.message) && envelope.message.length === 1
+		? { ...envelope, message: envelope.message[0] }
+		: body;
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -185,44 +206,92 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	let state = seedState(options.seed);
 
 	/** Refused connections: the timer that listens again, and who waits for it. */
-	const refusal: { timer?: NodeJS.Timeout; accepting: Promise<void>; resume(): void; fail(error: Error): void } = { accepting: Promise.resolve(), resume: () => {}, fail: () => {} };
+	const refusal: {
+		timer?: NodeJS.Timeout;
+		accepting: Promise<void>;
+		resume(): void;
+		fail(error: Error): void;
+	} = { accepting: Promise.resolve(), resume: () => {}, fail: () => {} };
 	let closed = false;
 
 	/** The in-flight slot of each API request (Faults.enter), given back once its answer is written. */
 	const slots = new WeakMap<http.ServerResponse, () => void>();
 
 	/** Writes an answer; while refusing connections, closes the connection after it so that no kept-alive socket is reused. */
-	function send(response: http.ServerResponse, status: number, body: unknown, contentType = 'application/json', headers: Record<string, string> = {}) {
+	function send(
+		response: http.ServerResponse,
+		status: number,
+		body: unknown,
+		contentType = 'application/json',
+		headers: Record<string, string> = {},
+	) {
 		const text = typeof body === 'string' ? body : JSON.stringify(body);
 		if (refusal.timer) response.shouldKeepAlive = false;
-		response.writeHead(status, { ...headers, 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
+		response.writeHead(status, {
+			...headers,
+			'content-type': contentType,
+			'content-length': Buffer.byteLength(text),
+		});
 		response.end(text);
 		slots.get(response)?.();
 	}
-	const respond = (response: http.ServerResponse, answer: Answer) => send(response, answer.status, answer.body, answer.contentType, answer.headers);
+	const respond = (response: http.ServerResponse, answer: Answer) =>
+		send(response, answer.status, answer.body, answer.contentType, answer.headers);
 
 	/**
 	 * Everything after the fault checks: the token, the route, its parameters, then the route's handler, which changes
 	 * the state (a send is recorded in state.messages) and builds the reply. Used for the normal answer and for the
 	 * processThen* faults, which throw that reply away.
 	 */
-	function processApiRequest({ method, path, contentType, parsed, fields, presented }: Received): Answer {
+	function processApiRequest({
+		method,
+		path,
+		contentType,
+		parsed,
+		fields,
+		presented,
+	}: Received): Answer {
 		if (!presented) return REDIRECT_TO_LOGIN;
 		// SPEC-GAP: the answer to a missing or wrong apiToken is not shown; this is Laravel's (HTTP 401, 'Unauthenticated.').
-		if (presented !== token) return { status: 401, body: { status: '0', message: 'Unauthenticated.' } };
+		if (presented !== token)
+			return { status: 401, body: { status: '0', message: 'Unauthenticated.' } };
 		const route = routes.get(path);
-		if (!route) return { status: 404, body: '<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>', contentType: 'text/html' };
+		if (!route)
+			return {
+				status: 404,
+				body: '<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>',
+				contentType: 'text/html',
+			};
 		if (!(route.methods ?? ['GET', 'POST']).includes(method as 'GET' | 'POST')) {
-			return { status: 405, body: '<!DOCTYPE html><html><body><h1>405 Method Not Allowed</h1></body></html>', contentType: 'text/html' };
+			return {
+				status: 405,
+				body: '<!DOCTYPE html><html><body><h1>405 Method Not Allowed</h1></body></html>',
+				contentType: 'text/html',
+			};
 		}
 		if (parsed.malformed) return { status: 200, body: { status: '0', message: parsed.malformed } };
-		if (contentType.includes('application/json') && !route.json) return { status: 200, body: { status: '0', message: 'JSON bodies are not accepted here.' } };
-		if (contentType.includes('multipart/form-data') && !route.multipart) return { status: 200, body: { status: '0', message: 'Multipart bodies are not accepted here.' } };
+		if (contentType.includes('application/json') && !route.json)
+			return { status: 200, body: { status: '0', message: 'JSON bodies are not accepted here.' } };
+		if (contentType.includes('multipart/form-data') && !route.multipart)
+			return {
+				status: 200,
+				body: { status: '0', message: 'Multipart bodies are not accepted here.' },
+			};
 		const problem = parameterProblem(route, fields);
 		if (problem) return { status: 200, body: { status: '0', message: problem } };
-		const reply = route.handle({ params: route.params.parse(fields), files: parsed.files, state, method });
-		const { httpStatus, body } = ('body' in reply && typeof reply.body === 'object' ? reply : { body: reply }) as Reply;
-		return { status: httpStatus ?? 200, body: state.listOfOneAsObject ? listOfOneAsObject(body) : body };
+		const reply = route.handle({
+			params: route.params.parse(fields),
+			files: parsed.files,
+			state,
+			method,
+		});
+		const { httpStatus, body } = (
+			'body' in reply && typeof reply.body === 'object' ? reply : { body: reply }
+		) as Reply;
+		return {
+			status: httpStatus ?? 200,
+			body: state.listOfOneAsObject ? listOfOneAsObject(body) : body,
+		};
 	}
 
 	const server = http.createServer(async (request, response) => {
@@ -243,27 +312,55 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				const input = raw.length ? JSON.parse(raw.toString('utf8')) : {};
 				return send(response, 200, {
 					ok: true,
-					result: handler({ state, faults, requests, input, reset: (seed?: SeedOptions) => (state = seedState(seed)), refuseConnections }) ?? null,
+					result:
+						handler({
+							state,
+							faults,
+							requests,
+							input,
+							reset: (seed?: SeedOptions) => (state = seedState(seed)),
+							refuseConnections,
+						}) ?? null,
 				});
 			}
-			if (!url.pathname.startsWith('/api/v1/')) return send(response, 404, '<html><body>Not Found</body></html>', 'text/html');
+			if (!url.pathname.startsWith('/api/v1/'))
+				return send(response, 404, '<html><body>Not Found</body></html>', 'text/html');
 			const path = url.pathname.slice('/api/v1'.length).replace(/\/+$/, '');
 			const parsed = await parseRequest(request, raw, url);
 			const bearer = /^Bearer\s+(.+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
 			const tokenIn: RecordedRequest['tokenIn'] = [];
 			if (url.searchParams.has('apiToken')) tokenIn.push('query');
-			if (raw.length && parsed.fields.apiToken !== undefined && !url.searchParams.has('apiToken')) tokenIn.push('body');
+			if (raw.length && parsed.fields.apiToken !== undefined && !url.searchParams.has('apiToken'))
+				tokenIn.push('body');
 			if (bearer) tokenIn.push('bearer');
 			const presented = (parsed.fields.apiToken as string | undefined) ?? bearer;
 			const fields = { ...parsed.fields };
 			delete fields.apiToken;
 			requests.push({
-				method: request.method ?? 'GET', path, url: request.url ?? '', query: Object.fromEntries(url.searchParams.entries()), body: fields,
-				files: Object.fromEntries(Object.entries(parsed.files).map(([name, file]) => [name, { name: file.name, type: file.type, size: file.size, sha256: file.sha256 }])),
-				contentType: String(request.headers['content-type'] ?? ''), tokenIn, headers: request.headers,
+				method: request.method ?? 'GET',
+				path,
+				url: request.url ?? '',
+				query: Object.fromEntries(url.searchParams.entries()),
+				body: fields,
+				files: Object.fromEntries(
+					Object.entries(parsed.files).map(([name, file]) => [
+						name,
+						{ name: file.name, type: file.type, size: file.size, sha256: file.sha256 },
+					]),
+				),
+				contentType: String(request.headers['content-type'] ?? ''),
+				tokenIn,
+				headers: request.headers,
 				tokenOnWire: tokenPlaces(token, request.url ?? '', request.rawHeaders, raw),
 			});
-			const received: Received = { method: (request.method ?? 'GET').toUpperCase(), path, contentType: String(request.headers['content-type'] ?? ''), parsed, fields, presented };
+			const received: Received = {
+				method: (request.method ?? 'GET').toUpperCase(),
+				path,
+				contentType: String(request.headers['content-type'] ?? ''),
+				parsed,
+				fields,
+				presented,
+			};
 
 			// Over the concurrency cap: refused at once, before any latency or fault, like a rate limiter in front of the platform.
 			if (slot?.overCapacity) {
@@ -277,15 +374,39 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			if (fault?.kind === 'drop') return request.socket.destroy();
 			if (fault?.kind === 'timeout') return; // never answers; the client's timeout fires
 			if (fault?.kind === 'rate429') {
-				return send(response, 429, { status: '0', message: 'Too Many Requests' }, undefined, retryAfter(fault.retryAfterSeconds));
+				return send(
+					response,
+					429,
+					{ status: '0', message: 'Too Many Requests' },
+					undefined,
+					retryAfter(fault.retryAfterSeconds),
+				);
 			}
 			if (fault?.kind === 'unavailable503') {
-				return send(response, 503, '<!DOCTYPE html><html><body><h1>503 Service Unavailable</h1></body></html>', 'text/html', retryAfter(fault.retryAfterSeconds));
+				return send(
+					response,
+					503,
+					'<!DOCTYPE html><html><body><h1>503 Service Unavailable</h1></body></html>',
+					'text/html',
+					retryAfter(fault.retryAfterSeconds),
+				);
 			}
-			if (fault?.kind === 'html500') return send(response, 500, '<!DOCTYPE html><html><body><h1>500 Internal Server Error</h1></body></html>', 'text/html');
-			if (fault?.kind === 'malformed') return send(response, 200, '{"status":"1","message":[{"id":1,', 'application/json');
-			if (fault?.kind === 'status0') return send(response, 200, { status: '0', message: fault.message ?? 'Something went wrong.' });
-			if (fault?.kind === 'unauthorized') return send(response, 401, { status: '0', message: 'Unauthenticated.' });
+			if (fault?.kind === 'html500')
+				return send(
+					response,
+					500,
+					'<!DOCTYPE html><html><body><h1>500 Internal Server Error</h1></body></html>',
+					'text/html',
+				);
+			if (fault?.kind === 'malformed')
+				return send(response, 200, '{"status":"1","message":[{"id":1,', 'application/json');
+			if (fault?.kind === 'status0')
+				return send(response, 200, {
+					status: '0',
+					message: fault.message ?? 'Something went wrong.',
+				});
+			if (fault?.kind === 'unauthorized')
+				return send(response, 401, { status: '0', message: 'Unauthenticated.' });
 			if (fault?.kind === 'redirect') return respond(response, REDIRECT_TO_LOGIN);
 			// SPEC-GAP (see FaultKind): a gateway in front of the platform loses the answer after the platform acted. Over the
 			// concurrency cap such a request was answered 429 above without being processed, like any other.
@@ -293,11 +414,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				processApiRequest(received); // done, state changed; its answer is lost
 				if (fault.latencyMs) await wait();
 				if (fault.kind === 'processThenDrop') return request.socket.destroy();
-				return send(response, fault.kind === 'processThen504' ? 504 : 502, gatewayPage(fault.kind === 'processThen504' ? '504 Gateway Time-out' : '502 Bad Gateway'), 'text/html');
+				return send(
+					response,
+					fault.kind === 'processThen504' ? 504 : 502,
+					gatewayPage(fault.kind === 'processThen504' ? '504 Gateway Time-out' : '502 Bad Gateway'),
+					'text/html',
+				);
 			}
 			return respond(response, processApiRequest(received));
 		} catch (error) {
-			return send(response, 500, `<html><body>Simulator error: ${(error as Error).message}</body></html>`, 'text/html');
+			return send(
+				response,
+				500,
+				`<html><body>Simulator error: ${(error as Error).message}</body></html>`,
+				'text/html',
+			);
 		}
 	});
 	server.keepAliveTimeout = 1000;
@@ -318,12 +449,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		if (!refusal.timer) return;
 		clearTimeout(refusal.timer);
 		refusal.timer = undefined;
-		if (closed) return refusal.fail(new Error('the simulator was closed while refusing connections'));
+		if (closed)
+			return refusal.fail(new Error('the simulator was closed while refusing connections'));
 		listen(address.port, address.address).then(refusal.resume, refusal.fail);
 	}
 
 	function refuseConnections(ms: number) {
-		if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new Error(`refuseConnections needs a number of milliseconds >= 0, got ${String(ms)}`);
+		if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+			throw new Error(`refuseConnections needs a number of milliseconds >= 0, got ${String(ms)}`);
 		if (closed) throw new Error('the simulator is closed');
 		if (refusal.timer) clearTimeout(refusal.timer);
 		else {

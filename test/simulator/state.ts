@@ -132,7 +132,8 @@ export class SimState {
 
 	subscriber(phoneNumberId: unknown, phoneNumber: unknown): Subscriber | undefined {
 		return this.subscribers.find(
-			(entry) => entry.phone_number_id === String(phoneNumberId) && entry.chat_id === String(phoneNumber),
+			(entry) =>
+				entry.phone_number_id === String(phoneNumberId) && entry.chat_id === String(phoneNumber),
 		);
 	}
 

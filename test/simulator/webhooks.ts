@@ -15,8 +15,19 @@
  */
 import type { Bot, ConversationMessage, SimState, Subscriber } from './state';
 
-export type WebhookEventKind = 'incoming_message' | 'outgoing_message' | 'message_status' | 'conversation_status' | 'flow_data';
-export const WEBHOOK_EVENT_KINDS: WebhookEventKind[] = ['incoming_message', 'outgoing_message', 'message_status', 'conversation_status', 'flow_data'];
+export type WebhookEventKind =
+	| 'incoming_message'
+	| 'outgoing_message'
+	| 'message_status'
+	| 'conversation_status'
+	| 'flow_data';
+export const WEBHOOK_EVENT_KINDS: WebhookEventKind[] = [
+	'incoming_message',
+	'outgoing_message',
+	'message_status',
+	'conversation_status',
+	'flow_data',
+];
 
 export type WebhookFaultKind = 'twice' | 'late' | 'drop' | 'concurrent';
 
@@ -97,7 +108,8 @@ export class Webhooks {
 		const index = this.rules.findIndex((rule) => !rule.fault.event || rule.fault.event === event);
 		const rule = this.rules[index];
 		if (!rule) return undefined;
-		if (rule.fault.everyNth !== undefined && ++rule.seen % rule.fault.everyNth !== 0) return undefined;
+		if (rule.fault.everyNth !== undefined && ++rule.seen % rule.fault.everyNth !== 0)
+			return undefined;
 		if (rule.fault.times !== undefined && --rule.fault.times <= 0) this.rules.splice(index, 1);
 		return rule.fault;
 	}
@@ -111,16 +123,30 @@ export class Webhooks {
 	 * The platform event happened: POSTs the body to the number's URL for the event, in the background
 	 * (the platform does not wait for its receivers), with whatever fault applies.
 	 */
-	emit(phoneNumberId: string, event: WebhookEventKind, body: Record<string, unknown>): WebhookDelivery[] {
+	emit(
+		phoneNumberId: string,
+		event: WebhookEventKind,
+		body: Record<string, unknown>,
+	): WebhookDelivery[] {
 		const config = this.configs.get(phoneNumberId);
 		const url = config?.urls[event];
 		if (!config || !url) return [];
 		const fault = this.take(event);
 		const emittedAt = Date.now();
 		const record = (copy: number): WebhookDelivery => {
-			const delivery: WebhookDelivery = { id: ++this.sequence, event, phone_number_id: phoneNumberId, url, body, emittedAt, copy, fault: fault?.kind };
+			const delivery: WebhookDelivery = {
+				id: ++this.sequence,
+				event,
+				phone_number_id: phoneNumberId,
+				url,
+				body,
+				emittedAt,
+				copy,
+				fault: fault?.kind,
+			};
 			this.deliveries.push(delivery);
-			if (this.deliveries.length > MAX_RECORDED) this.deliveries.splice(0, this.deliveries.length - MAX_RECORDED);
+			if (this.deliveries.length > MAX_RECORDED)
+				this.deliveries.splice(0, this.deliveries.length - MAX_RECORDED);
 			return delivery;
 		};
 		if (fault?.kind === 'drop') {
@@ -132,11 +158,15 @@ export class Webhooks {
 		let work: Promise<unknown>;
 		let made: WebhookDelivery[];
 		if (fault?.kind === 'concurrent') {
-			made = Array.from({ length: Math.max(2, fault.copies ?? 5) }, (_, index) => record(index + 1));
+			made = Array.from({ length: Math.max(2, fault.copies ?? 5) }, (_, index) =>
+				record(index + 1),
+			);
 			work = Promise.all(made.map(post));
 		} else if (fault?.kind === 'twice') {
 			made = [record(1), record(2)];
-			work = post(made[0]).then(() => wait(fault.delayMs ?? 0)).then(() => post(made[1]));
+			work = post(made[0])
+				.then(() => wait(fault.delayMs ?? 0))
+				.then(() => post(made[1]));
 		} else if (fault?.kind === 'late') {
 			made = [record(1)];
 			work = wait(fault.delayMs ?? 5000).then(() => post(made[0]));
@@ -151,14 +181,24 @@ export class Webhooks {
 	}
 
 	private async post(delivery: WebhookDelivery, format: 'json' | 'form'): Promise<void> {
-		const encoded = format === 'form'
-			? new URLSearchParams(Object.entries(delivery.body).map(([key, value]): [string, string] => [key, typeof value === 'string' ? value : JSON.stringify(value)])).toString()
-			: JSON.stringify(delivery.body);
+		const encoded =
+			format === 'form'
+				? new URLSearchParams(
+						Object.entries(delivery.body).map(([key, value]): [string, string] => [
+							key,
+							typeof value === 'string' ? value : JSON.stringify(value),
+						]),
+					).toString()
+				: JSON.stringify(delivery.body);
 		delivery.sentAt = Date.now();
 		try {
 			const response = await fetch(delivery.url, {
 				method: 'POST',
-				headers: { 'content-type': format === 'form' ? 'application/x-www-form-urlencoded' : 'application/json', 'user-agent': USER_AGENT },
+				headers: {
+					'content-type':
+						format === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
+					'user-agent': USER_AGENT,
+				},
 				body: encoded,
 				signal: AbortSignal.timeout(30_000),
 			});
@@ -191,8 +231,15 @@ export function userMessageOf(message: ConversationMessage): string {
 	}
 	const type = String(content.type ?? '');
 	const inner = (content[type] ?? {}) as Record<string, unknown>;
-	const placeholders: Record<string, string> = { image: 'Photo', video: 'Video', audio: 'Audio', document: 'Document', sticker: 'Sticker' };
-	if (type in placeholders) return `#ATTACHMENT:${placeholders[type]}# ${String(inner.caption ?? '')}`.trimEnd();
+	const placeholders: Record<string, string> = {
+		image: 'Photo',
+		video: 'Video',
+		audio: 'Audio',
+		document: 'Document',
+		sticker: 'Sticker',
+	};
+	if (type in placeholders)
+		return `#ATTACHMENT:${placeholders[type]}# ${String(inner.caption ?? '')}`.trimEnd();
 	if (type === 'text') return String(inner.body ?? '');
 	if (type === 'interactive') {
 		const reply = (inner.button_reply ?? inner.list_reply ?? {}) as Record<string, unknown>;
@@ -222,16 +269,23 @@ export function messageWebhook(state: SimState, message: ConversationMessage): W
 		whatsapp_bot_username: botUsername(bot),
 	};
 	if (message.sender === 'user') {
-		const labels = (subscriber?.label_ids ?? []).map((id) => state.labels.find((label) => label.id === id)?.label_name).filter(Boolean);
+		const labels = (subscriber?.label_ids ?? [])
+			.map((id) => state.labels.find((label) => label.id === id)?.label_name)
+			.filter(Boolean);
 		return state.webhooks.emit(message.phone_number_id, 'incoming_message', {
 			...common,
 			user_message: userMessageOf(message),
 			...(labels.length ? { label_names: labels.join(',') } : {}),
-			...(subscriber && Object.keys(subscriber.custom_fields).length ? { custom_fields: { ...subscriber.custom_fields } } : {}),
+			...(subscriber && Object.keys(subscriber.custom_fields).length
+				? { custom_fields: { ...subscriber.custom_fields } }
+				: {}),
 		});
 	}
 	// The outgoing-message webhook carries no message text (spec); SPEC-GAP: its other fields.
-	return state.webhooks.emit(message.phone_number_id, 'outgoing_message', { ...common, sender: message.sender });
+	return state.webhooks.emit(message.phone_number_id, 'outgoing_message', {
+		...common,
+		sender: message.sender,
+	});
 }
 
 /** An outgoing message's status moved. */
@@ -250,7 +304,12 @@ export function statusWebhook(state: SimState, message: ConversationMessage): We
 }
 
 /** A conversation was marked (resolved, reopen, archived, blocked, …) through the API or by an agent. */
-export function conversationWebhook(state: SimState, subscriber: Subscriber, action: string, agentName = 'API'): WebhookDelivery[] {
+export function conversationWebhook(
+	state: SimState,
+	subscriber: Subscriber,
+	action: string,
+	agentName = 'API',
+): WebhookDelivery[] {
 	// Nothing to send: the clock must not move (other tests expect their timestamps).
 	if (!state.webhooks.config(subscriber.phone_number_id)?.urls.conversation_status) return [];
 	const bot = state.bot(subscriber.phone_number_id);
@@ -269,7 +328,13 @@ export function conversationWebhook(state: SimState, subscriber: Subscriber, act
 /** A flow's "Forward Data to Webhook" step ran for a subscriber. */
 export function flowDataWebhook(
 	state: SimState,
-	input: { phone_number_id?: string; phone_number: string; postbackid?: string; user_message?: string; user_input_data?: unknown },
+	input: {
+		phone_number_id?: string;
+		phone_number: string;
+		postbackid?: string;
+		user_message?: string;
+		user_input_data?: unknown;
+	},
 ): WebhookDelivery[] {
 	const phoneNumberId = input.phone_number_id ?? state.bots[0].phone_number_id;
 	const bot = state.bot(phoneNumberId);

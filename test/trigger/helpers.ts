@@ -16,10 +16,17 @@ export function triggerPoller(fx: Fixture, parameters: INodeParameters): Poller 
 }
 
 /** Runs one poll and returns the emitted JSON plus the number of requests the simulator received. */
-export async function pollCounting(fx: Fixture, poller: Poller, mode: 'trigger' | 'manual' = 'trigger') {
+export async function pollCounting(
+	fx: Fixture,
+	poller: Poller,
+	mode: 'trigger' | 'manual' = 'trigger',
+) {
 	const before = fx.sim.requests.length;
 	const items = await poller.poll(mode);
-	return { json: items.map((item) => item.json as IDataObject), requests: fx.sim.requests.length - before };
+	return {
+		json: items.map((item) => item.json as IDataObject),
+		requests: fx.sim.requests.length - before,
+	};
 }
 
 export function snapshot(poller: Poller): IDataObject {

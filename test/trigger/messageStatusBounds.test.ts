@@ -1,12 +1,20 @@
 import { addMessage, setMessageStatus } from '../simulator/control';
 import { useSimulator } from '../harness/simulatorFixture';
-import { DELIVERED_FOR_HOURS, EVERY_POLL_MINUTES, MAX_AGE_DAYS } from '../../nodes/BotSailorTrigger/events/messageStatusChanged';
+import {
+	DELIVERED_FOR_HOURS,
+	EVERY_POLL_MINUTES,
+	MAX_AGE_DAYS,
+} from '../../nodes/BotSailorTrigger/events/messageStatusChanged';
 import type { Poller } from '../harness/harness';
 import { numberParam, PNID, pollCounting, triggerPoller } from './helpers';
 
 /** Message Status Changed when nothing happens: what following many messages costs, and for how long. */
 const fx = useSimulator();
-const params = { event: 'messageStatusChanged', phoneNumberId: numberParam(), statuses: ['delivered', 'read', 'failed'] };
+const params = {
+	event: 'messageStatusChanged',
+	phoneNumberId: numberParam(),
+	statuses: ['delivered', 'read', 'failed'],
+};
 const MINUTE = 60_000;
 
 /** The n8n host's clock, moved on by the test. */
@@ -19,17 +27,29 @@ beforeEach(() => {
 afterEach(() => jest.restoreAllMocks());
 const later = (minutes: number) => void (offset += minutes * MINUTE);
 
-const tracked = (poller: Poller) => (poller.staticData()['node:BotSailor Trigger'] as { state: { tracked: Array<{ waMessageId: string; status: string }> } }).state.tracked;
+const tracked = (poller: Poller) =>
+	(
+		poller.staticData()['node:BotSailor Trigger'] as {
+			state: { tracked: Array<{ waMessageId: string; status: string }> };
+		}
+	).state.tracked;
 
 /** 100 outgoing messages to 100 subscribers, all delivered and reported; the poller idle afterwards. */
 async function hundredDelivered() {
 	const poller = triggerPoller(fx, params);
 	await poller.poll();
 	const subscribers = fx.sim.state.subscribersOf(PNID).slice(0, 100);
-	const sent = subscribers.map((subscriber) => addMessage(fx.sim.state, { phone_number: subscriber.chat_id, text: 'Your order shipped', sender: 'bot' }));
+	const sent = subscribers.map((subscriber) =>
+		addMessage(fx.sim.state, {
+			phone_number: subscriber.chat_id,
+			text: 'Your order shipped',
+			sender: 'bot',
+		}),
+	);
 	await poller.poll();
 	await poller.poll(); // re-checks the subscribers active in the previous poll
-	for (const message of sent) setMessageStatus(fx.sim.state, { wa_message_id: message.wa_message_id, status: 'delivered' });
+	for (const message of sent)
+		setMessageStatus(fx.sim.state, { wa_message_id: message.wa_message_id, status: 'delivered' });
 	expect((await poller.poll()).length).toBe(100);
 	expect(tracked(poller)).toHaveLength(100);
 	return { poller, sent };
@@ -43,7 +63,9 @@ describe('BotSailor Trigger → Message Status Changed, bounded following', () =
 		expect(idle.requests).toBeGreaterThanOrEqual(100); // one conversation per subscriber: the young messages' price
 		later(EVERY_POLL_MINUTES - 1);
 		setMessageStatus(fx.sim.state, { wa_message_id: sent[42].wa_message_id, status: 'read' });
-		expect((await poller.poll()).map((item) => item.json.wa_message_id)).toEqual([sent[42].wa_message_id]);
+		expect((await poller.poll()).map((item) => item.json.wa_message_id)).toEqual([
+			sent[42].wa_message_id,
+		]);
 	});
 
 	it('after an hour, an idle poll costs at most 3 requests with 100 delivered messages followed; a read still shows, once, within 100 polls', async () => {
@@ -61,7 +83,9 @@ describe('BotSailor Trigger → Message Status Changed, bounded following', () =
 		while (reported.length === 0 && polls < 100) {
 			const { json, requests } = await pollCounting(fx, poller);
 			expect(requests).toBeLessThanOrEqual(3);
-			reported.push(...json.map((item) => [item.wa_message_id, item.previous_status, item.message_status]));
+			reported.push(
+				...json.map((item) => [item.wa_message_id, item.previous_status, item.message_status]),
+			);
 			polls++;
 			later(1);
 		}
@@ -76,21 +100,32 @@ describe('BotSailor Trigger → Message Status Changed, bounded following', () =
 		later(EVERY_POLL_MINUTES + 1);
 		await poller.poll();
 		setMessageStatus(fx.sim.state, { wa_message_id: sent[5].wa_message_id, status: 'read' });
-		addMessage(fx.sim.state, { phone_number: sent[5].whatsapp_bot_subscriber_subscriber_id, text: 'Thanks, got it' });
+		addMessage(fx.sim.state, {
+			phone_number: sent[5].whatsapp_bot_subscriber_subscriber_id,
+			text: 'Thanks, got it',
+		});
 		const { json, requests } = await pollCounting(fx, poller);
-		expect(json.map((item) => [item.wa_message_id, item.message_status])).toEqual([[sent[5].wa_message_id, 'read']]);
+		expect(json.map((item) => [item.wa_message_id, item.message_status])).toEqual([
+			[sent[5].wa_message_id, 'read'],
+		]);
 		expect(requests).toBeLessThanOrEqual(4);
 	});
 
 	it(`stops following a delivered message ${DELIVERED_FOR_HOURS} hours after it was seen delivered; a sent one after ${MAX_AGE_DAYS} days`, async () => {
 		const { poller } = await hundredDelivered();
 		const chat = fx.sim.state.subscribersOf(PNID)[120].chat_id;
-		const undelivered = addMessage(fx.sim.state, { phone_number: chat, text: 'To a phone that stays off', sender: 'bot' });
+		const undelivered = addMessage(fx.sim.state, {
+			phone_number: chat,
+			text: 'To a phone that stays off',
+			sender: 'bot',
+		});
 		await poller.poll();
 		expect(tracked(poller)).toHaveLength(100); // the newest 100: one delivered message left out
 		later(DELIVERED_FOR_HOURS * 60 + 1);
 		await poller.poll();
-		expect(tracked(poller).map((entry) => [entry.waMessageId, entry.status])).toEqual([[undelivered.wa_message_id, 'sent']]);
+		expect(tracked(poller).map((entry) => [entry.waMessageId, entry.status])).toEqual([
+			[undelivered.wa_message_id, 'sent'],
+		]);
 		later(MAX_AGE_DAYS * 24 * 60);
 		await poller.poll();
 		expect(tracked(poller)).toEqual([]);

@@ -3,7 +3,11 @@ import { useSimulator } from '../harness/simulatorFixture';
 import { numberParam, PNID, pollCounting, snapshot, triggerPoller } from './helpers';
 
 const fx = useSimulator();
-const params = (options = {}) => ({ event: 'newMessage', phoneNumberId: numberParam(), messageOptions: options });
+const params = (options = {}) => ({
+	event: 'newMessage',
+	phoneNumberId: numberParam(),
+	messageOptions: options,
+});
 
 describe('BotSailor Trigger → New Message', () => {
 	it('starts from now, then emits each new incoming message once, in order, decoded, with its subscriber', async () => {
@@ -12,25 +16,55 @@ describe('BotSailor Trigger → New Message', () => {
 		const ava = fx.sim.state.subscribersOf(PNID)[10];
 		const first = addMessage(fx.sim.state, { phone_number: ava.chat_id, text: 'Do you deliver?' });
 		addMessage(fx.sim.state, { phone_number: ava.chat_id, text: 'On Sundays', sender: 'bot' });
-		const second = addMessage(fx.sim.state, { phone_number: '447700900555', text: 'Hi there', name: 'Zoe Quinn' });
+		const second = addMessage(fx.sim.state, {
+			phone_number: '447700900555',
+			text: 'Hi there',
+			name: 'Zoe Quinn',
+		});
 		const third = addMessage(fx.sim.state, { phone_number: ava.chat_id, text: 'Thanks' });
 
 		const { json, requests } = await pollCounting(fx, poller);
-		expect(json.map((item) => item.wa_message_id)).toEqual([first.wa_message_id, second.wa_message_id, third.wa_message_id]);
+		expect(json.map((item) => item.wa_message_id)).toEqual([
+			first.wa_message_id,
+			second.wa_message_id,
+			third.wa_message_id,
+		]);
 		expect(json[0]).not.toHaveProperty('caption');
 		// What a workflow reads most comes first: n8n's table view shows fields in this order.
-		expect(Object.keys(json[0]).slice(0, 5)).toEqual(['text', 'message_type', 'direction', 'phone_number', 'subscriber_name']);
+		expect(Object.keys(json[0]).slice(0, 5)).toEqual([
+			'text',
+			'message_type',
+			'direction',
+			'phone_number',
+			'subscriber_name',
+		]);
 		expect(json[0]).toMatchObject({
-			id: first.id, sender: 'user', direction: 'incoming', message_content: { type: 'text', text: { body: 'Do you deliver?' } },
-			text: 'Do you deliver?', message_type: 'text',
-			phone_number: ava.chat_id, subscriber_name: `${ava.first_name} ${ava.last_name}`, subscriber_id: ava.subscriber_id, phone_number_id: PNID,
+			id: first.id,
+			sender: 'user',
+			direction: 'incoming',
+			message_content: { type: 'text', text: { body: 'Do you deliver?' } },
+			text: 'Do you deliver?',
+			message_type: 'text',
+			phone_number: ava.chat_id,
+			subscriber_name: `${ava.first_name} ${ava.last_name}`,
+			subscriber_id: ava.subscriber_id,
+			phone_number_id: PNID,
 			conversation_time: first.conversation_time,
 		});
 		expect(json[1]).toMatchObject({ phone_number: '447700900555', subscriber_name: 'Zoe Quinn' });
 		expect(requests).toBeLessThanOrEqual(2 + 2);
-		const bodies = fx.sim.requests.filter((request) => request.path === '/whatsapp/subscriber/list').map((request) => request.body);
-		expect(bodies.at(-1)).toEqual({ phone_number_id: PNID, limit: '100', offset: '1', orderBy: '1' });
-		const conversation = fx.sim.requests.find((request) => request.path === '/whatsapp/get/conversation');
+		const bodies = fx.sim.requests
+			.filter((request) => request.path === '/whatsapp/subscriber/list')
+			.map((request) => request.body);
+		expect(bodies.at(-1)).toEqual({
+			phone_number_id: PNID,
+			limit: '100',
+			offset: '1',
+			orderBy: '1',
+		});
+		const conversation = fx.sim.requests.find(
+			(request) => request.path === '/whatsapp/get/conversation',
+		);
 		expect(conversation?.body).toMatchObject({ phone_number_id: PNID, limit: '50', offset: '1' });
 		expect(conversation?.method).toBe('POST');
 
@@ -40,13 +74,26 @@ describe('BotSailor Trigger → New Message', () => {
 
 	it('includes outgoing messages when asked, and keeps to the listed phone numbers', async () => {
 		const [a, b] = fx.sim.state.subscribersOf(PNID).slice(3, 5);
-		const poller = triggerPoller(fx, params({ includeOutgoing: true, phoneNumbers: `+${a.chat_id.slice(0, 3)} ${a.chat_id.slice(3)}` }));
+		const poller = triggerPoller(
+			fx,
+			params({
+				includeOutgoing: true,
+				phoneNumbers: `+${a.chat_id.slice(0, 3)} ${a.chat_id.slice(3)}`,
+			}),
+		);
 		await poller.poll();
 		addMessage(fx.sim.state, { phone_number: b.chat_id, text: 'not for us' });
 		const incoming = addMessage(fx.sim.state, { phone_number: a.chat_id, text: 'question' });
-		const reply = addMessage(fx.sim.state, { phone_number: a.chat_id, text: 'answer', sender: 'agent' });
+		const reply = addMessage(fx.sim.state, {
+			phone_number: a.chat_id,
+			text: 'answer',
+			sender: 'agent',
+		});
 		const { json } = await pollCounting(fx, poller);
-		expect(json.map((item) => [item.wa_message_id, item.direction])).toEqual([[incoming.wa_message_id, 'incoming'], [reply.wa_message_id, 'outgoing']]);
+		expect(json.map((item) => [item.wa_message_id, item.direction])).toEqual([
+			[incoming.wa_message_id, 'incoming'],
+			[reply.wa_message_id, 'outgoing'],
+		]);
 		expect(json[1]).toMatchObject({ agent_name: 'Alex Agent', message_status: 'sent' });
 	});
 
@@ -60,7 +107,11 @@ describe('BotSailor Trigger → New Message', () => {
 		const poller = triggerPoller(fx, params());
 		await poller.poll();
 		const chat = fx.sim.state.subscribersOf(PNID)[7].chat_id;
-		const sent = Array.from({ length: 120 }, (_, index) => addMessage(fx.sim.state, { phone_number: chat, text: `m${index}` }).wa_message_id);
+		const sent = Array.from(
+			{ length: 120 },
+			(_, index) =>
+				addMessage(fx.sim.state, { phone_number: chat, text: `m${index}` }).wa_message_id,
+		);
 		const { json } = await pollCounting(fx, poller);
 		expect(json.map((item) => item.wa_message_id)).toEqual(sent);
 	});
@@ -68,7 +119,10 @@ describe('BotSailor Trigger → New Message', () => {
 	it('a failing poll moves no cursor: the next poll emits the message exactly once', async () => {
 		const poller = triggerPoller(fx, params());
 		await poller.poll();
-		const message = addMessage(fx.sim.state, { phone_number: fx.sim.state.subscribersOf(PNID)[2].chat_id, text: 'hello' });
+		const message = addMessage(fx.sim.state, {
+			phone_number: fx.sim.state.subscribersOf(PNID)[2].chat_id,
+			text: 'hello',
+		});
 		// Failures a read does not repeat (a dropped connection is repeated: readRetry.test.ts).
 		for (const kind of ['html500', 'status0', 'malformed'] as const) {
 			const before = snapshot(poller);
@@ -76,7 +130,9 @@ describe('BotSailor Trigger → New Message', () => {
 			await expect(poller.poll()).rejects.toThrow();
 			expect(snapshot(poller)).toEqual(before);
 		}
-		expect((await poller.poll()).map((item) => item.json.wa_message_id)).toEqual([message.wa_message_id]);
+		expect((await poller.poll()).map((item) => item.json.wa_message_id)).toEqual([
+			message.wa_message_id,
+		]);
 		expect(await poller.poll()).toEqual([]);
 	});
 
@@ -86,10 +142,21 @@ describe('BotSailor Trigger → New Message', () => {
 		const [a, b] = fx.sim.state.subscribersOf(PNID).slice(2, 4);
 		addMessage(fx.sim.state, { phone_number: a.chat_id, text: 'older' });
 		const message = addMessage(fx.sim.state, { phone_number: b.chat_id, text: 'sample me' });
-		addMessage(fx.sim.state, { phone_number: b.chat_id, text: 'bot reply, not incoming', sender: 'bot' });
+		addMessage(fx.sim.state, {
+			phone_number: b.chat_id,
+			text: 'bot reply, not incoming',
+			sender: 'bot',
+		});
 		const before = snapshot(poller);
 		const { json } = await pollCounting(fx, poller, 'manual');
-		expect(json).toEqual([expect.objectContaining({ wa_message_id: message.wa_message_id, text: 'sample me', direction: 'incoming', phone_number: b.chat_id })]);
+		expect(json).toEqual([
+			expect.objectContaining({
+				wa_message_id: message.wa_message_id,
+				text: 'sample me',
+				direction: 'incoming',
+				phone_number: b.chat_id,
+			}),
+		]);
 		expect(snapshot(poller)).toEqual(before);
 		expect((await poller.poll()).map((item) => item.json.text)).toEqual(['older', 'sample me']);
 	});
@@ -106,10 +173,19 @@ describe('BotSailor Trigger → New Message', () => {
 		const chat = fx.sim.state.subscribersOf(PNID)[6].chat_id;
 		const contents = [
 			{ type: 'text', text: { body: 'price please' } },
-			{ type: 'image', image: { id: 'media-1', mime_type: 'image/jpeg', caption: 'Is this cake available?' } },
+			{
+				type: 'image',
+				image: { id: 'media-1', mime_type: 'image/jpeg', caption: 'Is this cake available?' },
+			},
 			{ type: 'document', document: { id: 'media-2', filename: 'order.pdf' } },
-			{ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'size-l', title: 'Large' } } },
-			{ type: 'interactive', interactive: { type: 'list_reply', list_reply: { id: 'row-2', title: 'Carrot cake' } } },
+			{
+				type: 'interactive',
+				interactive: { type: 'button_reply', button_reply: { id: 'size-l', title: 'Large' } },
+			},
+			{
+				type: 'interactive',
+				interactive: { type: 'list_reply', list_reply: { id: 'row-2', title: 'Carrot cake' } },
+			},
 			{ type: 'button', button: { text: 'Stop promotions', payload: 'STOP' } },
 			{ type: 'reaction', reaction: { message_id: 'wamid.x', emoji: '👍' } },
 			{ type: 'location', location: { latitude: 51.5, longitude: -0.1 } },
@@ -138,7 +214,10 @@ describe('BotSailor Trigger → New Message', () => {
 		expect((await pollCounting(fx, poller)).requests).toBeLessThanOrEqual(2);
 		const subscribers = fx.sim.state.subscribersOf(PNID);
 		for (const k of [1, 5, 20]) {
-			const chats = Array.from({ length: k }, (_, index) => subscribers[(index * 37 + k) % subscribers.length].chat_id);
+			const chats = Array.from(
+				{ length: k },
+				(_, index) => subscribers[(index * 37 + k) % subscribers.length].chat_id,
+			);
 			for (const chat of chats) addMessage(fx.sim.state, { phone_number: chat, text: `k=${k}` });
 			const { json, requests } = await pollCounting(fx, poller);
 			expect(json).toHaveLength(k);

@@ -7,16 +7,28 @@ const fx = useSimulator();
 describe('BotSailor Trigger → catalog orders', () => {
 	it('New Catalog Order: starts from now, emits each new order once in order, decoded, optionally for one catalog', async () => {
 		const all = triggerPoller(fx, { event: 'newCatalogOrder' });
-		const cakes = triggerPoller(fx, { event: 'newCatalogOrder', orderOptions: { catalogId: '7788990022' } });
+		const cakes = triggerPoller(fx, {
+			event: 'newCatalogOrder',
+			orderOptions: { catalogId: '7788990022' },
+		});
 		expect(await all.poll()).toEqual([]);
 		expect(await cakes.poll()).toEqual([]);
 		const first = addOrder(fx.sim.state, { catalog_id: '7788990011', total: 31 });
 		const second = addOrder(fx.sim.state, { catalog_id: '7788990022', total: 12 });
 		const { json, requests } = await pollCounting(fx, all);
 		expect(requests).toBe(1);
-		expect(json.map((item) => item.order_unique_id)).toEqual([first.order_unique_id, second.order_unique_id]);
-		expect(json[0]).toMatchObject({ cart_total: 31, cart_status_raw: 'Approved', shipping_address: { address: '1 Main St' } });
-		expect((await cakes.poll()).map((item) => item.json.order_unique_id)).toEqual([second.order_unique_id]);
+		expect(json.map((item) => item.order_unique_id)).toEqual([
+			first.order_unique_id,
+			second.order_unique_id,
+		]);
+		expect(json[0]).toMatchObject({
+			cart_total: 31,
+			cart_status_raw: 'Approved',
+			shipping_address: { address: '1 Main St' },
+		});
+		expect((await cakes.poll()).map((item) => item.json.order_unique_id)).toEqual([
+			second.order_unique_id,
+		]);
 		expect(fx.sim.requests.at(-1)?.body).toEqual({ whatsapp_catalog_id: '7788990022' });
 		expect(await all.poll()).toEqual([]);
 		expect(await cakes.poll()).toEqual([]);
@@ -29,16 +41,29 @@ describe('BotSailor Trigger → catalog orders', () => {
 		orders[0].cart_status_raw = 'Shipped';
 		orders[0].status_changed_at = '2026-01-15 09:30:00';
 		const placed = addOrder(fx.sim.state, {});
-		expect((await poller.poll()).map((item) => [item.json.order_unique_id, item.json.previous_status, item.json.cart_status_raw])).toEqual([
-			[orders[0].order_unique_id, 'Approved', 'Shipped'],
-		]);
+		expect(
+			(await poller.poll()).map((item) => [
+				item.json.order_unique_id,
+				item.json.previous_status,
+				item.json.cart_status_raw,
+			]),
+		).toEqual([[orders[0].order_unique_id, 'Approved', 'Shipped']]);
 		await fetch(`${fx.sim.url}/api/v1/whatsapp/catalog/order/status-change`, {
-			method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-			body: new URLSearchParams({ apiToken: fx.sim.token, order_unique_id: placed.order_unique_id, cart_status: 'Delivered' }),
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({
+				apiToken: fx.sim.token,
+				order_unique_id: placed.order_unique_id,
+				cart_status: 'Delivered',
+			}),
 		});
 		const { json } = await pollCounting(fx, poller);
 		expect(json).toEqual([
-			expect.objectContaining({ order_unique_id: placed.order_unique_id, cart_status_raw: 'Delivered', previous_status: 'Approved' }),
+			expect.objectContaining({
+				order_unique_id: placed.order_unique_id,
+				cart_status_raw: 'Delivered',
+				previous_status: 'Approved',
+			}),
 		]);
 		expect(await poller.poll()).toEqual([]);
 	});
@@ -54,9 +79,13 @@ describe('BotSailor Trigger → catalog orders', () => {
 		const sample = await pollCounting(fx, poller, 'manual');
 		expect(sample.json).toEqual([expect.objectContaining({ previous_status: null })]);
 		expect(snapshot(poller)).toEqual(before);
-		expect((await poller.poll()).map((item) => [item.json.previous_status, item.json.cart_status_raw])).toEqual([['Approved', 'Refunded']]);
+		expect(
+			(await poller.poll()).map((item) => [item.json.previous_status, item.json.cart_status_raw]),
+		).toEqual([['Approved', 'Refunded']]);
 		const fresh = triggerPoller(fx, { event: 'newCatalogOrder' });
 		const newest = addOrder(fx.sim.state, { total: 9 });
-		expect((await pollCounting(fx, fresh, 'manual')).json).toEqual([expect.objectContaining({ order_unique_id: newest.order_unique_id })]);
+		expect((await pollCounting(fx, fresh, 'manual')).json).toEqual([
+			expect.objectContaining({ order_unique_id: newest.order_unique_id }),
+		]);
 	});
 });

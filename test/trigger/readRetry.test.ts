@@ -22,8 +22,10 @@ function customersWrite(): string[] {
 	].map((message) => String(message.wa_message_id));
 }
 
-const ids = (items: Array<{ json: IDataObject }>) => items.map((item) => String(item.json.wa_message_id));
-const answersTo = (path: string) => fx.sim.requests.filter((request) => request.path === path).length;
+const ids = (items: Array<{ json: IDataObject }>) =>
+	items.map((item) => String(item.json.wa_message_id));
+const answersTo = (path: string) =>
+	fx.sim.requests.filter((request) => request.path === path).length;
 
 describe('BotSailor Trigger polls during a rate limit', () => {
 	it('survives a burst of 429s without an error and emits each message once', async () => {
@@ -87,7 +89,9 @@ describe('BotSailor Trigger polls during a rate limit', () => {
 		);
 		expect(failure?.message).toBe('Too Many Requests');
 		expect(failure?.httpCode).toBe('429');
-		expect(failure?.description).toMatch(/The platform refused this read 7 times in [\d.]+ s; it was not retried further\.$/);
+		expect(failure?.description).toMatch(
+			/The platform refused this read 7 times in [\d.]+ s; it was not retried further\.$/,
+		);
 		expect(fx.sim.requests).toHaveLength(7);
 		fx.sim.faults.clear();
 		expect(ids(await poller.poll())).toEqual(expected);

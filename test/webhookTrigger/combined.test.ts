@@ -29,19 +29,34 @@ async function combined() {
 		webhookType: new BotSailorWebhookTrigger(),
 		parameters: { event: 'incomingMessage', phoneNumberId: number },
 		credentials: fx.credentials,
-		poll: { nodeType: new BotSailorTrigger(), parameters: { event: 'newMessage', phoneNumberId: number } },
+		poll: {
+			nodeType: new BotSailorTrigger(),
+			parameters: { event: 'newMessage', phoneNumberId: number },
+		},
 	});
 	await runner.activate();
 	fx.sim.state.webhooks.configure(PNID, { urls: { incoming_message: receiver.url } });
 	return runner;
 }
 
-const write = (index: number) => addMessage(fx.sim.state, { phone_number_id: PNID, phone_number: `1555020${String(index % 7).padStart(4, '0')}`, text: `order ${index}` });
+const write = (index: number) =>
+	addMessage(fx.sim.state, {
+		phone_number_id: PNID,
+		phone_number: `1555020${String(index % 7).padStart(4, '0')}`,
+		text: `order ${index}`,
+	});
 
 /** How many executions each written message started, by trigger. */
 function tally(messages: Array<{ wa_message_id: string }>) {
-	const started = runner.executions.flatMap((execution) => execution.items.map((item) => ({ trigger: execution.trigger, id: String(item.json.wa_message_id) })));
-	const counts = messages.map((message) => started.filter((entry) => entry.id === message.wa_message_id).length);
+	const started = runner.executions.flatMap((execution) =>
+		execution.items.map((item) => ({
+			trigger: execution.trigger,
+			id: String(item.json.wa_message_id),
+		})),
+	);
+	const counts = messages.map(
+		(message) => started.filter((entry) => entry.id === message.wa_message_id).length,
+	);
 	return {
 		once: counts.filter((count) => count === 1).length,
 		missing: counts.filter((count) => count === 0).length,
@@ -57,9 +72,21 @@ describe('webhook trigger + polling trigger in one workflow', () => {
 		fx.sim.state.webhooks.addFault({ kind: 'drop', everyNth: 5 });
 		const messages = Array.from({ length: 50 }, (_, index) => write(index));
 		await fx.sim.state.webhooks.idle();
-		expect(tally(messages)).toEqual({ once: 40, missing: 10, duplicated: 0, byWebhook: 40, byPoll: 0 });
+		expect(tally(messages)).toEqual({
+			once: 40,
+			missing: 10,
+			duplicated: 0,
+			byWebhook: 40,
+			byPoll: 0,
+		});
 		await runner.poll();
-		expect(tally(messages)).toEqual({ once: 50, missing: 0, duplicated: 0, byWebhook: 40, byPoll: 10 });
+		expect(tally(messages)).toEqual({
+			once: 50,
+			missing: 0,
+			duplicated: 0,
+			byWebhook: 40,
+			byPoll: 10,
+		});
 		await runner.poll();
 		expect(tally(messages).duplicated).toBe(0);
 	});
@@ -71,7 +98,12 @@ describe('webhook trigger + polling trigger in one workflow', () => {
 		await runner.poll();
 		await fx.sim.state.webhooks.idle();
 		expect(tally([late])).toEqual({ once: 1, missing: 0, duplicated: 0, byWebhook: 0, byPoll: 1 });
-		expect(receiver.received.at(-1)).toEqual(expect.objectContaining({ status: 200, body: expect.objectContaining({ wa_message_id: late.wa_message_id }) }));
+		expect(receiver.received.at(-1)).toEqual(
+			expect.objectContaining({
+				status: 200,
+				body: expect.objectContaining({ wa_message_id: late.wa_message_id }),
+			}),
+		);
 	});
 
 	it('duplicates, concurrent copies, drops and late deliveries mixed: exactly once each', async () => {
@@ -86,7 +118,9 @@ describe('webhook trigger + polling trigger in one workflow', () => {
 		}
 		await webhooks.idle();
 		await runner.poll();
-		expect(tally(messages)).toEqual(expect.objectContaining({ once: 30, missing: 0, duplicated: 0 }));
+		expect(tally(messages)).toEqual(
+			expect.objectContaining({ once: 30, missing: 0, duplicated: 0 }),
+		);
 	});
 
 	it('after a restart of n8n, a late webhook of a message the poll started before still starts nothing', async () => {
@@ -99,19 +133,40 @@ describe('webhook trigger + polling trigger in one workflow', () => {
 		jest.isolateModules(() => {
 			/* eslint-disable @typescript-eslint/no-require-imports -- fresh module instances: empty process memory, as after a restart */
 			types = {
-				webhook: new (require('../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node') as typeof import('../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node')).BotSailorWebhookTrigger(),
-				poll: new (require('../../nodes/BotSailorTrigger/BotSailorTrigger.node') as typeof import('../../nodes/BotSailorTrigger/BotSailorTrigger.node')).BotSailorTrigger(),
+				webhook: new (
+					require('../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node') as typeof import('../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node')
+				).BotSailorWebhookTrigger(),
+				poll: new (
+					require('../../nodes/BotSailorTrigger/BotSailorTrigger.node') as typeof import('../../nodes/BotSailorTrigger/BotSailorTrigger.node')
+				).BotSailorTrigger(),
 			};
 			/* eslint-enable @typescript-eslint/no-require-imports */
 		});
 		await runner.restart(types.webhook!, types.poll!);
-		const answer = await runner.deliver({ body: { chat_id: message.whatsapp_bot_subscriber_subscriber_id, user_message: 'order 2', wa_message_id: message.wa_message_id, whatsapp_bot_id: 11 } });
+		const answer = await runner.deliver({
+			body: {
+				chat_id: message.whatsapp_bot_subscriber_subscriber_id,
+				user_message: 'order 2',
+				wa_message_id: message.wa_message_id,
+				whatsapp_bot_id: 11,
+			},
+		});
 		expect(answer.body).toEqual({ received: true, started: false, duplicate: true });
-		expect(tally([message])).toEqual({ once: 1, missing: 0, duplicated: 0, byWebhook: 0, byPoll: 1 });
+		expect(tally([message])).toEqual({
+			once: 1,
+			missing: 0,
+			duplicated: 0,
+			byWebhook: 0,
+			byPoll: 1,
+		});
 	});
 
 	it('a workflow with the polling trigger alone is unchanged: nothing filtered, nothing written to its static data', async () => {
-		const poller = createPoller(new BotSailorTrigger(), { event: 'newMessage', phoneNumberId: number }, fx.credentials);
+		const poller = createPoller(
+			new BotSailorTrigger(),
+			{ event: 'newMessage', phoneNumberId: number },
+			fx.credentials,
+		);
 		await poller.poll();
 		write(3);
 		write(4);

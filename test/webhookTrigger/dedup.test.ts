@@ -11,11 +11,21 @@ import { WebhookRunner } from './webhookHarness';
 const number = { __rl: true, mode: 'id', value: '104382179270221' };
 
 function incoming(index: number, text = `message ${index}`) {
-	return { chat_id: '15550100007', user_message: text, subscriber_id: '15550100007-11', wa_message_id: `wamid.DEDUP${String(index).padStart(6, '0')}`, first_name: 'Ava', whatsapp_bot_id: 11 };
+	return {
+		chat_id: '15550100007',
+		user_message: text,
+		subscriber_id: '15550100007-11',
+		wa_message_id: `wamid.DEDUP${String(index).padStart(6, '0')}`,
+		first_name: 'Ava',
+		whatsapp_bot_id: 11,
+	};
 }
 
 async function activeRunner(event = 'incomingMessage', extra: Record<string, unknown> = {}) {
-	const trigger = new WebhookRunner({ webhookType: new BotSailorWebhookTrigger(), parameters: { event, phoneNumberId: number, ...extra } });
+	const trigger = new WebhookRunner({
+		webhookType: new BotSailorWebhookTrigger(),
+		parameters: { event, phoneNumberId: number, ...extra },
+	});
 	await trigger.activate();
 	return trigger;
 }
@@ -28,20 +38,26 @@ describe('duplicates', () => {
 		const answers = [];
 		for (let copy = 0; copy < 5; copy++) answers.push(await trigger.deliver({ body: incoming(1) }));
 		expect(answers.filter((answer) => answer.started)).toHaveLength(1);
-		expect(answers.slice(1)).toEqual(Array(4).fill({ status: 200, body: { received: true, started: false, duplicate: true } }));
+		expect(answers.slice(1)).toEqual(
+			Array(4).fill({ status: 200, body: { received: true, started: false, duplicate: true } }),
+		);
 		expect(trigger.executions).toHaveLength(1);
 	});
 
 	it('ten concurrent copies start one execution (n8n reads the static data fresh for each, so the process memory decides)', async () => {
 		const trigger = await activeRunner();
-		const answers = await Promise.all(Array.from({ length: 10 }, () => trigger.deliver({ body: incoming(2) })));
+		const answers = await Promise.all(
+			Array.from({ length: 10 }, () => trigger.deliver({ body: incoming(2) })),
+		);
 		expect(answers.filter((answer) => answer.started)).toHaveLength(1);
 		expect(trigger.executions).toHaveLength(1);
 	});
 
 	it('concurrent copies of many messages: each message once', async () => {
 		const trigger = await activeRunner();
-		const deliveries = Array.from({ length: 50 }, (_, index) => Array.from({ length: 3 }, () => trigger.deliver({ body: incoming(100 + index) }))).flat();
+		const deliveries = Array.from({ length: 50 }, (_, index) =>
+			Array.from({ length: 3 }, () => trigger.deliver({ body: incoming(100 + index) })),
+		).flat();
 		await Promise.all(deliveries);
 		const ids = trigger.started().map((item) => item.wa_message_id);
 		expect(ids).toHaveLength(50);
@@ -70,10 +86,23 @@ describe('duplicates', () => {
 	});
 
 	it('a status change is keyed on message and status: sent, delivered, read each start once', async () => {
-		const trigger = await activeRunner('messageStatusChanged', { statuses: ['sent', 'delivered', 'read'] });
-		const status = (message_status: string) => ({ webhook_type: 'message_status_change', message_status, status_time: '2026-11-20 10:00:00', wa_message_id: 'wamid.S1', failed_reason: '' });
-		for (const value of ['sent', 'sent', 'delivered', 'read', 'delivered', 'read']) await trigger.deliver({ body: status(value) });
-		expect(trigger.started().map((item) => item.message_status)).toEqual(['sent', 'delivered', 'read']);
+		const trigger = await activeRunner('messageStatusChanged', {
+			statuses: ['sent', 'delivered', 'read'],
+		});
+		const status = (message_status: string) => ({
+			webhook_type: 'message_status_change',
+			message_status,
+			status_time: '2026-11-20 10:00:00',
+			wa_message_id: 'wamid.S1',
+			failed_reason: '',
+		});
+		for (const value of ['sent', 'sent', 'delivered', 'read', 'delivered', 'read'])
+			await trigger.deliver({ body: status(value) });
+		expect(trigger.started().map((item) => item.message_status)).toEqual([
+			'sent',
+			'delivered',
+			'read',
+		]);
 	});
 
 	it('a test delivery (Test URL, mode manual) is not remembered and does not block the production one', async () => {
@@ -88,7 +117,8 @@ describe('duplicates', () => {
 describe('the memory', () => {
 	it(`is bounded: ${MAX_KEYS} keys per workflow, the oldest dropped first; the static data stays small`, async () => {
 		const trigger = await activeRunner();
-		for (let index = 0; index < MAX_KEYS + 300; index++) await trigger.deliver({ body: incoming(10_000 + index) });
+		for (let index = 0; index < MAX_KEYS + 300; index++)
+			await trigger.deliver({ body: incoming(10_000 + index) });
 		expect(rememberedCount(trigger.workflowId)).toBe(MAX_KEYS);
 		const saved = (trigger.saved.global as Record<string, string>)[STATIC_DATA_KEY];
 		expect(saved.split(' ')).toHaveLength(MAX_KEYS);
@@ -97,7 +127,9 @@ describe('the memory', () => {
 		// No message content or phone number is stored, only hashes.
 		expect(JSON.stringify(trigger.saved)).not.toMatch(/wamid|15550100007|message 1/);
 		// The newest are remembered, the oldest forgotten.
-		expect((await trigger.deliver({ body: incoming(10_000 + MAX_KEYS + 299) })).started).toBeUndefined();
+		expect(
+			(await trigger.deliver({ body: incoming(10_000 + MAX_KEYS + 299) })).started,
+		).toBeUndefined();
 		expect((await trigger.deliver({ body: incoming(10_000) })).started).toHaveLength(1);
 	});
 
@@ -118,8 +150,10 @@ describe('the memory', () => {
 		let fresh: INodeType | undefined;
 		jest.isolateModules(() => {
 			// A new module instance: empty process memory, as after a restart.
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const module = require('../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node') as typeof import('../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node');
+			/* eslint-disable @typescript-eslint/no-require-imports */
+			const module =
+				require('../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node') as typeof import('../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node');
+			/* eslint-enable @typescript-eslint/no-require-imports */
 			fresh = new module.BotSailorWebhookTrigger();
 		});
 		await trigger.restart(fresh!);

@@ -10,19 +10,55 @@ const PNID = '104382179270221';
 const number = { __rl: true, mode: 'id', value: PNID };
 
 function runner(parameters: INodeParameters = {}) {
-	return new WebhookRunner({ webhookType: new BotSailorWebhookTrigger(), parameters: { event: 'incomingMessage', phoneNumberId: number, ...parameters } });
+	return new WebhookRunner({
+		webhookType: new BotSailorWebhookTrigger(),
+		parameters: { event: 'incomingMessage', phoneNumberId: number, ...parameters },
+	});
 }
 
 /** Bodies as integrators saw them (fields from the spec); the ids are made up. */
 const BODIES = {
 	incoming: {
-		chat_id: '15550100007', user_message: 'price', subscriber_id: '15550100007-11', wa_message_id: 'wamid.HBgLMTU1NTAxMDAwMDcVAgASGBQzQTdBRjQ1',
-		first_name: 'Ava', whatsapp_bot_id: 11, whatsapp_bot_name: 'Sunrise Bakery', whatsapp_bot_username: 'sunrisebakery', label_names: 'VIP', custom_fields: { city: 'Paris' },
+		chat_id: '15550100007',
+		user_message: 'price',
+		subscriber_id: '15550100007-11',
+		wa_message_id: 'wamid.HBgLMTU1NTAxMDAwMDcVAgASGBQzQTdBRjQ1',
+		first_name: 'Ava',
+		whatsapp_bot_id: 11,
+		whatsapp_bot_name: 'Sunrise Bakery',
+		whatsapp_bot_username: 'sunrisebakery',
+		label_names: 'VIP',
+		custom_fields: { city: 'Paris' },
 	},
-	status: { webhook_type: 'message_status_change', message_status: 'read', status_time: '2026-11-20 10:15:02', failed_reason: '', wa_message_id: 'wamid.OUT1', chat_id: '15550100007' },
-	failed: { webhook_type: 'message_status_change', message_status: 'failed', status_time: '2026-11-20 10:15:03', failed_reason: '(#131047) Re-engagement message' },
-	conversation: { event: 'conversation.resolved', action: 'resolved', agent_name: 'Alex Agent', changed_at: '2026-11-20 10:20:00', chat_id: '15550100007' },
-	flow: { first_name: 'Ava', chat_id: '15550100007', postbackid: '', user_input_data: [], user_message: 'I want a cake', whatsapp_bot_username: 'sunrisebakery' },
+	status: {
+		webhook_type: 'message_status_change',
+		message_status: 'read',
+		status_time: '2026-11-20 10:15:02',
+		failed_reason: '',
+		wa_message_id: 'wamid.OUT1',
+		chat_id: '15550100007',
+	},
+	failed: {
+		webhook_type: 'message_status_change',
+		message_status: 'failed',
+		status_time: '2026-11-20 10:15:03',
+		failed_reason: '(#131047) Re-engagement message',
+	},
+	conversation: {
+		event: 'conversation.resolved',
+		action: 'resolved',
+		agent_name: 'Alex Agent',
+		changed_at: '2026-11-20 10:20:00',
+		chat_id: '15550100007',
+	},
+	flow: {
+		first_name: 'Ava',
+		chat_id: '15550100007',
+		postbackid: '',
+		user_input_data: [],
+		user_message: 'I want a cake',
+		whatsapp_bot_username: 'sunrisebakery',
+	},
 };
 
 describe('Incoming Message', () => {
@@ -56,21 +92,65 @@ describe('Incoming Message', () => {
 	});
 
 	it('reads form-encoded bodies the same way (numbers arrive as text)', async () => {
-		const form = Object.fromEntries(Object.entries(BODIES.incoming).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
-		const answer = await runner().deliver({ body: form, contentType: 'application/x-www-form-urlencoded', raw: Buffer.from(new URLSearchParams(form).toString()) });
-		expect(answer.started![0].json).toEqual(expect.objectContaining({ whatsapp_bot_id: 11, text: 'price', phone_number: '15550100007', direction: 'incoming' }));
+		const form = Object.fromEntries(
+			Object.entries(BODIES.incoming).map(([key, value]) => [
+				key,
+				typeof value === 'string' ? value : JSON.stringify(value),
+			]),
+		);
+		const answer = await runner().deliver({
+			body: form,
+			contentType: 'application/x-www-form-urlencoded',
+			raw: Buffer.from(new URLSearchParams(form).toString()),
+		});
+		expect(answer.started![0].json).toEqual(
+			expect.objectContaining({
+				whatsapp_bot_id: 11,
+				text: 'price',
+				phone_number: '15550100007',
+				direction: 'incoming',
+			}),
+		);
 	});
 
 	it('reads multipart form fields', async () => {
-		const answer = await runner().deliver({ body: { data: { chat_id: '15550100007', user_message: 'hi', wa_message_id: 'wamid.MP1' }, files: {} }, contentType: 'multipart/form-data' });
-		expect(answer.started![0].json).toEqual(expect.objectContaining({ text: 'hi', wa_message_id: 'wamid.MP1' }));
+		const answer = await runner().deliver({
+			body: {
+				data: { chat_id: '15550100007', user_message: 'hi', wa_message_id: 'wamid.MP1' },
+				files: {},
+			},
+			contentType: 'multipart/form-data',
+		});
+		expect(answer.started![0].json).toEqual(
+			expect.objectContaining({ text: 'hi', wa_message_id: 'wamid.MP1' }),
+		);
 	});
 
 	it('turns the media placeholder into message_type, caption and text', async () => {
-		const answer = await runner().deliver({ body: { ...BODIES.incoming, wa_message_id: 'wamid.MEDIA1', user_message: '#ATTACHMENT:Photo# Is this cake available?' } });
-		expect(answer.started![0].json).toEqual(expect.objectContaining({ message_type: 'image', caption: 'Is this cake available?', text: 'Is this cake available?' }));
-		const bare = await runner().deliver({ body: { ...BODIES.incoming, wa_message_id: 'wamid.MEDIA2', user_message: '#ATTACHMENT:Document#' } });
-		expect(bare.started![0].json).toEqual(expect.objectContaining({ message_type: 'document', text: '' }));
+		const answer = await runner().deliver({
+			body: {
+				...BODIES.incoming,
+				wa_message_id: 'wamid.MEDIA1',
+				user_message: '#ATTACHMENT:Photo# Is this cake available?',
+			},
+		});
+		expect(answer.started![0].json).toEqual(
+			expect.objectContaining({
+				message_type: 'image',
+				caption: 'Is this cake available?',
+				text: 'Is this cake available?',
+			}),
+		);
+		const bare = await runner().deliver({
+			body: {
+				...BODIES.incoming,
+				wa_message_id: 'wamid.MEDIA2',
+				user_message: '#ATTACHMENT:Document#',
+			},
+		});
+		expect(bare.started![0].json).toEqual(
+			expect.objectContaining({ message_type: 'document', text: '' }),
+		);
 		expect(bare.started![0].json).not.toHaveProperty('caption');
 	});
 
@@ -78,10 +158,19 @@ describe('Incoming Message', () => {
 		const trigger = runner();
 		for (const body of [BODIES.status, BODIES.conversation, BODIES.flow]) {
 			const answer = await trigger.deliver({ body });
-			expect(answer).toEqual({ status: 200, body: expect.objectContaining({ received: true, started: false }) });
+			expect(answer).toEqual({
+				status: 200,
+				body: expect.objectContaining({ received: true, started: false }),
+			});
 		}
 		// The outgoing-message webhook carries no text: not an incoming message.
-		expect((await trigger.deliver({ body: { chat_id: '15550100007', wa_message_id: 'wamid.OUT9', whatsapp_bot_id: 11 } })).started).toBeUndefined();
+		expect(
+			(
+				await trigger.deliver({
+					body: { chat_id: '15550100007', wa_message_id: 'wamid.OUT9', whatsapp_bot_id: 11 },
+				})
+			).started,
+		).toBeUndefined();
 		expect(trigger.executions).toHaveLength(0);
 	});
 });
@@ -90,47 +179,92 @@ describe('Message Status Changed', () => {
 	it('outputs the polling status item fields from the status report', async () => {
 		const answer = await runner({ event: 'messageStatusChanged' }).deliver({ body: BODIES.status });
 		expect(answer.started![0].json).toEqual({
-			id: null, whatsapp_bot_subscriber_subscriber_id: '15550100007', whatsapp_bot_id: null, sender: null, agent_name: null, message_content: null, conversation_time: null,
-			wa_message_id: 'wamid.OUT1', reaction_data: null, message_status: 'read', delivery_status_updated_at: '2026-11-20 10:15:02',
-			text: '', message_type: '', direction: 'outgoing', phone_number: '15550100007', subscriber_name: '', subscriber_id: null, phone_number_id: PNID,
-			previous_status: null, event_type: 'messageStatusChanged', webhook_body: BODIES.status,
+			id: null,
+			whatsapp_bot_subscriber_subscriber_id: '15550100007',
+			whatsapp_bot_id: null,
+			sender: null,
+			agent_name: null,
+			message_content: null,
+			conversation_time: null,
+			wa_message_id: 'wamid.OUT1',
+			reaction_data: null,
+			message_status: 'read',
+			delivery_status_updated_at: '2026-11-20 10:15:02',
+			text: '',
+			message_type: '',
+			direction: 'outgoing',
+			phone_number: '15550100007',
+			subscriber_name: '',
+			subscriber_id: null,
+			phone_number_id: PNID,
+			previous_status: null,
+			event_type: 'messageStatusChanged',
+			webhook_body: BODIES.status,
 		});
 	});
 
 	it('keeps failed_reason for failures only, and starts only for the chosen statuses', async () => {
 		const trigger = runner({ event: 'messageStatusChanged', statuses: ['failed'] });
 		const failed = await trigger.deliver({ body: BODIES.failed });
-		expect(failed.started![0].json).toEqual(expect.objectContaining({ message_status: 'failed', failed_reason: '(#131047) Re-engagement message', wa_message_id: null }));
+		expect(failed.started![0].json).toEqual(
+			expect.objectContaining({
+				message_status: 'failed',
+				failed_reason: '(#131047) Re-engagement message',
+				wa_message_id: null,
+			}),
+		);
 		const read = await trigger.deliver({ body: BODIES.status });
-		expect(read).toEqual({ status: 200, body: expect.objectContaining({ started: false, reason: expect.stringContaining('read') }) });
+		expect(read).toEqual({
+			status: 200,
+			body: expect.objectContaining({ started: false, reason: expect.stringContaining('read') }),
+		});
 	});
 });
 
 describe('Conversation Status Changed', () => {
 	it('outputs the action, who and when', async () => {
-		const answer = await runner({ event: 'conversationStatusChanged' }).deliver({ body: BODIES.conversation });
+		const answer = await runner({ event: 'conversationStatusChanged' }).deliver({
+			body: BODIES.conversation,
+		});
 		expect(answer.started![0].json).toEqual({
-			action: 'resolved', conversation_event: 'conversation.resolved', agent_name: 'Alex Agent', changed_at: '2026-11-20 10:20:00',
-			phone_number: '15550100007', subscriber_name: '', subscriber_id: null, phone_number_id: PNID,
-			event_type: 'conversationStatusChanged', webhook_body: BODIES.conversation,
+			action: 'resolved',
+			conversation_event: 'conversation.resolved',
+			agent_name: 'Alex Agent',
+			changed_at: '2026-11-20 10:20:00',
+			phone_number: '15550100007',
+			subscriber_name: '',
+			subscriber_id: null,
+			phone_number_id: PNID,
+			event_type: 'conversationStatusChanged',
+			webhook_body: BODIES.conversation,
 		});
 	});
 
 	it('reads the action from the event name when there is no action field', async () => {
-		const answer = await runner({ event: 'conversationStatusChanged' }).deliver({ body: { event: 'conversation.archived', changed_at: '2026-11-20 10:21:00' } });
+		const answer = await runner({ event: 'conversationStatusChanged' }).deliver({
+			body: { event: 'conversation.archived', changed_at: '2026-11-20 10:21:00' },
+		});
 		expect(answer.started![0].json).toEqual(expect.objectContaining({ action: 'archived' }));
 	});
 });
 
 describe('Flow Data', () => {
-	it('outputs the flow step\'s data, user_input_data decoded from form text', async () => {
+	it("outputs the flow step's data, user_input_data decoded from form text", async () => {
 		const answer = await runner({ event: 'flowData' }).deliver({ body: BODIES.flow });
 		expect(answer.started![0].json).toEqual({
-			text: 'I want a cake', postback_id: '', user_input_data: [], phone_number: '15550100007', subscriber_name: 'Ava', whatsapp_bot_username: 'sunrisebakery',
-			phone_number_id: PNID, event_type: 'flowData', webhook_body: BODIES.flow,
+			text: 'I want a cake',
+			postback_id: '',
+			user_input_data: [],
+			phone_number: '15550100007',
+			subscriber_name: 'Ava',
+			whatsapp_bot_username: 'sunrisebakery',
+			phone_number_id: PNID,
+			event_type: 'flowData',
+			webhook_body: BODIES.flow,
 		});
 		const form = await runner({ event: 'flowData' }).deliver({
-			body: { ...BODIES.flow, user_input_data: '{"size":"L"}' }, contentType: 'application/x-www-form-urlencoded',
+			body: { ...BODIES.flow, user_input_data: '{"size":"L"}' },
+			contentType: 'application/x-www-form-urlencoded',
 		});
 		expect(form.started![0].json.user_input_data).toEqual({ size: 'L' });
 	});
@@ -139,8 +273,21 @@ describe('Flow Data', () => {
 describe('Any Event', () => {
 	it('starts for every kind, each item saying which', async () => {
 		const trigger = runner({ event: 'anyEvent' });
-		for (const body of [BODIES.incoming, BODIES.status, BODIES.conversation, BODIES.flow, { something: 'else' }]) await trigger.deliver({ body });
-		expect(trigger.started().map((item) => item.event_type)).toEqual(['incomingMessage', 'messageStatusChanged', 'conversationStatusChanged', 'flowData', 'unknown']);
+		for (const body of [
+			BODIES.incoming,
+			BODIES.status,
+			BODIES.conversation,
+			BODIES.flow,
+			{ something: 'else' },
+		])
+			await trigger.deliver({ body });
+		expect(trigger.started().map((item) => item.event_type)).toEqual([
+			'incomingMessage',
+			'messageStatusChanged',
+			'conversationStatusChanged',
+			'flowData',
+			'unknown',
+		]);
 	});
 });
 
@@ -149,17 +296,29 @@ describe('the Secret', () => {
 
 	it('answers 401 without starting anything when the URL has no secret or a wrong one', async () => {
 		const trigger = runner({ secret });
-		expect(await trigger.deliver({ body: BODIES.incoming })).toEqual({ status: 401, body: { received: false, error: expect.stringContaining('no secret') } });
-		expect(await trigger.deliver({ body: BODIES.incoming, query: { secret: 'guess' } })).toEqual({ status: 401, body: { received: false, error: 'The secret in the URL is wrong' } });
-		expect(await trigger.deliver({ body: BODIES.incoming, query: { secret: `${secret}x` } })).toEqual(expect.objectContaining({ status: 401 }));
+		expect(await trigger.deliver({ body: BODIES.incoming })).toEqual({
+			status: 401,
+			body: { received: false, error: expect.stringContaining('no secret') },
+		});
+		expect(await trigger.deliver({ body: BODIES.incoming, query: { secret: 'guess' } })).toEqual({
+			status: 401,
+			body: { received: false, error: 'The secret in the URL is wrong' },
+		});
+		expect(
+			await trigger.deliver({ body: BODIES.incoming, query: { secret: `${secret}x` } }),
+		).toEqual(expect.objectContaining({ status: 401 }));
 		expect(trigger.executions).toHaveLength(0);
 		// Nothing was remembered either: the right delivery afterwards starts the workflow.
-		expect((await trigger.deliver({ body: BODIES.incoming, query: { secret } })).started).toHaveLength(1);
+		expect(
+			(await trigger.deliver({ body: BODIES.incoming, query: { secret } })).started,
+		).toHaveLength(1);
 	});
 
 	it('is checked before the body, and never appears in the output', async () => {
 		const trigger = runner({ secret });
-		expect((await trigger.deliver({ body: 'not an object', contentType: 'text/plain' })).status).toBe(401);
+		expect(
+			(await trigger.deliver({ body: 'not an object', contentType: 'text/plain' })).status,
+		).toBe(401);
 		const answer = await trigger.deliver({ body: BODIES.incoming, query: { secret } });
 		expect(JSON.stringify(answer.started)).not.toContain(secret);
 	});
@@ -168,7 +327,10 @@ describe('the Secret', () => {
 describe('body checks', () => {
 	it('refuses what is not JSON or form data with 415', async () => {
 		const answer = await runner().deliver({ body: 'price', contentType: 'text/plain' });
-		expect(answer).toEqual({ status: 415, body: { received: false, error: expect.stringContaining('JSON or form data') } });
+		expect(answer).toEqual({
+			status: 415,
+			body: { received: false, error: expect.stringContaining('JSON or form data') },
+		});
 	});
 
 	it('refuses a body larger than 256 KB with 413', async () => {
@@ -180,7 +342,10 @@ describe('body checks', () => {
 		const trigger = runner();
 		expect((await trigger.deliver({ body: [BODIES.incoming] })).status).toBe(400);
 		expect((await trigger.deliver({ body: 'text' })).status).toBe(400);
-		expect(await trigger.deliver({ body: {} })).toEqual({ status: 400, body: { received: false, error: 'The body is empty' } });
+		expect(await trigger.deliver({ body: {} })).toEqual({
+			status: 400,
+			body: { received: false, error: 'The body is empty' },
+		});
 		expect(trigger.executions).toHaveLength(0);
 	});
 });
@@ -195,7 +360,9 @@ describe('the webhook methods', () => {
 		await trigger.deliver({ body: BODIES.incoming });
 		await trigger.deactivate();
 		expect(await trigger.hook('checkExists')).toBe(false);
-		expect(String((trigger.saved.global as Record<string, string>).botSailorDeliveries).split(' ')).toHaveLength(1); // kept for the next activation
+		expect(
+			String((trigger.saved.global as Record<string, string>).botSailorDeliveries).split(' '),
+		).toHaveLength(1); // kept for the next activation
 	});
 
 	it('leave the memory alone while the editor listens (Test URL)', async () => {
@@ -215,11 +382,24 @@ describe('the setup notice', () => {
 		['conversationStatusChanged', 'Bot Settings → Webhook', 'Conversation Status'],
 		['flowData', 'Forward Data to Webhook', 'bot flow'],
 		['anyEvent', 'Bot Settings → Webhook', 'event_type'],
-	])('for %s says where the URL goes, to publish, and what the Test URL does', (event, place, field) => {
-		const notices = properties.filter((property) => property.type === 'notice' && property.displayOptions?.show?.event?.includes(event));
-		expect(notices).toHaveLength(1);
-		const text = notices[0].displayName;
-		for (const expected of ['Production URL', '?secret=', place, field, 'Publish (activate) this workflow', 'Test URL']) expect(text).toContain(expected);
-	});
+	])(
+		'for %s says where the URL goes, to publish, and what the Test URL does',
+		(event, place, field) => {
+			const notices = properties.filter(
+				(property) =>
+					property.type === 'notice' && property.displayOptions?.show?.event?.includes(event),
+			);
+			expect(notices).toHaveLength(1);
+			const text = notices[0].displayName;
+			for (const expected of [
+				'Production URL',
+				'?secret=',
+				place,
+				field,
+				'Publish (activate) this workflow',
+				'Test URL',
+			])
+				expect(text).toContain(expected);
+		},
+	);
 });
-

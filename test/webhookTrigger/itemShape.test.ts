@@ -26,18 +26,30 @@ beforeAll(async () => {
 afterAll(async () => await receiver.close());
 
 async function setUp(fetchFullMessage: boolean) {
-	runner = new WebhookRunner({ webhookType: new BotSailorWebhookTrigger(), parameters: { event: 'incomingMessage', phoneNumberId: number, fetchFullMessage }, credentials: fx.credentials });
+	runner = new WebhookRunner({
+		webhookType: new BotSailorWebhookTrigger(),
+		parameters: { event: 'incomingMessage', phoneNumberId: number, fetchFullMessage },
+		credentials: fx.credentials,
+	});
 	await runner.activate();
 	fx.sim.state.webhooks.configure(PNID, { urls: { incoming_message: receiver.url } });
-	const poller = createPoller(new BotSailorTrigger(), { event: 'newMessage', phoneNumberId: number }, fx.credentials);
+	const poller = createPoller(
+		new BotSailorTrigger(),
+		{ event: 'newMessage', phoneNumberId: number },
+		fx.credentials,
+	);
 	await poller.poll(); // activation: the cursor starts now
 	return poller;
 }
 
 /** The same customer messages, seen by both triggers. */
-async function bothItems(fetchFullMessage: boolean, contents: unknown[]): Promise<Array<{ polled: IDataObject; pushed: IDataObject }>> {
+async function bothItems(
+	fetchFullMessage: boolean,
+	contents: unknown[],
+): Promise<Array<{ polled: IDataObject; pushed: IDataObject }>> {
 	const poller = await setUp(fetchFullMessage);
-	for (const content of contents) addMessage(fx.sim.state, { phone_number_id: PNID, phone_number: '15550100000', content });
+	for (const content of contents)
+		addMessage(fx.sim.state, { phone_number_id: PNID, phone_number: '15550100000', content });
 	await fx.sim.state.webhooks.idle();
 	const polled = (await poller.poll()).map((item) => item.json as IDataObject);
 	const pushed = runner.started();
@@ -48,7 +60,10 @@ async function bothItems(fetchFullMessage: boolean, contents: unknown[]): Promis
 
 const CONTENTS = [
 	{ type: 'text', text: { body: 'Do you deliver on Sundays?' } },
-	{ type: 'image', image: { id: 'media-1', mime_type: 'image/jpeg', caption: 'This one, in blue' } },
+	{
+		type: 'image',
+		image: { id: 'media-1', mime_type: 'image/jpeg', caption: 'This one, in blue' },
+	},
 	{ type: 'document', document: { id: 'media-2', filename: 'order.pdf' } },
 ];
 
@@ -59,18 +74,43 @@ describe('Incoming Message item vs the polling New Message item', () => {
 			expect(rest).toEqual(polled);
 			expect(Object.keys(rest)).toEqual(Object.keys(polled)); // same order too
 			expect(event_type).toBe('incomingMessage');
-			expect(webhook_body).toEqual(expect.objectContaining({ chat_id: '15550100000', wa_message_id: polled.wa_message_id }));
+			expect(webhook_body).toEqual(
+				expect.objectContaining({ chat_id: '15550100000', wa_message_id: polled.wa_message_id }),
+			);
 		}
 	});
 
 	it('without it: every polling field is there; text, type, caption, ids and direction equal; first name only; the rest null', async () => {
-		const same = ['whatsapp_bot_subscriber_subscriber_id', 'whatsapp_bot_id', 'sender', 'agent_name', 'wa_message_id', 'reaction_data', 'message_status', 'failed_reason', 'text', 'message_type', 'caption', 'direction', 'phone_number', 'phone_number_id'];
+		const same = [
+			'whatsapp_bot_subscriber_subscriber_id',
+			'whatsapp_bot_id',
+			'sender',
+			'agent_name',
+			'wa_message_id',
+			'reaction_data',
+			'message_status',
+			'failed_reason',
+			'text',
+			'message_type',
+			'caption',
+			'direction',
+			'phone_number',
+			'phone_number_id',
+		];
 		for (const { polled, pushed } of await bothItems(false, CONTENTS)) {
 			expect(Object.keys(pushed)).toEqual(expect.arrayContaining(Object.keys(polled)));
 			// In the polling trigger's order (text, type, direction, phone and name first).
 			expect(Object.keys(pushed).filter((key) => key in polled)).toEqual(Object.keys(polled));
-			for (const field of same) expect({ field, value: pushed[field] }).toEqual({ field, value: polled[field] });
-			expect(pushed).toEqual(expect.objectContaining({ id: null, message_content: null, conversation_time: null, delivery_status_updated_at: null }));
+			for (const field of same)
+				expect({ field, value: pushed[field] }).toEqual({ field, value: polled[field] });
+			expect(pushed).toEqual(
+				expect.objectContaining({
+					id: null,
+					message_content: null,
+					conversation_time: null,
+					delivery_status_updated_at: null,
+				}),
+			);
 			// The webhook carries the first name only.
 			expect(pushed.subscriber_name).toBe('Jonas');
 			expect(polled.subscriber_name).toBe('Jonas Silva');
@@ -79,7 +119,9 @@ describe('Incoming Message item vs the polling New Message item', () => {
 			expect(typeof polled.subscriber_id).toBe('number');
 		}
 		// Two API requests per message are the cost of Fetch Full Message; without it, none.
-		expect(fx.sim.requests.filter((request) => request.path === '/whatsapp/subscriber/get')).toHaveLength(0);
+		expect(
+			fx.sim.requests.filter((request) => request.path === '/whatsapp/subscriber/get'),
+		).toHaveLength(0);
 	});
 
 	it('the token is never needed to receive, and never in an item, even when the fetch fails', async () => {
@@ -89,7 +131,9 @@ describe('Incoming Message item vs the polling New Message item', () => {
 		addMessage(fx.sim.state, { phone_number_id: PNID, phone_number: '15550100000', text: 'hello' });
 		await fx.sim.state.webhooks.idle();
 		const [item] = runner.started();
-		expect(item).toEqual(expect.objectContaining({ text: 'hello', full_message_error: expect.any(String) }));
+		expect(item).toEqual(
+			expect.objectContaining({ text: 'hello', full_message_error: expect.any(String) }),
+		);
 		expect(JSON.stringify(runner.started())).not.toContain(SIMULATOR_TEST_CREDENTIAL);
 	});
 });

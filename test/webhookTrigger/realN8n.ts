@@ -6,13 +6,27 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { activateWorkflow, cliOk, CREDENTIAL_ID, CREDENTIAL_NAME, PACKAGE_NAME, deactivateWorkflow, type IRun, type N8nInstance, type Session } from '../e2e/n8n';
+import {
+	activateWorkflow,
+	cliOk,
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	PACKAGE_NAME,
+	deactivateWorkflow,
+	type IRun,
+	type N8nInstance,
+	type Session,
+} from '../e2e/n8n';
 
 export const WEBHOOK_NODE = 'On WhatsApp Message';
 export const POLL_NODE = 'Poll New Messages';
 
 const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
-const numberParameter = (phoneNumberId: string) => ({ __rl: true, mode: 'id', value: phoneNumberId });
+const numberParameter = (phoneNumberId: string) => ({
+	__rl: true,
+	mode: 'id',
+	value: phoneNumberId,
+});
 
 export interface WorkflowOptions {
 	id: string;
@@ -29,21 +43,53 @@ export interface WorkflowOptions {
 /** Trigger(s) → a No Operation node, so an execution is the trigger's start and nothing else. */
 export function triggerWorkflow(options: WorkflowOptions) {
 	const webhook = {
-		id: `${options.id}-webhook`, name: WEBHOOK_NODE, type: `${PACKAGE_NAME}.botSailorWebhookTrigger`, typeVersion: 1, position: [0, 0], webhookId: options.webhookId,
-		parameters: { event: 'incomingMessage', phoneNumberId: numberParameter(options.phoneNumberId), ...(options.secret ? { secret: options.secret } : {}) },
+		id: `${options.id}-webhook`,
+		name: WEBHOOK_NODE,
+		type: `${PACKAGE_NAME}.botSailorWebhookTrigger`,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: options.webhookId,
+		parameters: {
+			event: 'incomingMessage',
+			phoneNumberId: numberParameter(options.phoneNumberId),
+			...(options.secret ? { secret: options.secret } : {}),
+		},
 		credentials,
 	};
 	const poll = {
-		id: `${options.id}-poll`, name: POLL_NODE, type: `${PACKAGE_NAME}.botSailorTrigger`, typeVersion: 1, position: [0, 200],
-		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'newMessage', phoneNumberId: numberParameter(options.phoneNumberId) },
+		id: `${options.id}-poll`,
+		name: POLL_NODE,
+		type: `${PACKAGE_NAME}.botSailorTrigger`,
+		typeVersion: 1,
+		position: [0, 200],
+		parameters: {
+			pollTimes: { item: [{ mode: 'everyMinute' }] },
+			event: 'newMessage',
+			phoneNumberId: numberParameter(options.phoneNumberId),
+		},
 		credentials,
 	};
-	const done = { id: `${options.id}-done`, name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 100], parameters: {} };
+	const done = {
+		id: `${options.id}-done`,
+		name: 'Received',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [240, 100],
+		parameters: {},
+	};
 	const triggers = options.pollingOnly ? [poll] : options.withPolling ? [webhook, poll] : [webhook];
 	return {
-		id: options.id, name: `webhook trigger: ${options.id}`, active: false, settings: { executionOrder: 'v1' },
+		id: options.id,
+		name: `webhook trigger: ${options.id}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
 		nodes: [...triggers, done],
-		connections: Object.fromEntries(triggers.map((node) => [node.name, { main: [[{ node: 'Received', type: 'main', index: 0 }]] }])),
+		connections: Object.fromEntries(
+			triggers.map((node) => [
+				node.name,
+				{ main: [[{ node: 'Received', type: 'main', index: 0 }]] },
+			]),
+		),
 	};
 }
 
@@ -51,7 +97,9 @@ export async function importTriggerWorkflows(n8n: N8nInstance, workflows: object
 	const dir = join(n8n.userFolder, 'webhook-trigger-workflows');
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
-	workflows.forEach((workflow, index) => writeFileSync(join(dir, `${index}.json`), JSON.stringify(workflow)));
+	workflows.forEach((workflow, index) =>
+		writeFileSync(join(dir, `${index}.json`), JSON.stringify(workflow)),
+	);
 	await cliOk(n8n, ['import:workflow', '--separate', `--input=${dir}`]);
 }
 
@@ -74,13 +122,22 @@ export function productionUrl(n8n: N8nInstance, webhookId: string, secret?: stri
  * before the webhook serves. The probe is an empty JSON body, which the node refuses (400) without
  * starting anything, or a missing secret (401).
  */
-export async function waitForProductionWebhook(n8n: N8nInstance, webhookId: string, timeoutMs = 60_000): Promise<void> {
+export async function waitForProductionWebhook(
+	n8n: N8nInstance,
+	webhookId: string,
+	timeoutMs = 60_000,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const response = await fetch(productionUrl(n8n, webhookId), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => undefined);
+		const response = await fetch(productionUrl(n8n, webhookId), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{}',
+		}).catch(() => undefined);
 		await response?.body?.cancel();
 		if (response && response.status !== 404) return;
-		if (Date.now() > deadline) throw new Error(`webhook ${webhookId} not registered within ${timeoutMs} ms`);
+		if (Date.now() > deadline)
+			throw new Error(`webhook ${webhookId} not registered within ${timeoutMs} ms`);
 		await new Promise((done) => setTimeout(done, 250));
 	}
 }
@@ -94,45 +151,75 @@ export interface ExecutionSummary {
 }
 
 /** Every execution of a workflow (newest first, as n8n lists them; pages of 100, n8n's maximum). */
-export async function executionsOf(session: Session, workflowId: string): Promise<ExecutionSummary[]> {
+export async function executionsOf(
+	session: Session,
+	workflowId: string,
+): Promise<ExecutionSummary[]> {
 	const all: ExecutionSummary[] = [];
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	for (;;) {
 		const lastId = all.length ? `&lastId=${all[all.length - 1].id}` : '';
-		const list = await session.request<{ results: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=100${lastId}`);
+		const list = await session.request<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/executions?filter=${filter}&limit=100${lastId}`,
+		);
 		all.push(...list.results);
 		if (list.results.length < 100) return all;
 	}
 }
 
 /** Waits until the workflow has `count` finished executions and then `settleMs` pass without a new one. */
-export async function waitForExecutions(session: Session, workflowId: string, count: number, { timeoutMs = 120_000, settleMs = 2000 } = {}): Promise<ExecutionSummary[]> {
+export async function waitForExecutions(
+	session: Session,
+	workflowId: string,
+	count: number,
+	{ timeoutMs = 120_000, settleMs = 2000 } = {},
+): Promise<ExecutionSummary[]> {
 	const deadline = Date.now() + timeoutMs;
 	let seen = -1;
 	let stableSince = Date.now();
 	for (;;) {
 		const executions = await executionsOf(session, workflowId);
-		const finished = executions.filter((execution) => execution.status !== 'running' && execution.status !== 'new');
+		const finished = executions.filter(
+			(execution) => execution.status !== 'running' && execution.status !== 'new',
+		);
 		if (executions.length !== seen) {
 			seen = executions.length;
 			stableSince = Date.now();
 		}
-		if (finished.length >= count && finished.length === executions.length && Date.now() - stableSince >= settleMs) return executions;
+		if (
+			finished.length >= count &&
+			finished.length === executions.length &&
+			Date.now() - stableSince >= settleMs
+		)
+			return executions;
 		if (Date.now() > deadline) return executions;
 		await new Promise((done) => setTimeout(done, 300));
 	}
 }
 
 /** One execution's run data (the REST API sends it in "flatted" form; the host n8n's copy of flatted reads it). */
-export async function runOf(n8n: N8nInstance, session: Session, executionId: string): Promise<IRun> {
-	const execution = await session.request<{ status: string; data: string }>('GET', `/executions/${executionId}`);
+export async function runOf(
+	n8n: N8nInstance,
+	session: Session,
+	executionId: string,
+): Promise<IRun> {
+	const execution = await session.request<{ status: string; data: string }>(
+		'GET',
+		`/executions/${executionId}`,
+	);
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the host n8n's flatted, resolved at runtime
-	const { parse } = require(join(n8n.paths.n8nBin, '..', 'flatted')) as { parse: (text: string) => IRun['data'] };
+	const { parse } = require(join(n8n.paths.n8nBin, '..', 'flatted')) as {
+		parse: (text: string) => IRun['data'];
+	};
 	return { status: execution.status, data: parse(execution.data) };
 }
 
 /** The items a trigger node emitted in an execution, and which trigger it was. */
-export function triggerItems(run: IRun): { trigger: string; items: Array<Record<string, unknown>> } {
+export function triggerItems(run: IRun): {
+	trigger: string;
+	items: Array<Record<string, unknown>>;
+} {
 	for (const trigger of [WEBHOOK_NODE, POLL_NODE]) {
 		const runs = run.data.resultData.runData[trigger];
 		if (runs) return { trigger, items: (runs[0].data?.main[0] ?? []).map((item) => item.json) };

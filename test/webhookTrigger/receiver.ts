@@ -22,11 +22,14 @@ export async function startReceiver(target: () => WebhookRunner): Promise<Receiv
 		for await (const chunk of request) chunks.push(chunk as Buffer);
 		const raw = Buffer.concat(chunks);
 		const url = new URL(request.url ?? '/', 'http://receiver');
-		const contentType = String(request.headers['content-type'] ?? '').split(';')[0].trim();
+		const contentType = String(request.headers['content-type'] ?? '')
+			.split(';')[0]
+			.trim();
 		let body: unknown = {};
 		try {
 			if (contentType === 'application/json') body = JSON.parse(raw.toString('utf8'));
-			else if (contentType === 'application/x-www-form-urlencoded') body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+			else if (contentType === 'application/x-www-form-urlencoded')
+				body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
 			else body = raw.toString('utf8');
 		} catch {
 			response.writeHead(422).end('{"message":"Failed to parse request body"}');
@@ -35,7 +38,9 @@ export async function startReceiver(target: () => WebhookRunner): Promise<Receiv
 		const query = Object.fromEntries(url.searchParams);
 		const answer = await target().deliver({ body, contentType, query, raw });
 		received.push({ query, body, status: answer.status });
-		response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+		response
+			.writeHead(answer.status, { 'content-type': 'application/json' })
+			.end(JSON.stringify(answer.body));
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;

@@ -9,10 +9,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startSimulator } from '../simulator/server';
-import { importCredential, installCommunityPackage, instance, OWNER, pack, provision, ROOT, Session, start } from '../e2e/n8n';
+import {
+	importCredential,
+	installCommunityPackage,
+	instance,
+	OWNER,
+	pack,
+	provision,
+	ROOT,
+	Session,
+	start,
+} from '../e2e/n8n';
 import { importTriggerWorkflows, triggerWorkflow, WEBHOOK_NODE } from './realN8n';
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+	'--no-first-run',
+];
 
 async function main() {
 	const sim = await startSimulator();
@@ -20,9 +38,19 @@ async function main() {
 	const n8n = instance(provision(), join(work, 'user'), 20000 + Math.floor(Math.random() * 20000));
 	installCommunityPackage(n8n, pack(join(work, 'pack')));
 	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
-	await importTriggerWorkflows(n8n, [triggerWorkflow({ id: 'bsWebhookShot', webhookId: 'd2c1a7e4-6b0f-4f3e-9a51-3c8e5b7f1a20', phoneNumberId: '104382179270221', secret: 'my-secret' })]);
+	await importTriggerWorkflows(n8n, [
+		triggerWorkflow({
+			id: 'bsWebhookShot',
+			webhookId: 'd2c1a7e4-6b0f-4f3e-9a51-3c8e5b7f1a20',
+			phoneNumberId: '104382179270221',
+			secret: 'my-secret',
+		}),
+	]);
 	const server = await start(n8n);
-	const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+	const browser = await chromium.launch({
+		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+		args: CHROMIUM_FLAGS,
+	});
 	try {
 		await new Session(n8n.url).setupOwner();
 		const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
@@ -39,14 +67,23 @@ async function main() {
 		await panel.waitFor({ timeout: 15_000 });
 		await page.waitForTimeout(1500);
 		const text = await panel.innerText();
-		for (const expected of ['Webhook URLs', 'Bot Settings', 'Production URL', 'Test URL', 'Secret']) {
-			if (!text.includes(expected)) throw new Error(`the panel does not show "${expected}":\n${text}`);
+		for (const expected of [
+			'Webhook URLs',
+			'Bot Settings',
+			'Production URL',
+			'Test URL',
+			'Secret',
+		]) {
+			if (!text.includes(expected))
+				throw new Error(`the panel does not show "${expected}":\n${text}`);
 		}
 		// The URL to paste: open the Webhook URLs section, then its Production URL tab (not the notice's words).
 		await page.getByText('Webhook URLs').first().click();
 		await page.waitForTimeout(800);
 		// Leaf elements reading exactly "Production URL", outside the notice: the section's tab.
-		const tab = panel.locator(':not([class*="notice"] *):not(:has(*))', { hasText: /^\s*Production URL\s*$/ });
+		const tab = panel.locator(':not([class*="notice"] *):not(:has(*))', {
+			hasText: /^\s*Production URL\s*$/,
+		});
 		const switched = await tab.count();
 		if (switched) await tab.first().click();
 		if (!switched) throw new Error('no Production URL tab in the Webhook URLs section');

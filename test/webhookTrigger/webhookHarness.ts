@@ -111,11 +111,25 @@ export class WebhookRunner {
 		const credentials = { botSailorApi: { id: 'cred-1', name: 'BotSailor account' } };
 		// The Webhook Trigger's credential is optional: without test credentials its node has none, as in the editor.
 		this.webhookNode = {
-			id: 'webhook-node', name: WEBHOOK_NODE, type: 'botSailorWebhookTrigger', typeVersion: 1, position: [0, 0], parameters: options.parameters, webhookId: 'hook-1',
+			id: 'webhook-node',
+			name: WEBHOOK_NODE,
+			type: 'botSailorWebhookTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: options.parameters,
+			webhookId: 'hook-1',
 			...(options.credentials ? { credentials } : {}),
 		};
 		if (options.poll) {
-			this.pollNode = { id: 'poll-node', name: POLL_NODE, type: 'botSailorTrigger', typeVersion: 1, position: [0, 200], parameters: options.poll.parameters, credentials };
+			this.pollNode = {
+				id: 'poll-node',
+				name: POLL_NODE,
+				type: 'botSailorTrigger',
+				typeVersion: 1,
+				position: [0, 200],
+				parameters: options.poll.parameters,
+				credentials,
+			};
 		}
 	}
 
@@ -123,14 +137,23 @@ export class WebhookRunner {
 		const types: Record<string, INodeType> = { botSailorWebhookTrigger: this.webhookType };
 		if (this.options.poll) types.botSailorTrigger = this.options.poll.nodeType;
 		return new Workflow({
-			id: this.workflowId, name: 'webhook test', active: true, connections: {}, nodeTypes: nodeTypesOf(types), staticData: structuredClone(staticData),
+			id: this.workflowId,
+			name: 'webhook test',
+			active: true,
+			connections: {},
+			nodeTypes: nodeTypesOf(types),
+			staticData: structuredClone(staticData),
 			nodes: [this.webhookNode, ...(this.pollNode ? [this.pollNode] : [])],
 		});
 	}
 
-	private additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
+	private additionalData(
+		extra: Partial<IWorkflowExecuteAdditionalData> = {},
+	): IWorkflowExecuteAdditionalData {
 		return {
-			credentialsHelper: credentialsHelper(this.options.credentials ?? { baseUrl: 'http://127.0.0.1:9', apiToken: 'unused' }),
+			credentialsHelper: credentialsHelper(
+				this.options.credentials ?? { baseUrl: 'http://127.0.0.1:9', apiToken: 'unused' },
+			),
 			executionId: 'webhook-execution',
 			restApiUrl: 'http://localhost:5678/rest',
 			instanceBaseUrl: 'http://localhost:5678/',
@@ -145,7 +168,15 @@ export class WebhookRunner {
 
 	private webhookData(additionalData: IWorkflowExecuteAdditionalData): IWebhookData {
 		const description = this.webhookType.description.webhooks![0];
-		return { httpMethod: 'POST', node: WEBHOOK_NODE, path: 'hook-1/webhook', webhookDescription: description, workflowId: this.workflowId, workflowExecuteAdditionalData: additionalData, webhookId: 'hook-1' };
+		return {
+			httpMethod: 'POST',
+			node: WEBHOOK_NODE,
+			path: 'hook-1/webhook',
+			webhookDescription: description,
+			workflowId: this.workflowId,
+			workflowExecuteAdditionalData: additionalData,
+			webhookId: 'hook-1',
+		};
 	}
 
 	private persist(workflow: Workflow): void {
@@ -158,9 +189,20 @@ export class WebhookRunner {
 	}
 
 	/** Calls one webhook method as n8n does on activation/deactivation. */
-	async hook(method: 'checkExists' | 'create' | 'delete', mode: WorkflowExecuteMode = 'trigger', workflow = this.workflow(this.saved)): Promise<boolean> {
+	async hook(
+		method: 'checkExists' | 'create' | 'delete',
+		mode: WorkflowExecuteMode = 'trigger',
+		workflow = this.workflow(this.saved),
+	): Promise<boolean> {
 		const additionalData = this.additionalData();
-		const context = new HookContext(workflow, this.webhookNode, additionalData, mode, 'activate', this.webhookData(additionalData));
+		const context = new HookContext(
+			workflow,
+			this.webhookNode,
+			additionalData,
+			mode,
+			'activate',
+			this.webhookData(additionalData),
+		);
 		const fn = this.webhookType.webhookMethods!.default![method];
 		return await fn.call(context);
 	}
@@ -168,7 +210,8 @@ export class WebhookRunner {
 	/** Activation as n8n does it: one workflow object for the webhook methods and the polls; saved after. */
 	async activate(): Promise<void> {
 		this.active = this.workflow(this.saved);
-		if (!(await this.hook('checkExists', 'trigger', this.active))) await this.hook('create', 'trigger', this.active);
+		if (!(await this.hook('checkExists', 'trigger', this.active)))
+			await this.hook('create', 'trigger', this.active);
 		this.persist(this.active);
 		if (this.options.poll) await this.poll(); // the first poll of an activation sets the cursor
 	}
@@ -193,7 +236,11 @@ export class WebhookRunner {
 	async deliver(delivery: Delivery, mode: WorkflowExecuteMode = 'webhook'): Promise<Answer> {
 		const workflow = this.workflow(this.saved);
 		const contentType = delivery.contentType ?? 'application/json';
-		const raw = delivery.raw ?? Buffer.from(typeof delivery.body === 'string' ? delivery.body : JSON.stringify(delivery.body ?? {}));
+		const raw =
+			delivery.raw ??
+			Buffer.from(
+				typeof delivery.body === 'string' ? delivery.body : JSON.stringify(delivery.body ?? {}),
+			);
 		const request = {
 			method: 'POST',
 			body: delivery.body,
@@ -204,8 +251,19 @@ export class WebhookRunner {
 			contentType,
 		};
 		const { response, answer } = responseRecorder();
-		const additionalData = this.additionalData({ httpRequest: request as never, httpResponse: response as never });
-		const context = new WebhookContext(workflow, this.webhookNode, additionalData, mode, this.webhookData(additionalData), [], null);
+		const additionalData = this.additionalData({
+			httpRequest: request as never,
+			httpResponse: response as never,
+		});
+		const context = new WebhookContext(
+			workflow,
+			this.webhookNode,
+			additionalData,
+			mode,
+			this.webhookData(additionalData),
+			[],
+			null,
+		);
 		const result = await this.webhookType.webhook!.call(context);
 		// live-webhooks.js saves after answering, whatever the answer.
 		if (mode !== 'manual') this.persist(workflow);
@@ -220,9 +278,16 @@ export class WebhookRunner {
 
 	/** One poll of the polling trigger on the activation's workflow object; an emitting poll saves its static data. */
 	async poll(): Promise<INodeExecutionData[]> {
-		if (!this.options.poll || !this.pollNode) throw new Error('no polling trigger in this workflow');
+		if (!this.options.poll || !this.pollNode)
+			throw new Error('no polling trigger in this workflow');
 		if (!this.active) throw new Error('not active');
-		const context = new PollContext(this.active, this.pollNode, this.additionalData(), 'trigger', 'activate');
+		const context = new PollContext(
+			this.active,
+			this.pollNode,
+			this.additionalData(),
+			'trigger',
+			'activate',
+		);
 		const result = await this.options.poll.nodeType.poll!.call(context);
 		if (result) {
 			this.persist(this.active);

@@ -1,4 +1,9 @@
-import type { IDataObject, ILoadOptionsFunctions, ResourceMapperField, ResourceMapperFields } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	ResourceMapperField,
+	ResourceMapperFields,
+} from 'n8n-workflow';
 import { locatorValue } from '../../shared/parameters';
 import { listRecords } from '../../shared/envelope';
 import { botSailorRequest } from '../../shared/transport';
@@ -24,21 +29,40 @@ async function getTemplateVariables(this: ILoadOptionsFunctions): Promise<Resour
 		const inner = value && typeof value === 'object' && 'value' in value ? value.value : value;
 		return typeof inner === 'string' && inner.startsWith('=');
 	};
-	const unresolved = [['phoneNumberId', 'WhatsApp Number'], ['templateId', 'Template']].filter(([name]) => isExpression(name)).map(([, label]) => label);
+	const unresolved = [
+		['phoneNumberId', 'WhatsApp Number'],
+		['templateId', 'Template'],
+	]
+		.filter(([name]) => isExpression(name))
+		.map(([, label]) => label);
 	if (unresolved.length) {
 		const what = `${unresolved.join(' and ')} ${unresolved.length > 1 ? 'are expressions' : 'is an expression'}`;
-		return { fields: [], emptyFieldsNotice: `${what}, so the template's variables cannot be listed here. Pick from the list, or choose Variables → By Label and Position.` };
+		return {
+			fields: [],
+			emptyFieldsNotice: `${what}, so the template's variables cannot be listed here. Pick from the list, or choose Variables → By Label and Position.`,
+		};
 	}
 	const phoneNumberId = locatorValue(this, 'phoneNumberId');
 	const templateId = locatorValue(this, 'templateId');
-	if (!phoneNumberId || !templateId) return { fields: [], emptyFieldsNotice: 'Choose a WhatsApp number and a template first.' };
-	const envelope = await botSailorRequest.call(this, '/whatsapp/template/list', { phone_number_id: phoneNumberId });
+	if (!phoneNumberId || !templateId)
+		return { fields: [], emptyFieldsNotice: 'Choose a WhatsApp number and a template first.' };
+	const envelope = await botSailorRequest.call(this, '/whatsapp/template/list', {
+		phone_number_id: phoneNumberId,
+	});
 	const templates = listRecords(envelope) ?? [];
 	const template = templates.find((entry) => String(entry.template_id) === templateId);
-	if (!template) return { fields: [], emptyFieldsNotice: 'The template was not found on this number. Choose Variables → By Label and Position.' };
+	if (!template)
+		return {
+			fields: [],
+			emptyFieldsNotice:
+				'The template was not found on this number. Choose Variables → By Label and Position.',
+		};
 	let map: IDataObject = {};
 	try {
-		map = typeof template.variable_map === 'string' ? (JSON.parse(template.variable_map) as IDataObject) : ((template.variable_map ?? {}) as IDataObject);
+		map =
+			typeof template.variable_map === 'string'
+				? (JSON.parse(template.variable_map) as IDataObject)
+				: ((template.variable_map ?? {}) as IDataObject);
 	} catch {
 		map = {};
 	}
@@ -60,7 +84,13 @@ async function getTemplateVariables(this: ILoadOptionsFunctions): Promise<Resour
 			});
 		}
 	}
-	return fields.length ? { fields } : { fields, emptyFieldsNotice: 'This template has no variable map. Choose Variables → By Label and Position if it has variables.' };
+	return fields.length
+		? { fields }
+		: {
+				fields,
+				emptyFieldsNotice:
+					'This template has no variable map. Choose Variables → By Label and Position if it has variables.',
+			};
 }
 
 export const resourceMapping = {

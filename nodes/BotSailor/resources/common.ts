@@ -70,7 +70,12 @@ export function subscriberField(name: 'subscriber' | 'phoneNumber'): INodeProper
 		required: true,
 		description: 'The contact, identified by their phone number with country code',
 		modes: [
-			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchSubscribers', searchable: true } },
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchSubscribers', searchable: true },
+			},
 			{
 				displayName: 'By Number',
 				name: 'phone',
@@ -95,14 +100,28 @@ export function subscriberPhoneNumber(property = 'phone_number'): INodePropertie
 		default: '',
 		required: true,
 		placeholder: 'e.g. +44 7700 900123',
-		description: "The subscriber's number with country code; spaces, +, dashes and brackets are removed before sending",
+		description:
+			"The subscriber's number with country code; spaces, +, dashes and brackets are removed before sending",
 		routing: { send: { type: 'body', property } },
 	};
 }
 
 /** A calendar date from n8n's date picker (an expression or typed YYYY-MM-DD works too), sent as YYYY-MM-DD. */
-export function dateField(displayName: string, name: string, property: string, extra: Partial<INodeProperties> = {}): INodeProperties {
-	return { displayName, name, type: 'dateTime', default: '', routing: { send: { type: 'body', property } }, ...extra, description: `${extra.description ?? displayName}. Sent as YYYY-MM-DD.` };
+export function dateField(
+	displayName: string,
+	name: string,
+	property: string,
+	extra: Partial<INodeProperties> = {},
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'dateTime',
+		default: '',
+		routing: { send: { type: 'body', property } },
+		...extra,
+		description: `${extra.description ?? displayName}. Sent as YYYY-MM-DD.`,
+	};
 }
 
 /** Active / inactive, sent as `status` "1" / "0" (users, addon purchases). */
@@ -125,5 +144,13 @@ export function confirmed(url: string, ...preSend: PreSendAction[]): INodeProper
 
 /** The "Update Fields" collection of an update operation: only the fields the user adds are sent. */
 export function updateFields(options: INodeProperties[], description?: string): INodeProperties {
-	return { displayName: 'Update Fields', name: 'updateFields', type: 'collection', placeholder: 'Add Field', default: {}, ...(description ? { description } : {}), options };
+	return {
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		...(description ? { description } : {}),
+		options,
+	};
 }

@@ -15,9 +15,17 @@ export interface OperationDescription {
 function scoped(field: INodeProperties, resource: string, operation: string): INodeProperties {
 	const own = field.displayOptions?.show ?? {};
 	if ('resource' in own || 'operation' in own) {
-		throw new Error(`${resource} → ${operation}: field "${field.name}" sets its own resource/operation displayOptions`);
+		throw new Error(
+			`${resource} → ${operation}: field "${field.name}" sets its own resource/operation displayOptions`,
+		);
 	}
-	return { ...field, displayOptions: { ...field.displayOptions, show: { resource: [resource], operation: [operation], ...own } } };
+	return {
+		...field,
+		displayOptions: {
+			...field.displayOptions,
+			show: { resource: [resource], operation: [operation], ...own },
+		},
+	};
 }
 
 /**
@@ -25,9 +33,16 @@ function scoped(field: INodeProperties, resource: string, operation: string): IN
  * them) followed by each operation's fields, scoped to that operation. The same parameter name may
  * appear once per operation; n8n shows the one whose displayOptions match.
  */
-export function resource(name: string, operations: OperationDescription[], { default: defaultOperation }: { default: string }): INodeProperties[] {
-	const options = operations.map((operation) => operation.option).sort((a, b) => a.name.localeCompare(b.name));
-	if (!options.some((option) => option.value === defaultOperation)) throw new Error(`${name}: no operation "${defaultOperation}"`);
+export function resource(
+	name: string,
+	operations: OperationDescription[],
+	{ default: defaultOperation }: { default: string },
+): INodeProperties[] {
+	const options = operations
+		.map((operation) => operation.option)
+		.sort((a, b) => a.name.localeCompare(b.name));
+	if (!options.some((option) => option.value === defaultOperation))
+		throw new Error(`${name}: no operation "${defaultOperation}"`);
 	return [
 		{
 			displayName: 'Operation',
@@ -38,6 +53,8 @@ export function resource(name: string, operations: OperationDescription[], { def
 			options,
 			default: defaultOperation,
 		},
-		...operations.flatMap((operation) => operation.fields.map((field) => scoped(field, name, operation.option.value))),
+		...operations.flatMap((operation) =>
+			operation.fields.map((field) => scoped(field, name, operation.option.value)),
+		),
 	];
 }

@@ -7,4 +7,11 @@ import { sendText } from './message/sendText';
 import { sendBroadcast } from './template/sendBroadcast';
 
 /** The operations that message subscribers: each item is delivered at most once (shared/bulkSend.ts, shared/delivery.ts). */
-export const SENDS: readonly SendDefinition[] = [sendText, sendTemplate, sendButtons, sendMedia, sendBroadcast, triggerBotFlow];
+export const SENDS: readonly SendDefinition[] = [
+	sendText,
+	sendTemplate,
+	sendButtons,
+	sendMedia,
+	sendBroadcast,
+	triggerBotFlow,
+];

@@ -14,7 +14,13 @@ import { DELIVERY_DEFAULTS, deliver, type DeliveryOptions } from './delivery';
 import { payloadRecords } from '../../shared/envelope';
 import { decodeJsonFields } from '../../shared/jsonStrings';
 import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
-import { asNodeError, errorItem, withRecipient, type SendDefinition, type SendItem } from './sendDefinition';
+import {
+	asNodeError,
+	errorItem,
+	withRecipient,
+	type SendDefinition,
+	type SendItem,
+} from './sendDefinition';
 import { fingerprintOf, sendRecordOf } from './sendRecord';
 
 /**
@@ -26,7 +32,10 @@ import { fingerprintOf, sendRecordOf } from './sendRecord';
  * 4. a failed run names what was delivered (items and wa_message_id) and what was not attempted.
  * The credential is decrypted once per run (n8n reads it from its database on every request otherwise).
  */
-export function bulkSends(definitions: SendDefinition[], options: DeliveryOptions = {}): NonNullable<INodeType['customOperations']> {
+export function bulkSends(
+	definitions: SendDefinition[],
+	options: DeliveryOptions = {},
+): NonNullable<INodeType['customOperations']> {
 	const custom: NonNullable<INodeType['customOperations']> = {};
 	for (const definition of definitions) {
 		custom[definition.resource] = {
@@ -48,7 +57,11 @@ interface RequestOptionsParameter {
 }
 
 /** The request every item of the run sends, but for its fields. */
-function requestTemplate(node: INode, url: string, options: RequestOptionsParameter): IHttpRequestOptions {
+function requestTemplate(
+	node: INode,
+	url: string,
+	options: RequestOptionsParameter,
+): IHttpRequestOptions {
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url,
@@ -61,36 +74,59 @@ function requestTemplate(node: INode, url: string, options: RequestOptionsParame
 		try {
 			proxy = new URL(options.proxy.includes('://') ? options.proxy : `http://${options.proxy}`);
 		} catch {
-			throw new NodeOperationError(node, 'The proxy is not valid', { description: 'Set Options → Proxy to a URL such as http://proxy.example.com:8080.' });
+			throw new NodeOperationError(node, 'The proxy is not valid', {
+				description: 'Set Options → Proxy to a URL such as http://proxy.example.com:8080.',
+			});
 		}
 		request.proxy = {
 			host: proxy.hostname,
 			port: Number(proxy.port) || (proxy.protocol === 'https:' ? 443 : 80),
 			protocol: proxy.protocol.replace(/:$/, ''),
-			...(proxy.username ? { auth: { username: decodeURIComponent(proxy.username), password: decodeURIComponent(proxy.password) } } : {}),
+			...(proxy.username
+				? {
+						auth: {
+							username: decodeURIComponent(proxy.username),
+							password: decodeURIComponent(proxy.password),
+						},
+					}
+				: {}),
 		};
 	}
 	return request;
 }
 
 /** The item as the bulk path presents it: parameters and binary data by index, requests with the run's credential. */
-function sendItemAt(context: IExecuteFunctions, itemIndex: number, credentials: ICredentialsDecrypted): SendItem {
+function sendItemAt(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	credentials: ICredentialsDecrypted,
+): SendItem {
 	return {
 		getNode: () => context.getNode(),
 		getItemIndex: () => itemIndex,
-		param: (name, fallback, options) => context.getNodeParameter(name, itemIndex, fallback, options) as IDataObject[string],
+		param: (name, fallback, options) =>
+			context.getNodeParameter(name, itemIndex, fallback, options) as IDataObject[string],
 		binaries: () => context.getInputData()[itemIndex].binary ?? {},
-		binaryBuffer: async (propertyName) => await context.helpers.getBinaryDataBuffer(itemIndex, propertyName),
+		binaryBuffer: async (propertyName) =>
+			await context.helpers.getBinaryDataBuffer(itemIndex, propertyName),
 		binaryStream: async (binaryDataId) => await context.helpers.getBinaryStream(binaryDataId),
 		binaryMetadata: async (binaryDataId) => await context.helpers.getBinaryMetadata(binaryDataId),
 		request: async (options) => await sendRequest.call(context, options, itemIndex, credentials),
 	};
 }
 
-type ItemOutcome = { records: IDataObject[] } | { error: NodeApiError | NodeOperationError } | undefined;
+type ItemOutcome =
+	| { records: IDataObject[] }
+	| { error: NodeApiError | NodeOperationError }
+	| undefined;
 
 /** Runs `fn` over the indexes, at most `limit` at once, in order; stops starting new ones once `stop()` says so. */
-async function forEachLimited(indexes: number[], limit: number, fn: (index: number) => Promise<void>, stop: () => boolean): Promise<void> {
+async function forEachLimited(
+	indexes: number[],
+	limit: number,
+	fn: (index: number) => Promise<void>,
+	stop: () => boolean,
+): Promise<void> {
 	let next = 0;
 	const worker = async () => {
 		while (next < indexes.length && !stop()) await fn(indexes[next++]);
@@ -111,9 +147,16 @@ function itemList(indexes: number[]): string {
 }
 
 /** The first failure of a run, its description extended with what was delivered and what was not attempted. */
-function failureReport(failure: NodeApiError | NodeOperationError, outcomes: ItemOutcome[]): NodeApiError | NodeOperationError {
-	const delivered = outcomes.flatMap((outcome, index) => (outcome && 'records' in outcome ? [index] : []));
-	const failed = outcomes.flatMap((outcome, index) => (outcome && 'error' in outcome ? [index] : []));
+function failureReport(
+	failure: NodeApiError | NodeOperationError,
+	outcomes: ItemOutcome[],
+): NodeApiError | NodeOperationError {
+	const delivered = outcomes.flatMap((outcome, index) =>
+		outcome && 'records' in outcome ? [index] : [],
+	);
+	const failed = outcomes.flatMap((outcome, index) =>
+		outcome && 'error' in outcome ? [index] : [],
+	);
 	const notAttempted = outcomes.flatMap((outcome, index) => (outcome === undefined ? [index] : []));
 	const ids = delivered.slice(0, 20).map((index) => {
 		const outcome = outcomes[index] as { records: IDataObject[] };
@@ -125,19 +168,34 @@ function failureReport(failure: NodeApiError | NodeOperationError, outcomes: Ite
 		`Failed: ${itemList(failed)}.`,
 		notAttempted.length ? `Not attempted: ${itemList(notAttempted)}.` : '',
 	];
-	failure.description = [failure.description, parts.filter(Boolean).join(' ')].filter(Boolean).join(' ');
-	failure.context = { ...failure.context, delivered: delivered.length, notAttempted: notAttempted.length };
+	failure.description = [failure.description, parts.filter(Boolean).join(' ')]
+		.filter(Boolean)
+		.join(' ');
+	failure.context = {
+		...failure.context,
+		delivered: delivered.length,
+		notAttempted: notAttempted.length,
+	};
 	return failure;
 }
 
-async function runSends(this: IExecuteFunctions, definition: SendDefinition, delivery: DeliveryOptions): Promise<INodeExecutionData[][]> {
+async function runSends(
+	this: IExecuteFunctions,
+	definition: SendDefinition,
+	delivery: DeliveryOptions,
+): Promise<INodeExecutionData[][]> {
 	const node = this.getNode();
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
 	const requestOptions = this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter;
 	const template = requestTemplate(node, definition.url, requestOptions);
 	const reference = node.credentials?.[CREDENTIAL_TYPE];
-	const credentials: ICredentialsDecrypted = { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE) };
+	const credentials: ICredentialsDecrypted = {
+		id: reference?.id ?? '',
+		name: reference?.name ?? '',
+		type: CREDENTIAL_TYPE,
+		data: await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE),
+	};
 	const record = sendRecordOf(this);
 	const sendItems = items.map((_, index) => sendItemAt(this, index, credentials));
 	const outcomes: ItemOutcome[] = items.map(() => undefined);
@@ -148,7 +206,12 @@ async function runSends(this: IExecuteFunctions, definition: SendDefinition, del
 	for (const [index, item] of sendItems.entries()) {
 		try {
 			fields[index] = await definition.build(item);
-			const files = Object.values(item.binaries()).map(({ id, fileName, mimeType, fileSize }) => [id, fileName, mimeType, fileSize]);
+			const files = Object.values(item.binaries()).map(({ id, fileName, mimeType, fileSize }) => [
+				id,
+				fileName,
+				mimeType,
+				fileSize,
+			]);
 			fingerprints[index] = fingerprintOf(definition.url, fields[index], files);
 		} catch (error) {
 			const failure = asNodeError(node, error, index);
@@ -163,26 +226,42 @@ async function runSends(this: IExecuteFunctions, definition: SendDefinition, del
 		if (outcomes[index]) continue;
 		const earlier = record.get(index, fingerprints[index]);
 		if (!earlier) toSend.push(index);
-		else outcomes[index] = 'records' in earlier ? { records: earlier.records } : { error: earlier.unknown };
+		else
+			outcomes[index] =
+				'records' in earlier ? { records: earlier.records } : { error: earlier.unknown };
 	}
 
 	// 3. The sends, in input order and bounded (the credential's Max Sends in Flight); without Continue On Fail, none starts after a failure.
-	const settings = { ...DELIVERY_DEFAULTS, concurrency: sendsInFlight(credentials.data), ...delivery };
+	const settings = {
+		...DELIVERY_DEFAULTS,
+		concurrency: sendsInFlight(credentials.data),
+		...delivery,
+	};
 	const cancelled = () => this.getExecutionCancelSignal()?.aborted === true;
 	let failed = outcomes.some((outcome) => outcome && 'error' in outcome);
 	const stop = () => (failed && !continueOnFail) || cancelled();
 	const send = async (index: number) => {
 		const item = sendItems[index];
 		try {
-			const ready = definition.beforeSend ? await definition.beforeSend(item, fields[index]) : fields[index];
-			const envelope = await deliver(node, index, async () => await sendRequest.call(this, { ...template, body: ready }, index, credentials), { options: settings, cancelled });
-			const records = payloadRecords(envelope, 'confirmation').map((record) => withRecipient(record, ready));
+			const ready = definition.beforeSend
+				? await definition.beforeSend(item, fields[index])
+				: fields[index];
+			const envelope = await deliver(
+				node,
+				index,
+				async () => await sendRequest.call(this, { ...template, body: ready }, index, credentials),
+				{ options: settings, cancelled },
+			);
+			const records = payloadRecords(envelope, 'confirmation').map((record) =>
+				withRecipient(record, ready),
+			);
 			outcomes[index] = { records };
 			record.save(index, { fingerprint: fingerprints[index], records });
 		} catch (error) {
 			const failure = asNodeError(node, error, index);
 			outcomes[index] = { error: failure };
-			if (failure.context?.outcome === 'unknown') record.save(index, { fingerprint: fingerprints[index], unknown: failure as NodeApiError });
+			if (failure.context?.outcome === 'unknown')
+				record.save(index, { fingerprint: fingerprints[index], unknown: failure as NodeApiError });
 			failed = true;
 		}
 	};
@@ -195,7 +274,9 @@ async function runSends(this: IExecuteFunctions, definition: SendDefinition, del
 	}
 
 	// 4. Outputs in input order; a failure is an error item under Continue On Fail, else the run fails saying what was delivered.
-	const firstFailure = outcomes.find((outcome) => outcome && 'error' in outcome) as { error: NodeApiError | NodeOperationError } | undefined;
+	const firstFailure = outcomes.find((outcome) => outcome && 'error' in outcome) as
+		| { error: NodeApiError | NodeOperationError }
+		| undefined;
 	if (firstFailure && !continueOnFail) throw failureReport(firstFailure.error, outcomes);
 	const output: INodeExecutionData[] = [];
 	for (const [index, outcome] of outcomes.entries()) {
@@ -205,7 +286,8 @@ async function runSends(this: IExecuteFunctions, definition: SendDefinition, del
 			continue;
 		}
 		const decode = sendItems[index].param('options.decodeJsonFields', true) !== false;
-		for (const entry of outcome.records) output.push({ json: decode ? decodeJsonFields(entry) : entry, pairedItem: { item: index } });
+		for (const entry of outcome.records)
+			output.push({ json: decode ? decodeJsonFields(entry) : entry, pairedItem: { item: index } });
 	}
 	return [output];
 }

@@ -35,7 +35,12 @@ export interface DeliveryOptions {
 	maxDelayMs?: number;
 }
 
-export const DELIVERY_DEFAULTS: Readonly<Required<DeliveryOptions>> = Object.freeze({ concurrency: DEFAULT_SENDS_IN_FLIGHT, retries: 6, baseDelayMs: 250, maxDelayMs: 30_000 });
+export const DELIVERY_DEFAULTS: Readonly<Required<DeliveryOptions>> = Object.freeze({
+	concurrency: DEFAULT_SENDS_IN_FLIGHT,
+	retries: 6,
+	baseDelayMs: 250,
+	maxDelayMs: 30_000,
+});
 
 /** A counting semaphore: at most `max` holders, the rest wait in arrival order. */
 export class Limiter {
@@ -84,7 +89,13 @@ export type Outcome = 'notSent' | 'refused' | 'unknown';
 /** HTTP answers that prove nothing was done: rate limited, or unavailable. */
 const NOT_SENT_STATUS = new Set([429, 503]);
 /** Connection failures before any byte of the request left. */
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_CONNECTED = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 
 /** Reads what a failure (our NodeApiError from envelope.ts or request.ts) says about the send. */
 export function outcomeOf(error: unknown): Outcome {
@@ -103,15 +114,26 @@ export function isRetryable(error: unknown): boolean {
 }
 
 /** Exponential backoff with "equal jitter": half the delay fixed, half random, so retries spread out. */
-export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random = Math.random): number {
+export function backoffDelay(
+	attempt: number,
+	baseDelayMs: number,
+	maxDelayMs: number,
+	random = Math.random,
+): number {
 	const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
 	return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
 /** The wait before the next attempt: the platform's Retry-After when it gave one, else the backoff. */
-function waitBefore(failure: unknown, attempt: number, settings: Required<DeliveryOptions>): number | undefined {
-	const retryAfterMs = failure instanceof NodeApiError ? Number(failure.context?.retryAfterMs) : NaN;
-	if (Number.isFinite(retryAfterMs)) return retryAfterMs <= settings.maxDelayMs ? retryAfterMs : undefined;
+function waitBefore(
+	failure: unknown,
+	attempt: number,
+	settings: Required<DeliveryOptions>,
+): number | undefined {
+	const retryAfterMs =
+		failure instanceof NodeApiError ? Number(failure.context?.retryAfterMs) : NaN;
+	if (Number.isFinite(retryAfterMs))
+		return retryAfterMs <= settings.maxDelayMs ? retryAfterMs : undefined;
 	return backoffDelay(attempt, settings.baseDelayMs, settings.maxDelayMs);
 }
 
@@ -119,7 +141,11 @@ function waitBefore(failure: unknown, attempt: number, settings: Required<Delive
  * An unknown outcome as the error to report: the API's text kept, and the message saying plainly
  * that the message may have been delivered and was not sent again.
  */
-export function mayHaveBeenDelivered(node: INode, failure: NodeApiError, itemIndex: number): NodeApiError {
+export function mayHaveBeenDelivered(
+	node: INode,
+	failure: NodeApiError,
+	itemIndex: number,
+): NodeApiError {
 	const error = apiError(node, {
 		message: `The message may have been delivered: ${failure.message}`,
 		description:
@@ -145,7 +171,13 @@ function notSentCause(failure: NodeApiError): string {
  * A send given up while every failure proved nothing was done (429, 503, no connection): the error
  * names the cause and the attempts, says that nothing was delivered, and what to change.
  */
-export function notSent(node: INode, failure: NodeApiError, itemIndex: number, attempts: number, retryAfterMs?: number): NodeApiError {
+export function notSent(
+	node: INode,
+	failure: NodeApiError,
+	itemIndex: number,
+	attempts: number,
+	retryAfterMs?: number,
+): NodeApiError {
 	const cause = notSentCause(failure);
 	const rateLimited = Number(failure.httpCode) === 429;
 	const error = apiError(node, {
@@ -174,7 +206,10 @@ export async function deliver<T>(
 	node: INode,
 	itemIndex: number,
 	attempt: () => Promise<T>,
-	{ options = {}, cancelled = () => false }: { options?: DeliveryOptions; cancelled?: () => boolean } = {},
+	{
+		options = {},
+		cancelled = () => false,
+	}: { options?: DeliveryOptions; cancelled?: () => boolean } = {},
 ): Promise<T> {
 	const settings = { ...DELIVERY_DEFAULTS, ...options };
 	const limiter = limiterFor(node, settings.concurrency);
@@ -188,12 +223,20 @@ export async function deliver<T>(
 				failure = error;
 			}
 			const outcome = outcomeOf(failure);
-			if (outcome === 'unknown') throw mayHaveBeenDelivered(node, failure as NodeApiError, itemIndex);
+			if (outcome === 'unknown')
+				throw mayHaveBeenDelivered(node, failure as NodeApiError, itemIndex);
 			if (outcome === 'refused' || cancelled()) throw failure;
 			const wait = tries < settings.retries ? waitBefore(failure, tries, settings) : undefined;
 			if (wait === undefined) {
-				const retryAfterMs = tries < settings.retries ? Number((failure as NodeApiError).context?.retryAfterMs) : NaN;
-				throw notSent(node, failure as NodeApiError, itemIndex, tries + 1, Number.isFinite(retryAfterMs) ? retryAfterMs : undefined);
+				const retryAfterMs =
+					tries < settings.retries ? Number((failure as NodeApiError).context?.retryAfterMs) : NaN;
+				throw notSent(
+					node,
+					failure as NodeApiError,
+					itemIndex,
+					tries + 1,
+					Number.isFinite(retryAfterMs) ? retryAfterMs : undefined,
+				);
 			}
 			// The slot stays held while waiting: a limited platform then sees fewer requests overall.
 			await sleep(wait);

@@ -15,10 +15,16 @@ export function shouldDecodeJson(context: IExecuteSingleFunctions): boolean {
 }
 
 /** Records → output items of the current input item, decoded when asked and paired to their input. */
-export function toOutputItems(context: IExecuteSingleFunctions, records: IDataObject[]): INodeExecutionData[] {
+export function toOutputItems(
+	context: IExecuteSingleFunctions,
+	records: IDataObject[],
+): INodeExecutionData[] {
 	const decode = shouldDecodeJson(context);
 	const pairedItem = { item: context.getItemIndex() };
-	return records.map((record) => ({ json: decode ? decodeJsonFields(record) : record, pairedItem }));
+	return records.map((record) => ({
+		json: decode ? decodeJsonFields(record) : record,
+		pairedItem,
+	}));
 }
 
 /**

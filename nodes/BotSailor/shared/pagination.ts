@@ -47,7 +47,11 @@ export function requestedLimit(context: IExecutePaginationFunctions): number | u
 	const value = typeof limit === 'string' && limit.trim() !== '' ? Number(limit) : limit;
 	// An expression can bypass the field's own minimum: refuse rather than send limit=NaN or return nothing.
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-		refuse(context, 'Limit must be a whole number of at least 1', `The parameter "Limit" received ${JSON.stringify(limit)}.`);
+		refuse(
+			context,
+			'Limit must be a whole number of at least 1',
+			`The parameter "Limit" received ${JSON.stringify(limit)}.`,
+		);
 	}
 	return value;
 }
@@ -60,7 +64,10 @@ export function requestedLimit(context: IExecutePaginationFunctions): number | u
 export function paginate(
 	maxPageSize: number,
 	{ unpaginatedInEarlierForm = false } = {},
-): (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) => Promise<INodeExecutionData[]> {
+): (
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+) => Promise<INodeExecutionData[]> {
 	return async function (this: IExecutePaginationFunctions, requestData) {
 		const limit = requestedLimit(this);
 		const request = requestData.options as IHttpRequestOptions;

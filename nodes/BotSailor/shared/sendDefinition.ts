@@ -40,7 +40,11 @@ export interface SendItem {
 	getNode(): INode;
 	getItemIndex(): number;
 	/** A node parameter for this item. */
-	param(name: string, fallback?: unknown, options?: { extractValue?: boolean }): IDataObject[string];
+	param(
+		name: string,
+		fallback?: unknown,
+		options?: { extractValue?: boolean },
+	): IDataObject[string];
 	/** The item's binary properties. */
 	binaries(): IBinaryKeyData;
 	/** The bytes of one of the item's binary properties. */
@@ -48,7 +52,9 @@ export interface SendItem {
 	/** The bytes of a stored binary (one with an id: filesystem, S3 or database mode), as a stream. */
 	binaryStream(binaryDataId: string): Promise<AsyncIterable<Uint8Array>>;
 	/** Size, name and MIME type of a stored binary, read without reading the file. */
-	binaryMetadata(binaryDataId: string): Promise<{ fileName?: string; mimeType?: string; fileSize: number }>;
+	binaryMetadata(
+		binaryDataId: string,
+	): Promise<{ fileName?: string; mimeType?: string; fileSize: number }>;
 	/** A request to the platform with the credential (a step before the send, such as an upload); returns the envelope. */
 	request(options: IHttpRequestOptions): Promise<IDataObject>;
 }
@@ -58,7 +64,8 @@ export function sendItemOf(context: IExecuteSingleFunctions): SendItem {
 	return {
 		getNode: () => context.getNode(),
 		getItemIndex: () => context.getItemIndex(),
-		param: (name, fallback, options) => context.getNodeParameter(name, fallback, options) as IDataObject[string],
+		param: (name, fallback, options) =>
+			context.getNodeParameter(name, fallback, options) as IDataObject[string],
 		binaries: () => context.getInputData().binary ?? {},
 		binaryBuffer: async (propertyName) => await context.helpers.getBinaryDataBuffer(propertyName),
 		binaryStream: async (binaryDataId) => await context.helpers.getBinaryStream(binaryDataId),
@@ -69,12 +76,21 @@ export function sendItemOf(context: IExecuteSingleFunctions): SendItem {
 
 /** A send's output record with the number it went to, which the platform's confirmation does not repeat. */
 export function withRecipient(record: IDataObject, fields: IDataObject): IDataObject {
-	return fields.phone_number === undefined ? record : { ...record, phone_number: fields.phone_number };
+	return fields.phone_number === undefined
+		? record
+		: { ...record, phone_number: fields.phone_number };
 }
 
 /** Any failure of an item as n8n's error type, pointing at the item. */
-export function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
-	const nodeError = error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(node, error as Error, { itemIndex });
+export function asNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	const nodeError =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(node, error as Error, { itemIndex });
 	nodeError.context = { ...nodeError.context, itemIndex };
 	return nodeError;
 }
@@ -89,7 +105,10 @@ export function answersAsTool(node: INode): boolean {
 }
 
 /** The output item of a failed item under Continue On Fail: its message as JSON, the error, paired to its input. */
-export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+export function errorItem(
+	error: NodeApiError | NodeOperationError,
+	itemIndex: number,
+): INodeExecutionData {
 	return { json: { error: error.message }, error, pairedItem: { item: itemIndex } };
 }
 
@@ -100,20 +119,35 @@ export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: n
  * end as in the bulk path (under Continue On Fail, the same error item).
  */
 export function sendRouting(definition: SendDefinition): INodePropertyRouting {
-	async function send(this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions): Promise<INodeExecutionData[]> {
+	async function send(
+		this: IExecutePaginationFunctions,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
+	): Promise<INodeExecutionData[]> {
 		const item = sendItemOf(this);
 		const itemIndex = this.getItemIndex();
 		try {
 			let fields = await definition.build(item);
 			if (definition.beforeSend) fields = await definition.beforeSend(item, fields);
 			const request = { ...requestData, options: { ...requestData.options, body: fields } };
-			const items = await deliver(this.getNode(), itemIndex, async () => {
-				try {
-					return await this.makeRoutingRequest(request);
-				} catch (error) {
-					throw reportedFailure(this, error, await apiToken(this), itemIndex);
-				}
-			}, { options: { concurrency: sendsInFlight(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)) }, cancelled: () => this.getExecutionCancelSignal()?.aborted === true });
+			const items = await deliver(
+				this.getNode(),
+				itemIndex,
+				async () => {
+					try {
+						return await this.makeRoutingRequest(request);
+					} catch (error) {
+						throw reportedFailure(this, error, await apiToken(this), itemIndex);
+					}
+				},
+				{
+					options: {
+						concurrency: sendsInFlight(
+							await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE),
+						),
+					},
+					cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
+				},
+			);
 			return items.map((output) => ({ ...output, json: withRecipient(output.json, fields) }));
 		} catch (error) {
 			const failure = asNodeError(this.getNode(), error, itemIndex);

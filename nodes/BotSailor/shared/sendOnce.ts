@@ -32,7 +32,9 @@ export async function sendOnce(
 		failure = error;
 	}
 	// As an AI tool called through execute, the model gets the API's text as data (see answersAsTool).
-	if (answersAsTool(this.getNode())) return [errorItem(asNodeError(this.getNode(), failure, this.getItemIndex()), this.getItemIndex())];
+	if (answersAsTool(this.getNode()))
+		return [
+			errorItem(asNodeError(this.getNode(), failure, this.getItemIndex()), this.getItemIndex()),
+		];
 	throw failure;
 }
-

@@ -10,7 +10,9 @@ import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow'
  */
 
 /** What an earlier attempt of the same run did with an item. */
-export type Recorded = { fingerprint: string; records: IDataObject[] } | { fingerprint: string; unknown: NodeApiError };
+export type Recorded =
+	| { fingerprint: string; records: IDataObject[] }
+	| { fingerprint: string; unknown: NodeApiError };
 
 const MAX_ITEMS = 50_000;
 const runs = new Map<string, Map<number, Recorded>>();
@@ -24,7 +26,9 @@ export interface SendRecord {
 
 /** The fingerprint of what an item sends: the endpoint, the fields and, for a file, its metadata. */
 export function fingerprintOf(url: string, fields: IDataObject, extra: unknown = null): string {
-	return createHash('sha256').update(JSON.stringify([url, fields, extra])).digest('base64');
+	return createHash('sha256')
+		.update(JSON.stringify([url, fields, extra]))
+		.digest('base64');
 }
 
 /** The record of the current node run: execution, node and run index (Retry On Fail keeps all three). */

@@ -1,4 +1,10 @@
-import type { IBinaryData, IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	PreSendAction,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import {
 	ACCEPTED_MIME_TYPES,
@@ -28,12 +34,16 @@ export function binaryFile(item: SendItem, propertyName: string): IBinaryData {
 	const binary = item.binaries();
 	if (!name || !binary[name]) {
 		const available = Object.keys(binary);
-		throw new NodeOperationError(item.getNode(), `The input item has no binary property "${name}"`, {
-			description: available.length
-				? `Binary properties on this item: ${available.join(', ')}. Set "Input Binary Field" to one of them.`
-				: 'This item carries no binary data. Add a node that reads or downloads the file before this one.',
-			itemIndex: item.getItemIndex(),
-		});
+		throw new NodeOperationError(
+			item.getNode(),
+			`The input item has no binary property "${name}"`,
+			{
+				description: available.length
+					? `Binary properties on this item: ${available.join(', ')}. Set "Input Binary Field" to one of them.`
+					: 'This item carries no binary data. Add a node that reads or downloads the file before this one.',
+				itemIndex: item.getItemIndex(),
+			},
+		);
 	}
 	return binary[name];
 }
@@ -56,10 +66,14 @@ async function binarySize(item: SendItem, binary: IBinaryData): Promise<number> 
 	try {
 		return (await item.binaryMetadata(binary.id)).fileSize;
 	} catch (error) {
-		throw new NodeOperationError(item.getNode(), `The binary file "${binary.fileName ?? binary.id}" could not be read`, {
-			description: `n8n's binary data store did not find it: ${errorMessage(error)}`,
-			itemIndex: item.getItemIndex(),
-		});
+		throw new NodeOperationError(
+			item.getNode(),
+			`The binary file "${binary.fileName ?? binary.id}" could not be read`,
+			{
+				description: `n8n's binary data store did not find it: ${errorMessage(error)}`,
+				itemIndex: item.getItemIndex(),
+			},
+		);
 	}
 }
 
@@ -71,10 +85,17 @@ export async function checkedFile(item: SendItem, propertyName: string): Promise
 	const name = propertyName.trim();
 	const binary = binaryFile(item, name);
 	const ownType = baseMimeType(binary.mimeType);
-	const fromName = mimeTypeFromFileName(binary.fileName) ?? mimeTypeFromFileName(binary.fileExtension ? `.${binary.fileExtension}` : undefined);
+	const fromName =
+		mimeTypeFromFileName(binary.fileName) ??
+		mimeTypeFromFileName(binary.fileExtension ? `.${binary.fileExtension}` : undefined);
 	const mimeType = isGenericMimeType(ownType) && fromName ? fromName : ownType;
-	const fileName = binary.fileName ?? `${name}.${binary.fileExtension ?? extensionOf(mimeType) ?? 'bin'}`;
-	const fail = (message: string, description: string) => new NodeOperationError(item.getNode(), message, { description: `${description} Nothing was uploaded.`, itemIndex: item.getItemIndex() });
+	const fileName =
+		binary.fileName ?? `${name}.${binary.fileExtension ?? extensionOf(mimeType) ?? 'bin'}`;
+	const fail = (message: string, description: string) =>
+		new NodeOperationError(item.getNode(), message, {
+			description: `${description} Nothing was uploaded.`,
+			itemIndex: item.getItemIndex(),
+		});
 	const accepted = ACCEPTED_MIME_TYPES[mimeType];
 	if (!accepted) {
 		throw fail(
@@ -139,7 +160,9 @@ class BinaryFile extends File {
 function mediaFormData(item: SendItem, phoneNumberId: string, file: CheckedFile): FormData {
 	const { binary, propertyName } = file;
 	const id = binary.id;
-	const open = id ? async () => await item.binaryStream(id) : async () => [await item.binaryBuffer(propertyName)];
+	const open = id
+		? async () => await item.binaryStream(id)
+		: async () => [await item.binaryBuffer(propertyName)];
 	const form = new FormData();
 	form.append('phone_number_id', phoneNumberId);
 	// Without a file name argument FormData keeps this File object (with one, it would copy its bytes).
@@ -149,7 +172,9 @@ function mediaFormData(item: SendItem, phoneNumberId: string, file: CheckedFile)
 
 /** Request headers without a Content-Type: n8n's HTTP client sets multipart with its boundary from the FormData. */
 function withoutContentType(headers: IHttpRequestOptions['headers']): IDataObject {
-	return Object.fromEntries(Object.entries(headers ?? {}).filter(([key]) => key.toLowerCase() !== 'content-type'));
+	return Object.fromEntries(
+		Object.entries(headers ?? {}).filter(([key]) => key.toLowerCase() !== 'content-type'),
+	);
 }
 
 /**
@@ -167,20 +192,45 @@ export function multipartUpload(binaryPropertyParameter: string): PreSendAction 
 		const fields = requestBody(requestOptions);
 		const phoneNumberId = String(fields.phone_number_id ?? '').trim();
 		if (!phoneNumberId) {
-			throw new NodeOperationError(this.getNode(), 'WhatsApp Number is required', { itemIndex: this.getItemIndex() });
+			throw new NodeOperationError(this.getNode(), 'WhatsApp Number is required', {
+				itemIndex: this.getItemIndex(),
+			});
 		}
 		const item = sendItemOf(this);
-		const file = await checkedFile(item, String(this.getNodeParameter(binaryPropertyParameter, 'data')));
+		const file = await checkedFile(
+			item,
+			String(this.getNodeParameter(binaryPropertyParameter, 'data')),
+		);
 		const body = mediaFormData(item, phoneNumberId, file);
-		return { ...requestOptions, ...NO_REDIRECTS, body, headers: withoutContentType(requestOptions.headers) };
+		return {
+			...requestOptions,
+			...NO_REDIRECTS,
+			body,
+			headers: withoutContentType(requestOptions.headers),
+		};
 	};
 }
 
 /** Uploads a checked file to a number and returns the media id to send it by (a step of Send Media). */
-export async function uploadBinary(item: SendItem, phoneNumberId: string, file: CheckedFile): Promise<UploadedMedia> {
+export async function uploadBinary(
+	item: SendItem,
+	phoneNumberId: string,
+	file: CheckedFile,
+): Promise<UploadedMedia> {
 	const body = mediaFormData(item, phoneNumberId, file);
 	// The node's Options → Timeout (n8n adds it to declarative nodes) applies to this step too.
 	const timeout = Number(item.param('requestOptions.timeout', 300_000)) || 300_000;
-	const envelope = await item.request({ method: 'POST', url: '/whatsapp/upload/media', body, headers: { Accept: 'application/json' }, timeout, ...NO_REDIRECTS });
-	return { media_id: String(envelope.media_id ?? ''), media_type: String(envelope.media_type ?? ''), media_name: String(envelope.media_name ?? '') };
+	const envelope = await item.request({
+		method: 'POST',
+		url: '/whatsapp/upload/media',
+		body,
+		headers: { Accept: 'application/json' },
+		timeout,
+		...NO_REDIRECTS,
+	});
+	return {
+		media_id: String(envelope.media_id ?? ''),
+		media_type: String(envelope.media_type ?? ''),
+		media_name: String(envelope.media_name ?? ''),
+	};
 }

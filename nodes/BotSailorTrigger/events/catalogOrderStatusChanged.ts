@@ -1,6 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { TriggerEvent } from '../lib/event';
-import { catalogIdOf, isNewOrder, listOrders, orderCursor, orderIdOf, orderItem, type OrderCursor } from '../lib/orders';
+import {
+	catalogIdOf,
+	isNewOrder,
+	listOrders,
+	orderCursor,
+	orderIdOf,
+	orderItem,
+	type OrderCursor,
+} from '../lib/orders';
 
 const EVENT = 'catalogOrderStatusChanged';
 
@@ -22,7 +30,9 @@ function changedSincePlaced(order: IDataObject): boolean {
 }
 
 function statusesOf(orders: IDataObject[]): Record<string, string> {
-	return Object.fromEntries(orders.slice(0, MAX_TRACKED_ORDERS).map((order) => [orderIdOf(order), statusOf(order)]));
+	return Object.fromEntries(
+		orders.slice(0, MAX_TRACKED_ORDERS).map((order) => [orderIdOf(order), statusOf(order)]),
+	);
 }
 
 export const catalogOrderStatusChanged: TriggerEvent<OrderStatusState> = {
@@ -43,13 +53,19 @@ export const catalogOrderStatusChanged: TriggerEvent<OrderStatusState> = {
 		for (const order of [...orders].reverse()) {
 			const previous = state.statuses[orderIdOf(order)];
 			if (previous !== undefined) {
-				if (previous !== statusOf(order)) items.push(orderItem(order, { previous_status: previous }));
+				if (previous !== statusOf(order))
+					items.push(orderItem(order, { previous_status: previous }));
 			} else if (isNewOrder(state.orders, order) && changedSincePlaced(order)) {
 				items.push(orderItem(order, { previous_status: null }));
 			}
 		}
-		items.sort((a, b) => String(a.status_changed_at ?? '').localeCompare(String(b.status_changed_at ?? '')));
-		return { items, state: { orders: orderCursor(state.orders, orders), statuses: statusesOf(orders) } };
+		items.sort((a, b) =>
+			String(a.status_changed_at ?? '').localeCompare(String(b.status_changed_at ?? '')),
+		);
+		return {
+			items,
+			state: { orders: orderCursor(state.orders, orders), statuses: statusesOf(orders) },
+		};
 	},
 	async newest(context) {
 		const orders = await listOrders(context);

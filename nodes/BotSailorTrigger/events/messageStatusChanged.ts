@@ -3,8 +3,19 @@ import { botSailorRequest } from '../../shared/transport';
 import { isIncoming, messageItem, subscriberName } from '../../shared/messageItem';
 import { compareMessages } from '../lib/api';
 import { readConversation } from '../lib/conversation';
-import { isActivityCursor, recentActivity, startActivity, walkActivity, type ActivityCursor } from '../lib/activityWalk';
-import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, showForEvents, type TriggerEvent } from '../lib/event';
+import {
+	isActivityCursor,
+	recentActivity,
+	startActivity,
+	walkActivity,
+	type ActivityCursor,
+} from '../lib/activityWalk';
+import {
+	phoneNumberIdOf,
+	SAMPLE_SUBSCRIBERS,
+	showForEvents,
+	type TriggerEvent,
+} from '../lib/event';
 
 const EVENT = 'messageStatusChanged';
 
@@ -67,8 +78,14 @@ function fromVersion1(state: unknown): StatusState | undefined {
 		if (!entry || ![entry.w, entry.p, entry.n, entry.s, entry.t].every(isText)) return undefined;
 		const now = Date.now();
 		entries.push({
-			waMessageId: entry.w as string, phoneNumber: entry.p as string, subscriberName: entry.n as string, status: entry.s as string, sentAt: entry.t as string,
-			followedSince: now, statusSince: now, checkedAt: now,
+			waMessageId: entry.w as string,
+			phoneNumber: entry.p as string,
+			subscriberName: entry.n as string,
+			status: entry.s as string,
+			sentAt: entry.t as string,
+			followedSince: now,
+			statusSince: now,
+			checkedAt: now,
 		});
 	}
 	return { activity, tracked: entries };
@@ -81,7 +98,9 @@ function statusOf(message: IDataObject): string {
 /** An outgoing message whose status moved after it was sent (its status time is later than its send time). */
 function changedSinceSent(message: IDataObject): boolean {
 	const updated = String(message.delivery_status_updated_at ?? '');
-	return statusOf(message) !== '' && updated !== '' && updated > String(message.conversation_time ?? '');
+	return (
+		statusOf(message) !== '' && updated !== '' && updated > String(message.conversation_time ?? '')
+	);
 }
 
 function ageLimit(newest: string): string {
@@ -95,8 +114,16 @@ function wanted(context: IPollFunctions): Set<string> {
 	return new Set(statuses.length ? statuses : STATUSES);
 }
 
-function statusItem(message: IDataObject, subscriber: IDataObject, phoneNumberId: string, previous: string | null): IDataObject {
-	const item: IDataObject = { ...messageItem(message, subscriber, phoneNumberId), previous_status: previous };
+function statusItem(
+	message: IDataObject,
+	subscriber: IDataObject,
+	phoneNumberId: string,
+	previous: string | null,
+): IDataObject {
+	const item: IDataObject = {
+		...messageItem(message, subscriber, phoneNumberId),
+		previous_status: previous,
+	};
 	if (statusOf(message) !== 'failed') delete item.failed_reason;
 	return item;
 }
@@ -125,13 +152,20 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 	scope: (context) => `${EVENT}:${phoneNumberIdOf(context)}`,
 	stateVersion: 2,
 	migrate: (state, version) => (version === 1 ? fromVersion1(state) : undefined),
-	start: async (context) => ({ activity: await startActivity(context, phoneNumberIdOf(context)), tracked: [] }),
+	start: async (context) => ({
+		activity: await startActivity(context, phoneNumberIdOf(context)),
+		tracked: [],
+	}),
 	async poll(context, state) {
 		const phoneNumberId = phoneNumberIdOf(context);
 		const statuses = wanted(context);
 		const now = Date.now();
 		const { found, cursor } = await walkActivity(context, phoneNumberId, state.activity);
-		const changes: Array<{ message: IDataObject; subscriber: IDataObject; previous: string | null }> = [];
+		const changes: Array<{
+			message: IDataObject;
+			subscriber: IDataObject;
+			previous: string | null;
+		}> = [];
 		const following = new Map<string, Tracked>();
 
 		// Messages sent since the last poll: followed from now on; a status that already moved is a change.
@@ -157,8 +191,18 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 		const pages = new Map(found.map((entry) => [String(entry.subscriber.chat_id), entry.latest]));
 		const record = (entry: Tracked, message: IDataObject) => {
 			const status = statusOf(message);
-			if (status !== entry.status) changes.push({ message, subscriber: { chat_id: entry.phoneNumber, first_name: entry.subscriberName }, previous: entry.status });
-			following.set(entry.waMessageId, { ...entry, status, statusSince: status !== entry.status ? now : entry.statusSince, checkedAt: now });
+			if (status !== entry.status)
+				changes.push({
+					message,
+					subscriber: { chat_id: entry.phoneNumber, first_name: entry.subscriberName },
+					previous: entry.status,
+				});
+			following.set(entry.waMessageId, {
+				...entry,
+				status,
+				statusSince: status !== entry.status ? now : entry.statusSince,
+				checkedAt: now,
+			});
 		};
 		/** Checks one followed message; a request is made only when `pay()` allows it. False when it has to wait. */
 		const check = async (entry: Tracked, pay: () => boolean): Promise<boolean> => {
@@ -166,10 +210,17 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 			if (!current.furtherBack) {
 				if (!pages.has(current.phoneNumber)) {
 					if (!pay()) return false;
-					const { latest } = await readConversation(context, phoneNumberId, current.phoneNumber, state.activity.lastPages?.[current.phoneNumber]);
+					const { latest } = await readConversation(
+						context,
+						phoneNumberId,
+						current.phoneNumber,
+						state.activity.lastPages?.[current.phoneNumber],
+					);
 					pages.set(current.phoneNumber, latest);
 				}
-				const message = pages.get(current.phoneNumber)?.find((candidate) => String(candidate.wa_message_id) === current.waMessageId);
+				const message = pages
+					.get(current.phoneNumber)
+					?.find((candidate) => String(candidate.wa_message_id) === current.waMessageId);
 				if (message) {
 					record(current, message);
 					return true;
@@ -178,9 +229,16 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 				following.set(current.waMessageId, current);
 			}
 			if (!pay()) return false;
-			const envelope = await botSailorRequest.call(context, '/whatsapp/get/message-status', { wa_message_id: current.waMessageId });
+			const envelope = await botSailorRequest.call(context, '/whatsapp/get/message-status', {
+				wa_message_id: current.waMessageId,
+			});
 			const status = (envelope.message ?? {}) as IDataObject;
-			record(current, { ...status, wa_message_id: current.waMessageId, conversation_time: current.sentAt, whatsapp_bot_subscriber_subscriber_id: current.phoneNumber });
+			record(current, {
+				...status,
+				wa_message_id: current.waMessageId,
+				conversation_time: current.sentAt,
+				whatsapp_bot_subscriber_subscriber_id: current.phoneNumber,
+			});
 			return true;
 		};
 		const waiting = state.tracked.filter((entry) => !following.has(entry.waMessageId));
@@ -189,18 +247,23 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 		// Followed for less than EVERY_POLL_MINUTES: checked on every poll.
 		for (const entry of waiting.filter(young)) await check(entry, () => true);
 		// The others: free when their page was read anyway, then in turn within the poll's budget.
-		const older = waiting.filter((entry) => !young(entry)).sort((a, b) => a.checkedAt - b.checkedAt);
+		const older = waiting
+			.filter((entry) => !young(entry))
+			.sort((a, b) => a.checkedAt - b.checkedAt);
 		const checked = new Set<string>();
 		const latestOf = (entry: Tracked) => following.get(entry.waMessageId) ?? entry;
 		const checkFree = async () => {
-			for (const entry of older) if (!checked.has(entry.waMessageId) && (await check(latestOf(entry), () => false))) checked.add(entry.waMessageId);
+			for (const entry of older)
+				if (!checked.has(entry.waMessageId) && (await check(latestOf(entry), () => false)))
+					checked.add(entry.waMessageId);
 		};
 		await checkFree();
 		let budget = OLDER_REQUESTS_PER_POLL;
 		const pay = () => budget-- > 0;
 		for (const entry of older) {
 			if (budget <= 0) break;
-			if (!checked.has(entry.waMessageId) && (await check(latestOf(entry), pay))) checked.add(entry.waMessageId);
+			if (!checked.has(entry.waMessageId) && (await check(latestOf(entry), pay)))
+				checked.add(entry.waMessageId);
 		}
 		await checkFree();
 
@@ -209,15 +272,24 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 			!FINAL.has(entry.status) &&
 			entry.sentAt >= oldest &&
 			now - entry.followedSince <= MAX_AGE_DAYS * 24 * 60 * MINUTE &&
-			!(entry.status === 'delivered' && now - entry.statusSince > DELIVERED_FOR_HOURS * 60 * MINUTE);
+			!(
+				entry.status === 'delivered' && now - entry.statusSince > DELIVERED_FOR_HOURS * 60 * MINUTE
+			);
 		const tracked = [...following.values()]
 			.filter(kept)
 			.sort((a, b) => b.sentAt.localeCompare(a.sentAt))
 			.slice(0, MAX_TRACKED);
 		const items = changes
 			.filter(({ message }) => statuses.has(statusOf(message)))
-			.sort((a, b) => String(a.message.delivery_status_updated_at ?? '').localeCompare(String(b.message.delivery_status_updated_at ?? '')) || compareMessages(a.message, b.message))
-			.map(({ message, subscriber, previous }) => statusItem(message, subscriber, phoneNumberId, previous));
+			.sort(
+				(a, b) =>
+					String(a.message.delivery_status_updated_at ?? '').localeCompare(
+						String(b.message.delivery_status_updated_at ?? ''),
+					) || compareMessages(a.message, b.message),
+			)
+			.map(({ message, subscriber, previous }) =>
+				statusItem(message, subscriber, phoneNumberId, previous),
+			);
 		return { items, state: { activity: cursor, tracked } };
 	},
 	async newest(context) {
@@ -226,7 +298,9 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 		const found = await recentActivity(context, phoneNumberId, SAMPLE_SUBSCRIBERS);
 		const newest = found
 			.flatMap(({ subscriber, fresh }) =>
-				fresh.filter((message) => !isIncoming(message) && statuses.has(statusOf(message))).map((message) => ({ message, subscriber })),
+				fresh
+					.filter((message) => !isIncoming(message) && statuses.has(statusOf(message)))
+					.map((message) => ({ message, subscriber })),
 			)
 			.sort((a, b) => compareMessages(a.message, b.message))
 			.at(-1);

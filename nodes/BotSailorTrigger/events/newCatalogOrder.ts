@@ -1,5 +1,13 @@
 import type { TriggerEvent } from '../lib/event';
-import { catalogIdOf, isNewOrder, listOrders, orderCursor, orderItem, orderOptions, type OrderCursor } from '../lib/orders';
+import {
+	catalogIdOf,
+	isNewOrder,
+	listOrders,
+	orderCursor,
+	orderItem,
+	orderOptions,
+	type OrderCursor,
+} from '../lib/orders';
 
 const EVENT = 'newCatalogOrder';
 

@@ -1,11 +1,32 @@
-import { NodeOperationError, type IDataObject, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type INodeExecutionData,
+	type IPollFunctions,
+} from 'n8n-workflow';
 import { withMedia } from '../../shared/media';
 import { inputs } from '../../shared/inputs';
 import { isIncoming, messageItem } from '../../shared/messageItem';
 import { compareMessages } from '../lib/api';
-import { recentActivity, startActivity, walkActivity, type ActivityCursor, type SubscriberActivity } from '../lib/activityWalk';
-import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, showForEvents, type TriggerEvent } from '../lib/event';
-import { claimDelivery, ID_TTL_SECONDS, isShared, refreshSnapshot } from '../../shared/deliveryMemory';
+import {
+	recentActivity,
+	startActivity,
+	walkActivity,
+	type ActivityCursor,
+	type SubscriberActivity,
+} from '../lib/activityWalk';
+import {
+	phoneNumberIdOf,
+	SAMPLE_SUBSCRIBERS,
+	showForEvents,
+	type TriggerEvent,
+} from '../lib/event';
+import {
+	claimDelivery,
+	ID_TTL_SECONDS,
+	isShared,
+	refreshSnapshot,
+} from '../../shared/deliveryMemory';
 
 const EVENT = 'newMessage';
 
@@ -18,19 +39,33 @@ interface Filters {
 function filtersOf(context: IPollFunctions): Filters {
 	const options = context.getNodeParameter('messageOptions', {}) as IDataObject;
 	const phoneNumbers = new Set<string>();
-	for (const entry of String(options.phoneNumbers ?? '').split(',').map((value) => value.trim()).filter(Boolean)) {
+	for (const entry of String(options.phoneNumbers ?? '')
+		.split(',')
+		.map((value) => value.trim())
+		.filter(Boolean)) {
 		const parsed = inputs.phoneNumber.safeParse(entry);
 		if (!parsed.success) {
-			throw new NodeOperationError(context.getNode(), `Only From Phone Numbers: "${entry}" ${parsed.error.issues[0].message}`);
+			throw new NodeOperationError(
+				context.getNode(),
+				`Only From Phone Numbers: "${entry}" ${parsed.error.issues[0].message}`,
+			);
 		}
 		phoneNumbers.add(parsed.data);
 	}
 	return { includeOutgoing: options.includeOutgoing === true, phoneNumbers };
 }
 
-function itemsOf(found: SubscriberActivity[], filters: Filters, phoneNumberId: string): IDataObject[] {
+function itemsOf(
+	found: SubscriberActivity[],
+	filters: Filters,
+	phoneNumberId: string,
+): IDataObject[] {
 	return found
-		.filter((entry) => filters.phoneNumbers.size === 0 || filters.phoneNumbers.has(String(entry.subscriber.chat_id)))
+		.filter(
+			(entry) =>
+				filters.phoneNumbers.size === 0 ||
+				filters.phoneNumbers.has(String(entry.subscriber.chat_id)),
+		)
 		.flatMap((entry) =>
 			entry.fresh
 				.filter((message) => filters.includeOutgoing || isIncoming(message))
@@ -47,7 +82,11 @@ function itemsOf(found: SubscriberActivity[], filters: Filters, phoneNumberId: s
  */
 function notStartedByWebhook(context: IPollFunctions, items: IDataObject[]): IDataObject[] {
 	if (!isShared(context)) return items;
-	const fresh = items.filter((item) => !item.wa_message_id || claimDelivery(context, `message:${String(item.wa_message_id)}`, ID_TTL_SECONDS));
+	const fresh = items.filter(
+		(item) =>
+			!item.wa_message_id ||
+			claimDelivery(context, `message:${String(item.wa_message_id)}`, ID_TTL_SECONDS),
+	);
 	if (fresh.length) refreshSnapshot(context); // n8n saves the poll's whole static data when it emits
 	return fresh;
 }
@@ -87,7 +126,8 @@ export const newMessage: TriggerEvent<ActivityCursor> = {
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. 447700900123, 15550100001',
-					description: 'Emit only messages of these subscribers (comma-separated, country code first)',
+					description:
+						'Emit only messages of these subscribers (comma-separated, country code first)',
 				},
 			],
 		},
@@ -100,7 +140,10 @@ export const newMessage: TriggerEvent<ActivityCursor> = {
 		const filters = filtersOf(context);
 		const phoneNumberId = phoneNumberIdOf(context);
 		const { found, cursor } = await walkActivity(context, phoneNumberId, state);
-		return { items: notStartedByWebhook(context, itemsOf(found, filters, phoneNumberId)), state: cursor };
+		return {
+			items: notStartedByWebhook(context, itemsOf(found, filters, phoneNumberId)),
+			state: cursor,
+		};
 	},
 	async newest(context) {
 		const filters = filtersOf(context);

@@ -34,15 +34,20 @@ function hasNext(page: Page, number: number): boolean {
 }
 
 /** The pages of the default order in one poll: each read once, and checked for its order. */
-function defaultOrderPages(context: IPollFunctions, phoneNumberId: string): { fetch: PageFetch; order(): ListOrder | undefined } {
+function defaultOrderPages(
+	context: IPollFunctions,
+	phoneNumberId: string,
+): { fetch: PageFetch; order(): ListOrder | undefined } {
 	let order: ListOrder | undefined;
 	const { fetch } = onceEach(async (number) => {
 		const page = await subscriberPage(context, phoneNumberId, number, 0);
 		const shown = subscriberPageOrder(page.records);
 		// One page in any order is the whole list: nothing depends on the order then.
-		if (shown === 'unordered' && (number > 1 || hasNext(page, number))) throw listOrderError(context, 'subscribers', { page: number, records: page.records });
+		if (shown === 'unordered' && (number > 1 || hasNext(page, number)))
+			throw listOrderError(context, 'subscribers', { page: number, records: page.records });
 		if (shown === 'oldestFirst' || shown === 'newestFirst') {
-			if (order !== undefined && order !== shown) throw listOrderError(context, 'subscribers', { page: number, records: page.records });
+			if (order !== undefined && order !== shown)
+				throw listOrderError(context, 'subscribers', { page: number, records: page.records });
 			order = shown;
 		}
 		return page;
@@ -55,17 +60,30 @@ function withNumber(record: IDataObject, phoneNumberId: string): IDataObject {
 }
 
 /** The items of the subscribers above the highest id seen (each once, in creation order) and the state after them. */
-function emitted(records: IDataObject[], state: SubscriberState, next: Omit<SubscriberState, 'maxId'>, phoneNumberId: string): PollResult<SubscriberState> {
+function emitted(
+	records: IDataObject[],
+	state: SubscriberState,
+	next: Omit<SubscriberState, 'maxId'>,
+	phoneNumberId: string,
+): PollResult<SubscriberState> {
 	const byId = new Map<number, IDataObject>();
 	for (const record of records) if (idOf(record) > state.maxId) byId.set(idOf(record), record);
 	const fresh = [...byId.values()].sort((a, b) => idOf(a) - idOf(b));
-	const after: SubscriberState = { page: next.page, maxId: Math.max(state.maxId, ...fresh.map(idOf)) };
+	const after: SubscriberState = {
+		page: next.page,
+		maxId: Math.max(state.maxId, ...fresh.map(idOf)),
+	};
 	if (next.order) after.order = next.order;
 	return { items: fresh.map((record) => withNumber(record, phoneNumberId)), state: after };
 }
 
 /** Oldest first: from the last page seen (stepping back over deletions, forward over new pages). */
-async function fromLastPage(fetch: PageFetch, state: SubscriberState, order: ListOrder | undefined, phoneNumberId: string): Promise<PollResult<SubscriberState>> {
+async function fromLastPage(
+	fetch: PageFetch,
+	state: SubscriberState,
+	order: ListOrder | undefined,
+	phoneNumberId: string,
+): Promise<PollResult<SubscriberState>> {
 	const pages = new Map<number, Page>();
 	let number = Math.max(1, state.page);
 	let page = await fetch(number);
@@ -73,7 +91,10 @@ async function fromLastPage(fetch: PageFetch, state: SubscriberState, order: Lis
 	// Step back while this page may not reach down to the last subscriber seen.
 	let back = number;
 	let backPage = page;
-	while (back > 1 && (backPage.records.length === 0 || Math.min(...backPage.records.map(idOf)) > state.maxId)) {
+	while (
+		back > 1 &&
+		(backPage.records.length === 0 || Math.min(...backPage.records.map(idOf)) > state.maxId)
+	) {
 		back--;
 		backPage = await fetch(back);
 		pages.set(back, backPage);
@@ -86,19 +107,33 @@ async function fromLastPage(fetch: PageFetch, state: SubscriberState, order: Lis
 		page = await fetch(number);
 		pages.set(number, page);
 	}
-	const records = [...pages.entries()].sort((a, b) => a[0] - b[0]).flatMap(([, entry]) => entry.records);
-	const filled = [...pages.entries()].filter(([, entry]) => entry.records.length > 0).map(([key]) => key);
-	return emitted(records, state, { page: filled.length ? Math.max(...filled) : 1, order }, phoneNumberId);
+	const records = [...pages.entries()]
+		.sort((a, b) => a[0] - b[0])
+		.flatMap(([, entry]) => entry.records);
+	const filled = [...pages.entries()]
+		.filter(([, entry]) => entry.records.length > 0)
+		.map(([key]) => key);
+	return emitted(
+		records,
+		state,
+		{ page: filled.length ? Math.max(...filled) : 1, order },
+		phoneNumberId,
+	);
 }
 
 /** Newest first: page 1, and the next pages while all of a page is new. */
-async function fromFirstPage(fetch: PageFetch, state: SubscriberState, phoneNumberId: string): Promise<PollResult<SubscriberState>> {
+async function fromFirstPage(
+	fetch: PageFetch,
+	state: SubscriberState,
+	phoneNumberId: string,
+): Promise<PollResult<SubscriberState>> {
 	const records: IDataObject[] = [];
 	let number = 1;
 	let page = await fetch(number);
 	for (;;) {
 		records.push(...page.records);
-		if (page.records.length === 0 || page.records.some((record) => idOf(record) <= state.maxId)) break;
+		if (page.records.length === 0 || page.records.some((record) => idOf(record) <= state.maxId))
+			break;
 		const next = nextPage(page, number, SUBSCRIBER_PAGE_SIZE);
 		if (next === undefined) break;
 		number = next;
@@ -108,7 +143,10 @@ async function fromFirstPage(fetch: PageFetch, state: SubscriberState, phoneNumb
 }
 
 /** The page holding the newest subscribers now: page 1 (newest first) or the last page. */
-async function newestPage(context: IPollFunctions, phoneNumberId: string): Promise<{ number: number; page: Page; order?: ListOrder }> {
+async function newestPage(
+	context: IPollFunctions,
+	phoneNumberId: string,
+): Promise<{ number: number; page: Page; order?: ListOrder }> {
 	const pages = defaultOrderPages(context, phoneNumberId);
 	const first = await pages.fetch(1);
 	if (pages.order() === 'newestFirst') return { number: 1, page: first, order: 'newestFirst' };
@@ -142,13 +180,20 @@ export const newSubscriber: TriggerEvent<SubscriberState> = {
 		let from = state;
 		if (state.order === 'newestFirst') {
 			await pages.fetch(1);
-			if (pages.order() !== 'oldestFirst') return await fromFirstPage(pages.fetch, state, phoneNumberId);
+			if (pages.order() !== 'oldestFirst')
+				return await fromFirstPage(pages.fetch, state, phoneNumberId);
 			// The platform now lists oldest first: new subscribers are on the last page.
 			from = { ...state, page: (await findLastPage(pages.fetch, SUBSCRIBER_PAGE_SIZE)).number };
 		}
-		const result = await fromLastPage(pages.fetch, from, pages.order() ?? state.order, phoneNumberId);
+		const result = await fromLastPage(
+			pages.fetch,
+			from,
+			pages.order() ?? state.order,
+			phoneNumberId,
+		);
 		// A page read showed newest first (the platform changed its order): new subscribers are on page 1.
-		if (pages.order() === 'newestFirst') return await fromFirstPage(pages.fetch, state, phoneNumberId);
+		if (pages.order() === 'newestFirst')
+			return await fromFirstPage(pages.fetch, state, phoneNumberId);
 		return result;
 	},
 	async newest(context) {

@@ -20,18 +20,32 @@ const updatedAt = (template: IDataObject) => String(template.updated_at ?? '');
 
 /** The number's templates, most recently updated first. */
 async function listTemplates(context: IPollFunctions): Promise<IDataObject[]> {
-	const envelope = await botSailorRequest.call(context, '/whatsapp/template/list', { phone_number_id: phoneNumberIdOf(context) });
+	const envelope = await botSailorRequest.call(context, '/whatsapp/template/list', {
+		phone_number_id: phoneNumberIdOf(context),
+	});
 	return listPayload(context, envelope)
 		.filter((template) => idOf(template) !== '')
 		.sort((a, b) => updatedAt(b).localeCompare(updatedAt(a)));
 }
 
 function statusesOf(templates: IDataObject[]): Record<string, string> {
-	return Object.fromEntries(templates.slice(0, MAX_TRACKED_TEMPLATES).map((template) => [idOf(template), statusOf(template)]));
+	return Object.fromEntries(
+		templates
+			.slice(0, MAX_TRACKED_TEMPLATES)
+			.map((template) => [idOf(template), statusOf(template)]),
+	);
 }
 
-function templateItem(template: IDataObject, previous: string | null, phoneNumberId: string): IDataObject {
-	return { ...decodeJsonFields(template), previous_status: previous, phone_number_id: phoneNumberId };
+function templateItem(
+	template: IDataObject,
+	previous: string | null,
+	phoneNumberId: string,
+): IDataObject {
+	return {
+		...decodeJsonFields(template),
+		previous_status: previous,
+		phone_number_id: phoneNumberId,
+	};
 }
 
 export const templateStatusChanged: TriggerEvent<TemplateState> = {
@@ -48,7 +62,10 @@ export const templateStatusChanged: TriggerEvent<TemplateState> = {
 		const templates = await listTemplates(context);
 		// A template not seen before is recorded silently: its first status is not a change.
 		const items = templates
-			.filter((template) => idOf(template) in state.statuses && state.statuses[idOf(template)] !== statusOf(template))
+			.filter(
+				(template) =>
+					idOf(template) in state.statuses && state.statuses[idOf(template)] !== statusOf(template),
+			)
 			.reverse()
 			.map((template) => templateItem(template, state.statuses[idOf(template)], phoneNumberId));
 		return { items, state: { statuses: statusesOf(templates) } };

@@ -81,7 +81,12 @@ async function freshMessagesOf(
 	chatId: string,
 	cursor: ActivityCursor,
 ): Promise<{ fresh: IDataObject[]; latest: IDataObject[]; lastPage?: number }> {
-	const conversation = await readConversation(context, phoneNumberId, chatId, cursor.lastPages?.[chatId]);
+	const conversation = await readConversation(
+		context,
+		phoneNumberId,
+		chatId,
+		cursor.lastPages?.[chatId],
+	);
 	let current: IDataObject[] | undefined = conversation.latest;
 	const fresh = current.filter((message) => isFresh(cursor, message));
 	// All of a page new: older pages may hold more new messages.
@@ -90,7 +95,11 @@ async function freshMessagesOf(
 		if (!current) break;
 		fresh.push(...current.filter((message) => isFresh(cursor, message)));
 	}
-	return { fresh: fresh.sort(compareMessages), latest: conversation.latest, lastPage: conversation.lastPage };
+	return {
+		fresh: fresh.sort(compareMessages),
+		latest: conversation.latest,
+		lastPage: conversation.lastPage,
+	};
 }
 
 /** The walk described above; returns the activity found and the cursor to store after a successful poll. */
@@ -108,7 +117,12 @@ export async function walkActivity(
 		for (const subscriber of list.records) {
 			const chatId = String(subscriber.chat_id ?? '');
 			const subscriberId = Number(subscriber.subscriber_id) || 0;
-			const { fresh, latest, lastPage } = await freshMessagesOf(context, phoneNumberId, chatId, cursor);
+			const { fresh, latest, lastPage } = await freshMessagesOf(
+				context,
+				phoneNumberId,
+				chatId,
+				cursor,
+			);
 			found.push({ subscriber, fresh, latest, lastPage });
 			const knownSubscriber = latest.length > 0 || subscriberId <= cursor.maxSubscriberId;
 			maxSubscriberId = Math.max(maxSubscriberId, subscriberId);
@@ -122,12 +136,19 @@ export async function walkActivity(
 }
 
 /** The cursor after a poll: `since` moves to the previous `newest`, `seen` keeps what is at or after it (bounded). */
-function advance(cursor: ActivityCursor, found: SubscriberActivity[], maxSubscriberId: number): ActivityCursor {
+function advance(
+	cursor: ActivityCursor,
+	found: SubscriberActivity[],
+	maxSubscriberId: number,
+): ActivityCursor {
 	const fresh = found.flatMap((entry) => entry.fresh);
 	let newest = cursor.newest;
 	for (const message of fresh) if (timeOf(message) > newest) newest = timeOf(message);
 	let since = cursor.newest;
-	const handled = Object.entries({ ...cursor.seen, ...Object.fromEntries(fresh.map((message) => [messageKey(message), timeOf(message)])) })
+	const handled = Object.entries({
+		...cursor.seen,
+		...Object.fromEntries(fresh.map((message) => [messageKey(message), timeOf(message)])),
+	})
 		.filter(([, time]) => time >= since)
 		.sort((a, b) => b[1].localeCompare(a[1]));
 	let kept = handled;
@@ -137,8 +158,16 @@ function advance(cursor: ActivityCursor, found: SubscriberActivity[], maxSubscri
 		kept = handled.filter(([, time]) => time > firstDropped);
 		since = nextSecond(firstDropped);
 	}
-	const recent = found.filter((entry) => entry.fresh.length > 0).map((entry) => String(entry.subscriber.chat_id));
-	const next: ActivityCursor = { since, newest, seen: Object.fromEntries(kept), recent: recent.slice(0, MAX_RECENT), maxSubscriberId };
+	const recent = found
+		.filter((entry) => entry.fresh.length > 0)
+		.map((entry) => String(entry.subscriber.chat_id));
+	const next: ActivityCursor = {
+		since,
+		newest,
+		seen: Object.fromEntries(kept),
+		recent: recent.slice(0, MAX_RECENT),
+		maxSubscriberId,
+	};
 	const lastPages = rememberedLastPages(cursor.lastPages, found);
 	if (lastPages) next.lastPages = lastPages;
 	return next;
@@ -150,9 +179,11 @@ export function rememberedLastPages(
 	read: Array<{ subscriber: IDataObject; lastPage?: number }>,
 ): Record<string, number> | undefined {
 	const entries = new Map<string, number>();
-	for (const { subscriber, lastPage } of read) if (lastPage !== undefined) entries.set(String(subscriber.chat_id), lastPage);
+	for (const { subscriber, lastPage } of read)
+		if (lastPage !== undefined) entries.set(String(subscriber.chat_id), lastPage);
 	const readNow = new Set(read.map(({ subscriber }) => String(subscriber.chat_id)));
-	for (const [chatId, page] of Object.entries(previous ?? {})) if (!readNow.has(chatId) && !entries.has(chatId)) entries.set(chatId, page);
+	for (const [chatId, page] of Object.entries(previous ?? {}))
+		if (!readNow.has(chatId) && !entries.has(chatId)) entries.set(chatId, page);
 	return entries.size ? Object.fromEntries([...entries].slice(0, MAX_RECENT)) : undefined;
 }
 
@@ -167,14 +198,28 @@ function nextSecond(time: string): string {
  * The cursor of a first activation: everything that exists now is old. The newest message of the
  * account is the newest message of the first subscriber with a conversation in the `orderBy=1` list.
  */
-export async function startActivity(context: IPollFunctions, phoneNumberId: string): Promise<ActivityCursor> {
+export async function startActivity(
+	context: IPollFunctions,
+	phoneNumberId: string,
+): Promise<ActivityCursor> {
 	const list = await subscriberPage(context, phoneNumberId, 1, 1);
-	const maxSubscriberId = Math.max(0, ...list.records.map((entry) => Number(entry.subscriber_id) || 0));
+	const maxSubscriberId = Math.max(
+		0,
+		...list.records.map((entry) => Number(entry.subscriber_id) || 0),
+	);
 	for (const subscriber of list.records) {
-		const { latest, lastPage } = await readConversation(context, phoneNumberId, String(subscriber.chat_id ?? ''));
+		const { latest, lastPage } = await readConversation(
+			context,
+			phoneNumberId,
+			String(subscriber.chat_id ?? ''),
+		);
 		if (latest.length === 0) continue;
 		const newest = timeOf(latest[0]);
-		const seen = Object.fromEntries(latest.filter((message) => timeOf(message) === newest).map((message) => [messageKey(message), newest]));
+		const seen = Object.fromEntries(
+			latest
+				.filter((message) => timeOf(message) === newest)
+				.map((message) => [messageKey(message), newest]),
+		);
 		const cursor: ActivityCursor = { since: newest, newest, seen, recent: [], maxSubscriberId };
 		if (lastPage !== undefined) cursor.lastPages = { [String(subscriber.chat_id)]: lastPage };
 		return cursor;
@@ -191,7 +236,11 @@ export async function recentActivity(
 	const list = await subscriberPage(context, phoneNumberId, 1, 1, subscribers);
 	const result: SubscriberActivity[] = [];
 	for (const subscriber of list.records.slice(0, subscribers)) {
-		const { latest } = await readConversation(context, phoneNumberId, String(subscriber.chat_id ?? ''));
+		const { latest } = await readConversation(
+			context,
+			phoneNumberId,
+			String(subscriber.chat_id ?? ''),
+		);
 		result.push({ subscriber, fresh: [...latest].sort(compareMessages), latest });
 	}
 	return result;

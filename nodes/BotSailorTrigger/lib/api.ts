@@ -53,7 +53,9 @@ export async function servedConversationPage(
 	phoneNumber: string,
 	page = 1,
 ): Promise<Page> {
-	const pagination = (await earlierForm(context)) ? {} : { limit: CONVERSATION_PAGE_SIZE, offset: page };
+	const pagination = (await earlierForm(context))
+		? {}
+		: { limit: CONVERSATION_PAGE_SIZE, offset: page };
 	const envelope = await botSailorRequest.call(context, '/whatsapp/get/conversation', {
 		phone_number_id: phoneNumberId,
 		phone_number: phoneNumber,
@@ -80,14 +82,21 @@ export async function conversationPage(
 export function listPayload(context: IPollFunctions, envelope: IDataObject): IDataObject[] {
 	const records = listRecords(envelope);
 	if (records) return records;
-	throw new NodeOperationError(context.getNode(), 'The platform answered a list request without a list', {
-		description: 'The poll will be retried; no event was lost.',
-	});
+	throw new NodeOperationError(
+		context.getNode(),
+		'The platform answered a list request without a list',
+		{
+			description: 'The poll will be retried; no event was lost.',
+		},
+	);
 }
 
 /** Timestamps are `YYYY-MM-DD HH:MM:SS`, so text order is time order; ids break ties. */
 export function compareMessages(a: IDataObject, b: IDataObject): number {
-	return String(a.conversation_time ?? '').localeCompare(String(b.conversation_time ?? '')) || Number(a.id) - Number(b.id);
+	return (
+		String(a.conversation_time ?? '').localeCompare(String(b.conversation_time ?? '')) ||
+		Number(a.id) - Number(b.id)
+	);
 }
 
 export function newestFirst(a: IDataObject, b: IDataObject): number {
@@ -97,7 +106,8 @@ export function newestFirst(a: IDataObject, b: IDataObject): number {
 /** The page after `page`, or undefined when the API announced none (or a non-advancing one). */
 export function nextPage(current: Page, page: number, pageSize: number): number | undefined {
 	const next = Number(current.nextOffset);
-	if (current.records.length < pageSize || !Number.isInteger(next) || next <= page) return undefined;
+	if (current.records.length < pageSize || !Number.isInteger(next) || next <= page)
+		return undefined;
 	return next;
 }
 

@@ -24,7 +24,8 @@ export interface ConversationRead {
 }
 
 const sorted = (records: IDataObject[]) => [...records].sort(newestFirst);
-const hasNext = (page: Page, number: number) => nextPage(page, number, CONVERSATION_PAGE_SIZE) !== undefined;
+const hasNext = (page: Page, number: number) =>
+	nextPage(page, number, CONVERSATION_PAGE_SIZE) !== undefined;
 
 function newestFirstRead(fetch: (number: number) => Promise<Page>, first: Page): ConversationRead {
 	let number = 1;
@@ -41,7 +42,10 @@ function newestFirstRead(fetch: (number: number) => Promise<Page>, first: Page):
 	};
 }
 
-function oldestFirstRead(fetch: (number: number) => Promise<Page>, last: { number: number; page: Page }): ConversationRead {
+function oldestFirstRead(
+	fetch: (number: number) => Promise<Page>,
+	last: { number: number; page: Page },
+): ConversationRead {
 	let number = last.number;
 	return {
 		latest: sorted(last.page.records),
@@ -61,23 +65,31 @@ export async function readConversation(
 	chatId: string,
 	lastPageHint?: number,
 ): Promise<ConversationRead> {
-	const { fetch } = onceEach(async (number) => await servedConversationPage(context, phoneNumberId, chatId, number));
+	const { fetch } = onceEach(
+		async (number) => await servedConversationPage(context, phoneNumberId, chatId, number),
+	);
 
 	// Oldest first, as seen last time: start at the page that was last, unless it shows another order now.
 	if (lastPageHint !== undefined && lastPageHint > 1) {
 		const page = await fetch(lastPageHint);
 		let order = conversationPageOrder(page.records);
 		// One message on the page says nothing: the full page before it tells.
-		if (page.records.length > 0 && order === 'undetermined') order = conversationPageOrder((await fetch(lastPageHint - 1)).records);
+		if (page.records.length > 0 && order === 'undetermined')
+			order = conversationPageOrder((await fetch(lastPageHint - 1)).records);
 		if (page.records.length > 0 && order === 'oldestFirst') {
-			return oldestFirstRead(fetch, await findLastPage(fetch, CONVERSATION_PAGE_SIZE, lastPageHint));
+			return oldestFirstRead(
+				fetch,
+				await findLastPage(fetch, CONVERSATION_PAGE_SIZE, lastPageHint),
+			);
 		}
 	}
 
 	const first = await fetch(1);
 	if (!hasNext(first, 1)) return newestFirstRead(fetch, first);
 	const order = conversationPageOrder(first.records);
-	if (order === 'unordered') throw listOrderError(context, 'conversation', { page: 1, records: first.records, chatId });
-	if (order === 'oldestFirst') return oldestFirstRead(fetch, await findLastPage(fetch, CONVERSATION_PAGE_SIZE, 1));
+	if (order === 'unordered')
+		throw listOrderError(context, 'conversation', { page: 1, records: first.records, chatId });
+	if (order === 'oldestFirst')
+		return oldestFirstRead(fetch, await findLastPage(fetch, CONVERSATION_PAGE_SIZE, 1));
 	return newestFirstRead(fetch, first);
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeProperties,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { locatorValue } from '../../shared/parameters';
 
 /** What a poll produces: the items to emit and the state to store, both applied only when the whole poll succeeded. */

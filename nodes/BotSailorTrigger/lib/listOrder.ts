@@ -34,7 +34,9 @@ export function subscriberPageOrder(records: IDataObject[]): PageOrder {
  * (messages of one second may come in any id order).
  */
 export function conversationPageOrder(records: IDataObject[]): PageOrder {
-	const byTime = direction(records.map((record) => String(record.conversation_time ?? '')).filter((time) => time !== ''));
+	const byTime = direction(
+		records.map((record) => String(record.conversation_time ?? '')).filter((time) => time !== ''),
+	);
 	if (byTime !== 'undetermined') return byTime;
 	return direction(records.map((record) => Number(record.id)).filter((id) => Number.isFinite(id)));
 }

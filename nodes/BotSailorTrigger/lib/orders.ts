@@ -22,7 +22,8 @@ export const orderOptions: INodeProperties = {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. 7788990011',
-			description: 'Only orders of this WhatsApp catalog (as listed by Catalog → Get Many); empty for all catalogs',
+			description:
+				'Only orders of this WhatsApp catalog (as listed by Catalog → Get Many); empty for all catalogs',
 		},
 	],
 };
@@ -43,10 +44,17 @@ export function orderedAt(order: IDataObject): string {
 /** Orders, newest first. */
 export async function listOrders(context: IPollFunctions): Promise<IDataObject[]> {
 	const catalogId = catalogIdOf(context);
-	const envelope = await botSailorRequest.call(context, '/whatsapp/catalog/order/list', catalogId ? { whatsapp_catalog_id: catalogId } : {});
+	const envelope = await botSailorRequest.call(
+		context,
+		'/whatsapp/catalog/order/list',
+		catalogId ? { whatsapp_catalog_id: catalogId } : {},
+	);
 	return listPayload(context, envelope)
 		.filter((order) => orderIdOf(order) !== '')
-		.sort((a, b) => orderedAt(b).localeCompare(orderedAt(a)) || orderIdOf(b).localeCompare(orderIdOf(a)));
+		.sort(
+			(a, b) =>
+				orderedAt(b).localeCompare(orderedAt(a)) || orderIdOf(b).localeCompare(orderIdOf(a)),
+		);
 }
 
 export function orderItem(order: IDataObject, extra: IDataObject = {}): IDataObject {

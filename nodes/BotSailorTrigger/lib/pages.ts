@@ -23,7 +23,11 @@ export function onceEach(fetch: PageFetch): { fetch: PageFetch; pages: Map<numbe
  * doubling steps, then bisection (about 2·log2(pages) reads from page 1; one read when `from` is
  * still the last page).
  */
-export async function findLastPage(fetch: PageFetch, pageSize: number, from = 1): Promise<{ number: number; page: Page }> {
+export async function findLastPage(
+	fetch: PageFetch,
+	pageSize: number,
+	from = 1,
+): Promise<{ number: number; page: Page }> {
 	let low = Math.max(1, from);
 	let lowPage = await fetch(low);
 	if (nextPage(lowPage, low, pageSize) === undefined) return { number: low, page: lowPage };

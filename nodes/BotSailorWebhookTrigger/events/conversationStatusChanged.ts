@@ -15,7 +15,9 @@ export const conversationStatusChanged: WebhookEvent = {
 	description: 'A conversation was resolved, reopened, archived, blocked or unblocked',
 	setup: setupNotice(botSettingsStep('Conversation Status')),
 	properties: [],
-	matches: (body) => text(body, 'event').startsWith('conversation.') || (text(body, 'action') !== '' && text(body, 'changed_at') !== ''),
+	matches: (body) =>
+		text(body, 'event').startsWith('conversation.') ||
+		(text(body, 'action') !== '' && text(body, 'changed_at') !== ''),
 	key(body) {
 		const time = text(body, 'changed_at');
 		return {

@@ -7,7 +7,9 @@ export const flowData: WebhookEvent = {
 	value: EVENT,
 	name: 'Flow Data',
 	description: 'A bot flow\'s "Forward Data to Webhook" step sent the data it collected',
-	setup: setupNotice('In BotSailor open the bot flow, add or open its <b>Forward Data to Webhook</b> step, paste the URL and save the flow.'),
+	setup: setupNotice(
+		'In BotSailor open the bot flow, add or open its <b>Forward Data to Webhook</b> step, paste the URL and save the flow.',
+	),
 	properties: [],
 	matches: (body) => 'postbackid' in body || 'user_input_data' in body,
 	key: (body) => ({

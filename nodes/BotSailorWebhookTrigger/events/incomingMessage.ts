@@ -12,7 +12,15 @@ const EVENT = 'incomingMessage';
  */
 const ATTACHMENT = /^#ATTACHMENT:([A-Za-z ]+)#\s*([\s\S]*)$/;
 const MEDIA_TYPES: Record<string, string> = {
-	photo: 'image', image: 'image', picture: 'image', video: 'video', audio: 'audio', voice: 'audio', document: 'document', file: 'document', sticker: 'sticker',
+	photo: 'image',
+	image: 'image',
+	picture: 'image',
+	video: 'video',
+	audio: 'audio',
+	voice: 'audio',
+	document: 'document',
+	file: 'document',
+	sticker: 'sticker',
 };
 
 /** `text`, `message_type` and `caption` as the polling trigger derives them from message_content, here from the webhook's text. */
@@ -21,7 +29,11 @@ export function flatFieldsOfText(userMessage: string): IDataObject {
 	if (!attachment) return { text: userMessage, message_type: 'text' };
 	const kind = attachment[1].trim().toLowerCase();
 	const caption = attachment[2].trim();
-	return { text: caption, message_type: MEDIA_TYPES[kind] ?? kind, ...(caption ? { caption } : {}) };
+	return {
+		text: caption,
+		message_type: MEDIA_TYPES[kind] ?? kind,
+		...(caption ? { caption } : {}),
+	};
 }
 
 /**
@@ -59,7 +71,9 @@ export const incomingMessage: WebhookEvent = {
 	value: EVENT,
 	name: 'Incoming Message',
 	description: 'A subscriber wrote to the bot',
-	setup: setupNotice(`${botSettingsStep('Incoming Message')} Leave the other fields empty unless another trigger uses them.`),
+	setup: setupNotice(
+		`${botSettingsStep('Incoming Message')} Leave the other fields empty unless another trigger uses them.`,
+	),
 	properties: [
 		{
 			displayName: 'Fetch Full Message',
@@ -86,20 +100,34 @@ export const incomingMessage: WebhookEvent = {
 		const id = text(body, 'wa_message_id');
 		// The same key as the polling trigger's, so that a workflow with both starts once per message.
 		if (id) return { key: `message:${id}`, life: 'id' };
-		return { key: `incoming:${botOf(body)}|${chatId(body)}|${text(body, 'user_message')}`, life: 'content' };
+		return {
+			key: `incoming:${botOf(body)}|${chatId(body)}|${text(body, 'user_message')}`,
+			life: 'content',
+		};
 	},
 	async item({ context, phoneNumberId }, body) {
 		const item = messageItemFromWebhook(body, phoneNumberId);
 		const fetch = context.getNodeParameter('fetchFullMessage', false) === true;
 		// Download Media needs the media link, which only the message record holds: read it for media messages.
-		const forMedia = context.getNodeParameter('downloadMedia', false) === true && item.message_type !== 'text';
+		const forMedia =
+			context.getNodeParameter('downloadMedia', false) === true && item.message_type !== 'text';
 		if (!fetch && !forMedia) return item;
-		const full = await fetchFullMessage(context, phoneNumberId, chatId(body), text(body, 'wa_message_id'));
+		const full = await fetchFullMessage(
+			context,
+			phoneNumberId,
+			chatId(body),
+			text(body, 'wa_message_id'),
+		);
 		if ('item' in full) return full.item;
 		return { ...item, [fetch ? 'full_message_error' : 'media_download_error']: full.error };
 	},
 	async emit({ context }, item) {
-		if (context.getNodeParameter('downloadMedia', false) !== true || item.message_content === null || item.media_download_error) return { json: item };
+		if (
+			context.getNodeParameter('downloadMedia', false) !== true ||
+			item.message_content === null ||
+			item.media_download_error
+		)
+			return { json: item };
 		return await withMedia(context, item);
 	},
 };

@@ -7,14 +7,24 @@ import { incomingMessage } from './incomingMessage';
 import { messageStatusChanged } from './messageStatusChanged';
 
 /** Every event, alphabetised by name as n8n lists options. */
-export const EVENTS: WebhookEvent[] = [conversationStatusChanged, flowData, incomingMessage, messageStatusChanged];
+export const EVENTS: WebhookEvent[] = [
+	conversationStatusChanged,
+	flowData,
+	incomingMessage,
+	messageStatusChanged,
+];
 
 /**
  * Which event a flat body is. The order matters: a status report and a conversation change are told
  * by their own markers first; a flow's data has `postbackid`/`user_input_data` but also `user_message`,
  * so it is checked before the incoming message.
  */
-const DETECTION_ORDER: WebhookEvent[] = [messageStatusChanged, conversationStatusChanged, flowData, incomingMessage];
+const DETECTION_ORDER: WebhookEvent[] = [
+	messageStatusChanged,
+	conversationStatusChanged,
+	flowData,
+	incomingMessage,
+];
 
 export const ANY_EVENT = 'anyEvent';
 export const UNKNOWN_EVENT = 'unknown';

@@ -67,21 +67,28 @@ export const messageStatusChanged: WebhookEvent = {
 				{ name: 'Sent', value: 'sent' },
 			],
 			default: ['delivered', 'read', 'failed'],
-			description: 'Start the workflow only for changes to these statuses (others are answered and ignored)',
+			description:
+				'Start the workflow only for changes to these statuses (others are answered and ignored)',
 			displayOptions: showForEvents([EVENT]),
 		},
 	],
-	matches: (body) => text(body, 'webhook_type') === 'message_status_change' || text(body, 'message_status') !== '',
+	matches: (body) =>
+		text(body, 'webhook_type') === 'message_status_change' || text(body, 'message_status') !== '',
 	key(body) {
 		const id = messageIdOf(body);
 		if (id) return { key: `status:${id}:${statusOf(body)}`, life: 'id' };
 		const time = text(body, 'status_time');
-		return { key: `status:${botOf(body)}|${chatId(body)}|${statusOf(body)}|${time}|${text(body, 'failed_reason')}`, life: time ? 'id' : 'content' };
+		return {
+			key: `status:${botOf(body)}|${chatId(body)}|${statusOf(body)}|${time}|${text(body, 'failed_reason')}`,
+			life: time ? 'id' : 'content',
+		};
 	},
 	skipReason(context, body) {
 		const chosen = context.getNodeParameter('statuses', STATUSES) as string[];
 		const wanted = chosen.length ? chosen : STATUSES;
-		return wanted.includes(statusOf(body)) ? undefined : `status "${statusOf(body)}" is not among the node's Statuses`;
+		return wanted.includes(statusOf(body))
+			? undefined
+			: `status "${statusOf(body)}" is not among the node's Statuses`;
 	},
 	item: async ({ phoneNumberId }, body) => statusItemFromWebhook(body, phoneNumberId),
 };

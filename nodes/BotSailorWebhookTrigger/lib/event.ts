@@ -1,4 +1,9 @@
-import type { IDataObject, INodeExecutionData, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeProperties,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
 /** How long a delivery's key is remembered: a key with an id or a time for a day, one made of content only for the Duplicate Window. */
 export type KeyLife = 'id' | 'content';

@@ -42,7 +42,9 @@ export function botOf(body: IDataObject): string {
 
 /** The subscriber's name as the polling trigger writes it (first and last name, "null" left out). */
 export function subscriberName(body: IDataObject): string {
-	return [text(body, 'first_name'), text(body, 'last_name')].filter((part) => part !== '' && part !== 'null').join(' ');
+	return [text(body, 'first_name'), text(body, 'last_name')]
+		.filter((part) => part !== '' && part !== 'null')
+		.join(' ');
 }
 
 /** A value that may hold JSON as text (form-encoded bodies): decoded when it is JSON, as sent otherwise. */

@@ -17,7 +17,11 @@ export const SECRET_PARAMETER = 'secret';
  */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-const ACCEPTED_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+const ACCEPTED_TYPES = [
+	'application/json',
+	'application/x-www-form-urlencoded',
+	'multipart/form-data',
+];
 
 export interface Refusal {
 	status: number;
@@ -45,21 +49,34 @@ export function checkSecret(context: IWebhookFunctions): Refusal | undefined {
 	if (expected === '') return undefined;
 	const given = queryValue(context.getQueryData(), SECRET_PARAMETER);
 	if (given !== '' && secretMatches(given, expected)) return undefined;
-	return { status: 401, message: given === '' ? 'The URL has no secret: add ?secret=<the node\'s Secret> to it' : 'The secret in the URL is wrong' };
+	return {
+		status: 401,
+		message:
+			given === ''
+				? "The URL has no secret: add ?secret=<the node's Secret> to it"
+				: 'The secret in the URL is wrong',
+	};
 }
 
-const isObject = (value: unknown): value is IDataObject => isRecord(value) && !Buffer.isBuffer(value);
+const isObject = (value: unknown): value is IDataObject =>
+	isRecord(value) && !Buffer.isBuffer(value);
 
 /** The media type of the request, lower case, without parameters. */
 function contentTypeOf(context: IWebhookFunctions): string {
 	const header = context.getHeaderData()['content-type'];
-	return String(Array.isArray(header) ? header[0] : (header ?? '')).split(';')[0].trim().toLowerCase();
+	return String(Array.isArray(header) ? header[0] : (header ?? ''))
+		.split(';')[0]
+		.trim()
+		.toLowerCase();
 }
 
 function bodySize(context: IWebhookFunctions): number {
 	const request = context.getRequestObject() as unknown as { rawBody?: Buffer };
 	const length = Number(context.getHeaderData()['content-length']);
-	return Math.max(Number.isFinite(length) ? length : 0, Buffer.isBuffer(request.rawBody) ? request.rawBody.length : 0);
+	return Math.max(
+		Number.isFinite(length) ? length : 0,
+		Buffer.isBuffer(request.rawBody) ? request.rawBody.length : 0,
+	);
 }
 
 /**
@@ -68,14 +85,19 @@ function bodySize(context: IWebhookFunctions): number {
  * node: n8n answers it with 422 "Failed to parse request body".) Multipart bodies: their fields.
  */
 export function readBody(context: IWebhookFunctions): { body: IDataObject } | Refusal {
-	if (bodySize(context) > MAX_BODY_BYTES) return { status: 413, message: `The body is larger than ${MAX_BODY_BYTES / 1024} KB` };
+	if (bodySize(context) > MAX_BODY_BYTES)
+		return { status: 413, message: `The body is larger than ${MAX_BODY_BYTES / 1024} KB` };
 	const type = contentTypeOf(context);
 	if (!ACCEPTED_TYPES.includes(type)) {
-		return { status: 415, message: `Send the event as JSON or form data (Content-Type ${ACCEPTED_TYPES.join(', ')}), not ${type || 'no Content-Type'}` };
+		return {
+			status: 415,
+			message: `Send the event as JSON or form data (Content-Type ${ACCEPTED_TYPES.join(', ')}), not ${type || 'no Content-Type'}`,
+		};
 	}
 	let body: unknown = context.getBodyData();
 	if (type === 'multipart/form-data' && isObject(body) && isObject(body.data)) body = body.data;
-	if (!isObject(body)) return { status: 400, message: 'The body must be a JSON object or form fields' };
+	if (!isObject(body))
+		return { status: 400, message: 'The body must be a JSON object or form fields' };
 	if (Object.keys(body).length === 0) return { status: 400, message: 'The body is empty' };
 	return { body };
 }

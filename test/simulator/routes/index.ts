@@ -5,4 +5,10 @@ import { labelRoutes, subscriberRoutes } from './subscriber';
 import { userRoutes } from './user';
 
 /** Every endpoint of the spec, grouped as the spec groups them. */
-export const allRoutes: Route[] = [...userRoutes, ...messagingRoutes, ...subscriberRoutes, ...labelRoutes, ...catalogRoutes];
+export const allRoutes: Route[] = [
+	...userRoutes,
+	...messagingRoutes,
+	...subscriberRoutes,
+	...labelRoutes,
+	...catalogRoutes,
+];

@@ -18,9 +18,15 @@ const isApproved = (template: IDataObject) => String(template.status).toUpperCas
  * Templates as "name (language)", approved ones first; a template WhatsApp has not approved says so,
  * since it cannot be sent. The value is the template_id that send template and template status take.
  */
-async function searchTemplates(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+async function searchTemplates(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const templates = await listOfNumber(this, '/whatsapp/template/list');
-	const ordered = [...templates.filter(isApproved), ...templates.filter((template) => !isApproved(template))];
+	const ordered = [
+		...templates.filter(isApproved),
+		...templates.filter((template) => !isApproved(template)),
+	];
 	return matching(
 		ordered.map((template) => ({
 			name: `${template.template_name} (${template.locale})${isApproved(template) ? '' : ` – ${template.status}, not sendable yet`}`,
@@ -31,9 +37,15 @@ async function searchTemplates(this: ILoadOptionsFunctions, filter?: string): Pr
 }
 
 /** Bot flows by name; the value is the unique_id that trigger bot takes. */
-async function searchBotFlows(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+async function searchBotFlows(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const flows = await listOfNumber(this, '/whatsapp/get/bot-flow-list');
-	return matching(flows.map((flow) => ({ name: String(flow.name), value: String(flow.unique_id) })), filter);
+	return matching(
+		flows.map((flow) => ({ name: String(flow.name), value: String(flow.unique_id) })),
+		filter,
+	);
 }
 
 export const messagingSearch = { searchTemplates, searchBotFlows };

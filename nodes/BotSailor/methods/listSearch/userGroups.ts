@@ -5,12 +5,20 @@ import { matching } from '../../../shared/matching';
 
 /** Searchable lists of the user group: users, packages, modules, addons (and variations), addon purchases. */
 
-async function records(context: ILoadOptionsFunctions, path: string, fields: IDataObject = {}): Promise<IDataObject[]> {
+async function records(
+	context: ILoadOptionsFunctions,
+	path: string,
+	fields: IDataObject = {},
+): Promise<IDataObject[]> {
 	return payloadRecords(await botSailorRequest.call(context, path, fields));
 }
 
 /** One page of users (the API's largest), then the next through the pagination token. */
-async function searchUsers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+async function searchUsers(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const page = Number(paginationToken ?? 1) || 1;
 	const envelope = await botSailorRequest.call(this, '/user/list', { limit: 1000, offset: page });
 	const users = payloadRecords(envelope).map((user) => ({
@@ -18,10 +26,16 @@ async function searchUsers(this: ILoadOptionsFunctions, filter?: string, paginat
 		value: String(user.user_id),
 	}));
 	const next = Number(envelope.nextOffset);
-	return { ...matching(users, filter), paginationToken: Number.isInteger(next) && next > page ? String(next) : undefined };
+	return {
+		...matching(users, filter),
+		paginationToken: Number.isInteger(next) && next > page ? String(next) : undefined,
+	};
 }
 
-async function searchPackages(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+async function searchPackages(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const packages = await records(this, '/user/package/list');
 	return matching(
 		packages.map((entry) => ({
@@ -32,27 +46,45 @@ async function searchPackages(this: ILoadOptionsFunctions, filter?: string): Pro
 	);
 }
 
-async function searchModules(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+async function searchModules(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const modules = await records(this, '/user/module/list');
-	return matching(modules.map((module) => ({ name: String(module.module_name), value: String(module.id) })), filter);
+	return matching(
+		modules.map((module) => ({ name: String(module.module_name), value: String(module.id) })),
+		filter,
+	);
 }
 
 function variationsOf(addon: IDataObject): IDataObject[] {
 	try {
-		const parsed = typeof addon.variation_data === 'string' ? JSON.parse(addon.variation_data) : addon.variation_data;
+		const parsed =
+			typeof addon.variation_data === 'string'
+				? JSON.parse(addon.variation_data)
+				: addon.variation_data;
 		return Array.isArray(parsed) ? (parsed as IDataObject[]) : [];
 	} catch {
 		return [];
 	}
 }
 
-async function searchAddons(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+async function searchAddons(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const addons = await records(this, '/user/addon/list');
-	return matching(addons.map((addon) => ({ name: String(addon.addon_name), value: String(addon.id) })), filter);
+	return matching(
+		addons.map((addon) => ({ name: String(addon.addon_name), value: String(addon.id) })),
+		filter,
+	);
 }
 
 /** Each addon, followed by its variations as `<addon_id>-<index>` (index 0 is the first variation). */
-async function searchAddonsAndVariations(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+async function searchAddonsAndVariations(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const addons = await records(this, '/user/addon/list');
 	return matching(
 		addons.flatMap((addon) => [
@@ -66,15 +98,25 @@ async function searchAddonsAndVariations(this: ILoadOptionsFunctions, filter?: s
 	);
 }
 
-async function searchAddonPurchases(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+async function searchAddonPurchases(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const page = Number(paginationToken ?? 1) || 1;
-	const envelope = await botSailorRequest.call(this, '/user/addon/assign/list', { limit: 100, offset: page });
+	const envelope = await botSailorRequest.call(this, '/user/addon/assign/list', {
+		limit: 100,
+		offset: page,
+	});
 	const purchases = payloadRecords(envelope).map((purchase) => ({
 		name: `${purchase.addon_name} → ${purchase.name} (${purchase.email}) #${purchase.id}`,
 		value: String(purchase.id),
 	}));
 	const next = Number(envelope.nextOffset);
-	return { ...matching(purchases, filter), paginationToken: Number.isInteger(next) && next > page ? String(next) : undefined };
+	return {
+		...matching(purchases, filter),
+		paginationToken: Number.isInteger(next) && next > page ? String(next) : undefined,
+	};
 }
 
 export const userGroupSearch = {

@@ -24,13 +24,22 @@ async function getCatalogs(this: ILoadOptionsFunctions): Promise<INodePropertyOp
 /** Distinct options, in the order first seen. */
 function distinct(options: INodePropertyOptions[]): INodePropertyOptions[] {
 	const seen = new Set<string>();
-	return options.filter((option) => !seen.has(String(option.value)) && seen.add(String(option.value)));
+	return options.filter(
+		(option) => !seen.has(String(option.value)) && seen.add(String(option.value)),
+	);
 }
 
 /** The platform has no pipeline list: offer the pipelines its deal overviews report (see knownDeals). */
 async function getCrmPipelines(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const deals = await knownDeals(this);
-	return distinct(deals.filter((deal) => deal.pipeline_id).map((deal) => ({ name: String(deal.pipeline_name ?? deal.pipeline_id), value: String(deal.pipeline_id) })));
+	return distinct(
+		deals
+			.filter((deal) => deal.pipeline_id)
+			.map((deal) => ({
+				name: String(deal.pipeline_name ?? deal.pipeline_id),
+				value: String(deal.pipeline_id),
+			})),
+	);
 }
 
 /** The stages seen in deal overviews, of the chosen pipeline when one is chosen. */
@@ -42,8 +51,15 @@ async function getCrmStages(this: ILoadOptionsFunctions): Promise<INodePropertyO
 	} catch {
 		pipeline = '';
 	}
-	const inPipeline = deals.filter((deal) => deal.stage_id && (!pipeline || String(deal.pipeline_id) === pipeline));
-	return distinct(inPipeline.map((deal) => ({ name: `${String(deal.stage_name ?? deal.stage_id)} (${String(deal.pipeline_name ?? deal.pipeline_id)})`, value: String(deal.stage_id) })));
+	const inPipeline = deals.filter(
+		(deal) => deal.stage_id && (!pipeline || String(deal.pipeline_id) === pipeline),
+	);
+	return distinct(
+		inPipeline.map((deal) => ({
+			name: `${String(deal.stage_name ?? deal.stage_id)} (${String(deal.pipeline_name ?? deal.pipeline_id)})`,
+			value: String(deal.stage_id),
+		})),
+	);
 }
 
 export const loadOptions = {

@@ -17,7 +17,10 @@ function byName(options: INodePropertyOptions[]): INodePropertyOptions[] {
 export async function teamMembers(context: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	try {
 		const envelope = await botSailorRequest.call(context, '/user/team-member/list');
-		return payloadRecords(envelope).map((member) => ({ name: `${member.name} (${member.email})`, value: String(member.id) }));
+		return payloadRecords(envelope).map((member) => ({
+			name: `${member.name} (${member.email})`,
+			value: String(member.id),
+		}));
 	} catch (error) {
 		// An account without team members answers status 0 "No team member found": an empty list, not an error.
 		if (error instanceof NodeApiError && /No team member found/i.test(error.message)) return [];
@@ -30,27 +33,50 @@ export async function labels(context: ILoadOptionsFunctions): Promise<INodePrope
 	const phoneNumberId = chosenNumber(context);
 	if (earlier && !phoneNumberId) return [];
 	const envelope = earlier
-		? await botSailorRequest.call(context, '/whatsapp/label/list', { phone_number_id: phoneNumberId })
+		? await botSailorRequest.call(context, '/whatsapp/label/list', {
+				phone_number_id: phoneNumberId,
+			})
 		: await botSailorRequest.call(context, '/label/list');
-	return byName(payloadRecords(envelope).map((label) => ({ name: String(label.label_name), value: String(label.id) })));
+	return byName(
+		payloadRecords(envelope).map((label) => ({
+			name: String(label.label_name),
+			value: String(label.id),
+		})),
+	);
 }
 
 export async function sequences(context: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const phoneNumberId = chosenNumber(context);
 	if (!phoneNumberId) return [];
-	const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/sequence/list', { phone_number_id: phoneNumberId });
-	return byName(payloadRecords(envelope).map((sequence) => ({ name: String(sequence.name), value: String(sequence.id) })));
+	const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/sequence/list', {
+		phone_number_id: phoneNumberId,
+	});
+	return byName(
+		payloadRecords(envelope).map((sequence) => ({
+			name: String(sequence.name),
+			value: String(sequence.id),
+		})),
+	);
 }
 
-export async function customFields(context: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function customFields(
+	context: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/custom-fields/list');
 	// The API maps custom fields by name (spec: Assign custom fields), so the name is the value.
-	return payloadRecords(envelope, 'data').map((field) => ({ name: String(field.name), value: String(field.name), description: `Type: ${field.reply_type}` }));
+	return payloadRecords(envelope, 'data').map((field) => ({
+		name: String(field.name),
+		value: String(field.name),
+		description: `Type: ${field.reply_type}`,
+	}));
 }
 
 export async function catalogs(context: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const envelope = await botSailorRequest.call(context, '/whatsapp/catalog/list');
-	return payloadRecords(envelope).map((catalog) => ({ name: String(catalog.catalog_name), value: String(catalog.catalog_id) }));
+	return payloadRecords(envelope).map((catalog) => ({
+		name: String(catalog.catalog_name),
+		value: String(catalog.catalog_id),
+	}));
 }
 
 /** How many recently active subscribers' deals are read to learn the pipelines and stages in use. */
@@ -58,13 +84,30 @@ export const DEALS_SAMPLED = 20;
 const DEALS_CACHE_MS = 60_000;
 const dealCache = new Map<string, { at: number; deals: Promise<IDataObject[]> }>();
 
-async function readDeals(context: ILoadOptionsFunctions, phoneNumberId: string, chosen: string): Promise<IDataObject[]> {
-	const page = await botSailorRequest.call(context, '/whatsapp/subscriber/list', { phone_number_id: phoneNumberId, limit: DEALS_SAMPLED, offset: 1, orderBy: 1 });
-	const others = (listRecords(page) ?? []).map((subscriber) => String(subscriber.chat_id ?? subscriber.phone_number ?? '').replace(/\D/g, ''));
-	const phones = [...new Set([chosen, ...others].filter((phone) => phone !== ''))].slice(0, DEALS_SAMPLED);
+async function readDeals(
+	context: ILoadOptionsFunctions,
+	phoneNumberId: string,
+	chosen: string,
+): Promise<IDataObject[]> {
+	const page = await botSailorRequest.call(context, '/whatsapp/subscriber/list', {
+		phone_number_id: phoneNumberId,
+		limit: DEALS_SAMPLED,
+		offset: 1,
+		orderBy: 1,
+	});
+	const others = (listRecords(page) ?? []).map((subscriber) =>
+		String(subscriber.chat_id ?? subscriber.phone_number ?? '').replace(/\D/g, ''),
+	);
+	const phones = [...new Set([chosen, ...others].filter((phone) => phone !== ''))].slice(
+		0,
+		DEALS_SAMPLED,
+	);
 	const deals = await Promise.all(
 		phones.map(async (phone) => {
-			const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/crm/get', { phone_number_id: phoneNumberId, phone_number: phone });
+			const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/crm/get', {
+				phone_number_id: phoneNumberId,
+				phone_number: phone,
+			});
 			return payloadRecords(envelope)[0];
 		}),
 	);
@@ -80,7 +123,9 @@ export async function knownDeals(context: ILoadOptionsFunctions): Promise<IDataO
 	const phoneNumberId = chosenNumber(context);
 	if (!phoneNumberId) return [];
 	const chosen = locatorValue(context, 'subscriber').replace(/\D/g, '');
-	const key = [context.getNode().credentials?.botSailorApi?.id ?? '', phoneNumberId, chosen].join('\u0000');
+	const key = [context.getNode().credentials?.botSailorApi?.id ?? '', phoneNumberId, chosen].join(
+		'\u0000',
+	);
 	const cached = dealCache.get(key);
 	if (cached && Date.now() - cached.at < DEALS_CACHE_MS) return await cached.deals;
 	const deals = readDeals(context, phoneNumberId, chosen);

@@ -3,7 +3,14 @@ import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
 import { moduleLocator } from '../user/locators';
 import { accessTypeForEarlierForm } from '../user/schemas';
-import { accessTypeOptions, addonName, settings, sharedBody, variationFields, visible } from './fields';
+import {
+	accessTypeOptions,
+	addonName,
+	settings,
+	sharedBody,
+	variationFields,
+	visible,
+} from './fields';
 import { variationArrays } from './variations';
 
 export const create: OperationDescription = {

@@ -15,8 +15,23 @@ const validityTypeOptions = [
 export function settings(required: boolean): INodeProperties[] {
 	const send = (property: string) => ({ send: { type: 'body' as const, property } });
 	return [
-		{ displayName: 'Description', name: 'addonDescription', type: 'string', default: '', required, routing: send('addon_description') },
-		{ displayName: 'Price', name: 'price', type: 'number', default: 0, required, typeOptions: { minValue: 0, numberPrecision: 2 }, routing: send('price') },
+		{
+			displayName: 'Description',
+			name: 'addonDescription',
+			type: 'string',
+			default: '',
+			required,
+			routing: send('addon_description'),
+		},
+		{
+			displayName: 'Price',
+			name: 'price',
+			type: 'number',
+			default: 0,
+			required,
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			routing: send('price'),
+		},
 		{
 			displayName: 'Validity',
 			name: 'validity',
@@ -26,7 +41,15 @@ export function settings(required: boolean): INodeProperties[] {
 			description: 'How long the addon lasts, in Validity Type units',
 			routing: send('validity'),
 		},
-		{ displayName: 'Validity Type', name: 'validityType', type: 'options', options: validityTypeOptions, default: 'M', required, routing: send('validity_type') },
+		{
+			displayName: 'Validity Type',
+			name: 'validityType',
+			type: 'options',
+			options: validityTypeOptions,
+			default: 'M',
+			required,
+			routing: send('validity_type'),
+		},
 		{
 			displayName: 'Addon Type',
 			name: 'addonType',
@@ -67,13 +90,13 @@ export const visible: INodeProperties = {
 
 /** The addon's name, required on create and update. */
 export const addonName: INodeProperties = {
-		displayName: 'Name',
-		name: 'addonName',
-		type: 'string',
-		default: '',
-		required: true,
-		routing: { send: { type: 'body', property: 'addon_name' } },
-	};
+	displayName: 'Name',
+	name: 'addonName',
+	type: 'string',
+	default: '',
+	required: true,
+	routing: { send: { type: 'body', property: 'addon_name' } },
+};
 
 /** The variations, as rows or as a JSON list; on update they replace the addon's variations. */
 export const variationFields: INodeProperties[] = [
@@ -83,11 +106,16 @@ export const variationFields: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'Rows', value: 'rows', description: 'One row per variation' },
-			{ name: 'JSON', value: 'json', description: 'A JSON list of variations, e.g. from a previous node' },
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'A JSON list of variations, e.g. from a previous node',
+			},
 		],
 		default: 'rows',
-		description: 'How to give the variations. On update, the list replaces the addon\'s variations.',
-	},	{
+		description: "How to give the variations. On update, the list replaces the addon's variations.",
+	},
+	{
 		displayName: 'Variations',
 		name: 'variations',
 		type: 'fixedCollection',
@@ -101,22 +129,49 @@ export const variationFields: INodeProperties[] = [
 				displayName: 'Variation',
 				name: 'variation',
 				values: [
-					{ displayName: 'Extend Value', name: 'extendValue', type: 'number', default: 0, description: "How much this variation adds to the module's limit" },
-					{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. 5,000 subscribers' },
-					{ displayName: 'Price', name: 'price', type: 'number', default: 0, typeOptions: { minValue: 0, numberPrecision: 2 } },
+					{
+						displayName: 'Extend Value',
+						name: 'extendValue',
+						type: 'number',
+						default: 0,
+						description: "How much this variation adds to the module's limit",
+					},
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 5,000 subscribers',
+					},
+					{
+						displayName: 'Price',
+						name: 'price',
+						type: 'number',
+						default: 0,
+						typeOptions: { minValue: 0, numberPrecision: 2 },
+					},
 					{ displayName: 'Validity', name: 'validity', type: 'number', default: 1 },
-					{ displayName: 'Validity Type', name: 'validityType', type: 'options', options: validityTypeOptions, default: 'M' },
+					{
+						displayName: 'Validity Type',
+						name: 'validityType',
+						type: 'options',
+						options: validityTypeOptions,
+						default: 'M',
+					},
 				],
 			},
 		],
-	},	{
+	},
+	{
 		displayName: 'Variations (JSON)',
 		name: 'variationsJson',
 		type: 'json',
 		default: '[]',
-		description: 'A list like [{"name": "5,000", "validity": 1, "validity_type": "M", "extend_value": 5000, "price": 29}]',
+		description:
+			'A list like [{"name": "5,000", "validity": 1, "validity_type": "M", "extend_value": 5000, "price": 29}]',
 		displayOptions: { show: { variationsInput: ['json'] } },
-	},];
+	},
+];
 
 /** The fields create and update share; on update all but the variation arrays are optional. */
 export const sharedBody = {
@@ -126,7 +181,10 @@ export const sharedBody = {
 	validity: inputs.integer.describe('Validity'),
 	validity_type: inputs.oneOf(VALIDITY_TYPES).describe('Validity Type'),
 	addon_type: inputs.oneOf(['recurring', 'one-time']).describe('Addon Type'),
-	access_type: inputs.oneOf(['extend', 'allow']).optional().describe('Access Type (Earlier API Form)'),
+	access_type: inputs
+		.oneOf(['extend', 'allow'])
+		.optional()
+		.describe('Access Type (Earlier API Form)'),
 	extend_value: inputs.integer.describe('Extend Value'),
 	visible: inputs.flag.optional().describe('Visible'),
 	variation_name: inputs.json.optional().describe('Variations'),

@@ -3,4 +3,6 @@ import { create } from './create';
 import { getMany } from './getMany';
 import { update } from './update';
 
-export const addonDescription = resource('addon', [create, getMany, update], { default: 'getMany' });
+export const addonDescription = resource('addon', [create, getMany, update], {
+	default: 'getMany',
+});

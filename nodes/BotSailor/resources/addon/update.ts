@@ -3,7 +3,14 @@ import { confirmed, updateFields } from '../common';
 import type { OperationDescription } from '../resource';
 import { addonLocator } from '../user/locators';
 import { accessTypeForEarlierForm } from '../user/schemas';
-import { accessTypeOptions, addonName, settings, sharedBody, variationFields, visible } from './fields';
+import {
+	accessTypeOptions,
+	addonName,
+	settings,
+	sharedBody,
+	variationFields,
+	visible,
+} from './fields';
 import { variationArrays } from './variations';
 
 const updateBody = z.object({
@@ -23,22 +30,27 @@ export const update: OperationDescription = {
 		value: 'update',
 		action: 'Update an addon',
 		description: 'Change an addon; its variations are replaced by the ones given',
-		routing: confirmed('/user/addon/update', variationArrays, accessTypeForEarlierForm('updateFields.accessType', false), validateBody(updateBody)),
+		routing: confirmed(
+			'/user/addon/update',
+			variationArrays,
+			accessTypeForEarlierForm('updateFields.accessType', false),
+			validateBody(updateBody),
+		),
 	},
 	fields: [
 		addonLocator({ name: 'addon', property: 'id', required: true }),
 		addonName,
 		updateFields([
-				{
-					displayName: 'Access Type (Earlier API Form)',
-					name: 'accessType',
-					type: 'options',
-					options: accessTypeOptions,
-					default: 'extend',
-					description: 'Only sent when the credential uses the earlier API form',
-				},
-				...settings(false),
-				visible,
+			{
+				displayName: 'Access Type (Earlier API Form)',
+				name: 'accessType',
+				type: 'options',
+				options: accessTypeOptions,
+				default: 'extend',
+				description: 'Only sent when the credential uses the earlier API form',
+			},
+			...settings(false),
+			visible,
 		]),
 		...variationFields,
 	],

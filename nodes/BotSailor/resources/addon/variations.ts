@@ -9,9 +9,10 @@ import { requestBody } from '../../../shared/values';
 
 export const VALIDITY_TYPES = ['D', 'W', 'M', 'Y'] as const;
 
-
 const variationRow = z.object({
-	name: z.preprocess(numberAsText, z.string({ message: 'is required' }).trim().min(1, 'is required')).describe('Name'),
+	name: z
+		.preprocess(numberAsText, z.string({ message: 'is required' }).trim().min(1, 'is required'))
+		.describe('Name'),
 	validity: inputs.integer.describe('Validity'),
 	validity_type: inputs.oneOf(VALIDITY_TYPES).describe('Validity Type'),
 	extend_value: inputs.integer.describe('Extend Value'),
@@ -43,10 +44,15 @@ function readRows(context: IExecuteSingleFunctions): IDataObject[] {
 			try {
 				parsed = JSON.parse(raw.trim() === '' ? '[]' : raw);
 			} catch {
-				fail(context, 'Variations (JSON) must be valid JSON: a list of {name, validity, validity_type, extend_value, price}', raw);
+				fail(
+					context,
+					'Variations (JSON) must be valid JSON: a list of {name, validity, validity_type, extend_value, price}',
+					raw,
+				);
 			}
 		}
-		if (!Array.isArray(parsed)) fail(context, 'Variations (JSON) must be a JSON list of variations', parsed);
+		if (!Array.isArray(parsed))
+			fail(context, 'Variations (JSON) must be a JSON list of variations', parsed);
 		return parsed as IDataObject[];
 	}
 	const rows = context.getNodeParameter('variations.variation', []) as IDataObject[];
@@ -70,7 +76,10 @@ function checkRows(context: IExecuteSingleFunctions, rows: IDataObject[]): Varia
  * The preSend that turns the variations into the spec's five arrays. Extend values and prices are
  * labelled required by the spec, so they are always sent (empty lists when there are no variations).
  */
-export async function variationArrays(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+export async function variationArrays(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+) {
 	const variations = checkRows(this, readRows(this));
 	const body = { ...requestBody(requestOptions) };
 	if (variations.length) {

@@ -23,9 +23,17 @@ export const create: OperationDescription = {
 		),
 	},
 	fields: [
-		userLocator({ name: 'user', property: 'user_id', required: true, description: 'The user who gets the addon' }),
+		userLocator({
+			name: 'user',
+			property: 'user_id',
+			required: true,
+			description: 'The user who gets the addon',
+		}),
 		addonLocator({ name: 'addon', property: 'addon_id', required: true, withVariations: true }),
-		dateField('Expiry Date', 'expiredDate', 'expired_date', { required: true, description: 'When the addon expires' }),
+		dateField('Expiry Date', 'expiredDate', 'expired_date', {
+			required: true,
+			description: 'When the addon expires',
+		}),
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',

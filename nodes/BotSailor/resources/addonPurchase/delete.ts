@@ -8,7 +8,8 @@ export const deleteOperation: OperationDescription = {
 		name: 'Delete',
 		value: 'delete',
 		action: 'Delete an addon purchase',
-		description: 'Remove an addon from a user (AI-token addons cannot be removed; use Update AI Tokens)',
+		description:
+			'Remove an addon from a user (AI-token addons cannot be removed; use Update AI Tokens)',
 		routing: confirmed('/addon/purchase/delete', validateBody(z.object({ id: purchaseId }))),
 	},
 	fields: [purchase()],

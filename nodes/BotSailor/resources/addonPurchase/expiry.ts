@@ -6,7 +6,10 @@ import { requestBody } from '../../../shared/values';
  * The expiry of an addon purchase update: unchanged, a date, or unlimited. The API reads an
  * empty `expired_date` as unlimited, so that choice sends the field empty on purpose.
  */
-export async function expiryChoice(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+export async function expiryChoice(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+) {
 	const body = { ...requestBody(requestOptions) };
 	const choice = this.getNodeParameter('expiry', 'keep') as string;
 	if (choice === 'unlimited') body.expired_date = '';

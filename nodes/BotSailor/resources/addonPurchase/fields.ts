@@ -5,7 +5,8 @@ import { addonPurchaseLocator, userLocator } from '../user/locators';
 /** What several Addon Purchase operations share: the purchase they act on, and its optional owner. */
 
 /** The purchase an operation acts on, sent as `id`. */
-export const purchase = () => addonPurchaseLocator({ name: 'addonPurchase', property: 'id', required: true });
+export const purchase = () =>
+	addonPurchaseLocator({ name: 'addonPurchase', property: 'id', required: true });
 
 export const purchaseId = inputs.integer.describe('Addon Purchase');
 export const buyer = inputs.integer.optional().describe('User');

@@ -5,7 +5,11 @@ import type { OperationDescription } from '../resource';
 import { buyer, buyerCheck, purchase, purchaseId } from './fields';
 
 /** A read of the token wallet: the API's text says "updated", which a read did not do. */
-const walletOnly = ({ used, available, credit_limit }: IDataObject): IDataObject => ({ used, available, credit_limit });
+const walletOnly = ({ used, available, credit_limit }: IDataObject): IDataObject => ({
+	used,
+	available,
+	credit_limit,
+});
 
 export const getAiTokens: OperationDescription = {
 	option: {

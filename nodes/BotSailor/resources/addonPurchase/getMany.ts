@@ -27,7 +27,13 @@ export const getMany: OperationDescription = {
 			type: 'collection',
 			placeholder: 'Add Filter',
 			default: {},
-			options: [userLocator({ name: 'user', property: 'user_id', description: 'Only the purchases of this user' })],
+			options: [
+				userLocator({
+					name: 'user',
+					property: 'user_id',
+					description: 'Only the purchases of this user',
+				}),
+			],
 		},
 		decodeJsonOption(),
 	],

@@ -6,6 +6,10 @@ import { getMany } from './getMany';
 import { update } from './update';
 import { updateAiTokens } from './updateAiTokens';
 
-export const addonPurchaseDescription = resource('addonPurchase', [create, deleteOperation, getAiTokens, getMany, update, updateAiTokens], {
-	default: 'getMany',
-});
+export const addonPurchaseDescription = resource(
+	'addonPurchase',
+	[create, deleteOperation, getAiTokens, getMany, update, updateAiTokens],
+	{
+		default: 'getMany',
+	},
+);

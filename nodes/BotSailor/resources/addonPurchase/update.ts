@@ -45,13 +45,14 @@ export const update: OperationDescription = {
 			displayOptions: { show: { expiry: ['date'] } },
 		}),
 		updateFields([
-				addonLocator({
-					name: 'addon',
-					property: 'addon_id',
-					withVariations: true,
-					description: 'Switch the purchase to this addon or variation (ID written <addon ID>-<variation index>, the first variation is 0)',
-				}),
-				activeStatus,
+			addonLocator({
+				name: 'addon',
+				property: 'addon_id',
+				withVariations: true,
+				description:
+					'Switch the purchase to this addon or variation (ID written <addon ID>-<variation index>, the first variation is 0)',
+			}),
+			activeStatus,
 		]),
 	],
 };

@@ -11,7 +11,11 @@ export const getMany: OperationDescription = {
 		description: 'Get the bot flows of a WhatsApp number',
 		routing: {
 			request: { url: '/whatsapp/get/bot-flow-list' },
-			send: { preSend: [validateBody(z.object({ phone_number_id: inputs.required.describe('WhatsApp Number') }))] },
+			send: {
+				preSend: [
+					validateBody(z.object({ phone_number_id: inputs.required.describe('WhatsApp Number') })),
+				],
+			},
 			output: { postReceive: [unwrap('message')] },
 		},
 	},

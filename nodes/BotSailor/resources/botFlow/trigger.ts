@@ -13,8 +13,19 @@ const botFlowLocator: INodeProperties[] = [
 		required: true,
 		description: 'The bot flow to start; its unique_id is sent',
 		modes: [
-			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchBotFlows', searchable: true } },
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. flow_0_0_a1b2c3', hint: 'The unique_id from Bot Flow → Get Many' },
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchBotFlows', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. flow_0_0_a1b2c3',
+				hint: 'The unique_id from Bot Flow → Get Many',
+			},
 		],
 	},
 ];

@@ -7,7 +7,10 @@ export const getMany: OperationDescription = {
 		name: 'Get Many',
 		value: 'getMany',
 		action: 'Get many catalogs',
-		routing: { request: { url: '/whatsapp/catalog/list' }, output: { postReceive: [unwrap('message')] } },
+		routing: {
+			request: { url: '/whatsapp/catalog/list' },
+			output: { postReceive: [unwrap('message')] },
+		},
 	},
 	fields: [decodeJsonOption()],
 };

@@ -7,7 +7,10 @@ export const sync: OperationDescription = {
 		name: 'Sync',
 		value: 'sync',
 		action: 'Sync the products of a catalog',
-		routing: confirmed('/whatsapp/catalog/sync', validateBody(z.object({ whatsapp_catalog_id: inputs.required.describe('Catalog') }))),
+		routing: confirmed(
+			'/whatsapp/catalog/sync',
+			validateBody(z.object({ whatsapp_catalog_id: inputs.required.describe('Catalog') })),
+		),
 	},
 	fields: [
 		{
@@ -18,7 +21,12 @@ export const sync: OperationDescription = {
 			required: true,
 			description: 'The catalog whose products to sync from Meta',
 			modes: [
-				{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchCatalogs', searchable: true } },
+				{
+					displayName: 'From List',
+					name: 'list',
+					type: 'list',
+					typeOptions: { searchListMethod: 'searchCatalogs', searchable: true },
+				},
 				{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 7788990011' },
 			],
 			routing: { send: { type: 'body', property: 'whatsapp_catalog_id' } },

@@ -1,4 +1,8 @@
-import type { DeclarativeRestApiSettings, IExecutePaginationFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	DeclarativeRestApiSettings,
+	IExecutePaginationFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 import { validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { requestedLimit } from '../../shared/pagination';
@@ -7,7 +11,10 @@ import { decodeJsonOption, returnAllAndLimit } from '../common';
 import type { OperationDescription } from '../resource';
 
 /** The order list is one unpaginated response: Limit keeps its first records. */
-async function firstRecords(this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions): Promise<INodeExecutionData[]> {
+async function firstRecords(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
 	const limit = requestedLimit(this); // checked first, so a bad Limit sends nothing
 	const items = await sendOnce.call(this, requestData);
 	return limit === undefined ? items : items.slice(0, limit);
@@ -20,7 +27,13 @@ export const getMany: OperationDescription = {
 		action: 'Get many catalog orders',
 		routing: {
 			request: { url: '/whatsapp/catalog/order/list' },
-			send: { preSend: [validateBody(z.object({ whatsapp_catalog_id: z.string().describe('Catalog').optional() }))] },
+			send: {
+				preSend: [
+					validateBody(
+						z.object({ whatsapp_catalog_id: z.string().describe('Catalog').optional() }),
+					),
+				],
+			},
 			output: { postReceive: [unwrap('message')] },
 			operations: { pagination: firstRecords },
 		},

@@ -25,8 +25,16 @@ export const update: OperationDescription = {
 	fields: [
 		whatsAppNumber(),
 		subscriberLocator(),
-		updateFields([
-				{ displayName: 'Currency', name: 'currency', type: 'string', default: '', placeholder: 'e.g. USD', routing: body('currency') },
+		updateFields(
+			[
+				{
+					displayName: 'Currency',
+					name: 'currency',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. USD',
+					routing: body('currency'),
+				},
 				dateField('Expected Close Date', 'expectedCloseDate', 'expected_close_date'),
 				{
 					displayName: 'Lead Score',
@@ -60,10 +68,20 @@ export const update: OperationDescription = {
 					description:
 						'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 					hint: 'Pipelines seen in the deals of this subscriber and of the number’s recently active subscribers (the platform has no pipeline list)',
-					typeOptions: { loadOptionsMethod: 'getCrmPipelines', loadOptionsDependsOn: ['phoneNumberId.value', 'subscriber.value'] },
+					typeOptions: {
+						loadOptionsMethod: 'getCrmPipelines',
+						loadOptionsDependsOn: ['phoneNumberId.value', 'subscriber.value'],
+					},
 					routing: body('pipeline_id'),
 				},
-				{ displayName: 'Source', name: 'source', type: 'string', default: '', placeholder: 'e.g. Instagram ad', routing: body('source') },
+				{
+					displayName: 'Source',
+					name: 'source',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. Instagram ad',
+					routing: body('source'),
+				},
 				{
 					displayName: 'Stage Name or ID',
 					name: 'stageId',
@@ -72,11 +90,33 @@ export const update: OperationDescription = {
 					description:
 						'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 					hint: 'Stages seen in the deals of this subscriber and of the number’s recently active subscribers, of the chosen pipeline (the platform has no stage list)',
-					typeOptions: { loadOptionsMethod: 'getCrmStages', loadOptionsDependsOn: ['phoneNumberId.value', 'subscriber.value', 'updateFields.pipelineId'] },
+					typeOptions: {
+						loadOptionsMethod: 'getCrmStages',
+						loadOptionsDependsOn: [
+							'phoneNumberId.value',
+							'subscriber.value',
+							'updateFields.pipelineId',
+						],
+					},
 					routing: body('stage_id'),
 				},
-				{ displayName: 'Title', name: 'title', type: 'string', default: '', routing: body('title') },
-				{ displayName: 'Value', name: 'value', type: 'number', default: 0, typeOptions: { numberPrecision: 2 }, routing: body('value') },
-		], 'Fields of the deal to set; the deal is created when the subscriber has none'),
+				{
+					displayName: 'Title',
+					name: 'title',
+					type: 'string',
+					default: '',
+					routing: body('title'),
+				},
+				{
+					displayName: 'Value',
+					name: 'value',
+					type: 'number',
+					default: 0,
+					typeOptions: { numberPrecision: 2 },
+					routing: body('value'),
+				},
+			],
+			'Fields of the deal to set; the deal is created when the subscriber has none',
+		),
 	],
 };

@@ -8,7 +8,10 @@ export const getMany: OperationDescription = {
 		action: 'Get many custom fields',
 		description: 'List the account’s subscriber custom fields',
 		// The one list whose payload sits in `data` (spec: Custom fields list).
-		routing: { request: { url: '/whatsapp/subscriber/custom-fields/list' }, output: { postReceive: [unwrap('data')] } },
+		routing: {
+			request: { url: '/whatsapp/subscriber/custom-fields/list' },
+			output: { postReceive: [unwrap('data')] },
+		},
 	},
 	fields: [],
 };

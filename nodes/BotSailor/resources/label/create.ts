@@ -8,7 +8,10 @@ export const create: OperationDescription = {
 		name: 'Create',
 		value: 'create',
 		action: 'Create a label',
-		routing: confirmed('/label/create', labelForm({ label_name: inputs.required.describe('Name') })),
+		routing: confirmed(
+			'/label/create',
+			labelForm({ label_name: inputs.required.describe('Name') }),
+		),
 	},
 	fields: [
 		earlierFormNumber(),

@@ -1,4 +1,9 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, PreSendAction } from 'n8n-workflow';
+import type {
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+	PreSendAction,
+} from 'n8n-workflow';
 import { inputs, validateBody, z } from '../../../shared/inputs';
 import { usesEarlierForm } from '../../../shared/transport';
 import { whatsAppNumber } from '../common';
@@ -11,12 +16,20 @@ import { requestBody } from '../../../shared/values';
  */
 export function labelForm(fields: z.ZodRawShape): PreSendAction {
 	const current = validateBody(z.object(fields));
-	const earlier = validateBody(z.object({ phone_number_id: inputs.required.describe('WhatsApp Number'), ...fields }));
+	const earlier = validateBody(
+		z.object({ phone_number_id: inputs.required.describe('WhatsApp Number'), ...fields }),
+	);
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		if (!(await usesEarlierForm(this))) return await current.call(this, requestOptions);
-		const phoneNumberId = this.getNodeParameter('phoneNumberId', '', { extractValue: true }) as string;
+		const phoneNumberId = this.getNodeParameter('phoneNumberId', '', {
+			extractValue: true,
+		}) as string;
 		const body = { ...requestBody(requestOptions), phone_number_id: phoneNumberId };
-		return await earlier.call(this, { ...requestOptions, url: `/whatsapp${requestOptions.url}`, body });
+		return await earlier.call(this, {
+			...requestOptions,
+			url: `/whatsapp${requestOptions.url}`,
+			body,
+		});
 	};
 }
 

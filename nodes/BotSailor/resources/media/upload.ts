@@ -8,12 +8,19 @@ export const upload: OperationDescription = {
 		name: 'Upload',
 		value: 'upload',
 		action: 'Upload a media file',
-		description: 'Upload a file from the input item; send it later with Message → Send Media by its media ID',
+		description:
+			'Upload a file from the input item; send it later with Message → Send Media by its media ID',
 		routing: {
 			request: { url: '/whatsapp/upload/media' },
 			send: { preSend: [multipartUpload('binaryPropertyName')] },
 			output: {
-				postReceive: [unwrap('confirmation', ({ media_id, media_type, media_name }) => ({ media_id, media_type, media_name }))],
+				postReceive: [
+					unwrap('confirmation', ({ media_id, media_type, media_name }) => ({
+						media_id,
+						media_type,
+						media_name,
+					})),
+				],
 			},
 		},
 	},

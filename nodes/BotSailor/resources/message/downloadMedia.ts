@@ -36,7 +36,10 @@ function contentOf(record: IDataObject): unknown {
 /** The conversation endpoint with the node's request options (Options → Timeout, proxy, certificates), as the routing would send it. */
 type ConversationReader = (fields: IDataObject) => Promise<IDataObject>;
 
-function conversationReader(context: IExecutePaginationFunctions, request: IHttpRequestOptions): ConversationReader {
+function conversationReader(
+	context: IExecutePaginationFunctions,
+	request: IHttpRequestOptions,
+): ConversationReader {
 	const itemIndex = context.getItemIndex();
 	return async (fields) =>
 		await sendRequest.call(
@@ -55,11 +58,26 @@ function conversationReader(context: IExecutePaginationFunctions, request: IHttp
 }
 
 /** A message of a conversation by id or wa_message_id, newest pages first. The earlier API form has no pages. */
-async function findInConversation(context: IExecutePaginationFunctions, read: ConversationReader, phoneNumberId: string, phoneNumber: string, messageId: string): Promise<IDataObject | undefined> {
-	const matches = (record: IDataObject) => String(record.id ?? '') === messageId || String(record.wa_message_id ?? '') === messageId;
-	if (await usesEarlierForm(context)) return (listRecords(await read({ phone_number_id: phoneNumberId, phone_number: phoneNumber })) ?? []).find(matches);
+async function findInConversation(
+	context: IExecutePaginationFunctions,
+	read: ConversationReader,
+	phoneNumberId: string,
+	phoneNumber: string,
+	messageId: string,
+): Promise<IDataObject | undefined> {
+	const matches = (record: IDataObject) =>
+		String(record.id ?? '') === messageId || String(record.wa_message_id ?? '') === messageId;
+	if (await usesEarlierForm(context))
+		return (
+			listRecords(await read({ phone_number_id: phoneNumberId, phone_number: phoneNumber })) ?? []
+		).find(matches);
 	for (let page = 1; page <= MAX_PAGES; page++) {
-		const envelope = await read({ phone_number_id: phoneNumberId, phone_number: phoneNumber, limit: 50, offset: page });
+		const envelope = await read({
+			phone_number_id: phoneNumberId,
+			phone_number: phoneNumber,
+			limit: 50,
+			offset: page,
+		});
 		const found = (listRecords(envelope) ?? []).find(matches);
 		if (found) return found;
 		if (envelope.nextOffset === undefined || envelope.nextOffset === null) return undefined;
@@ -71,35 +89,65 @@ async function findInConversation(context: IExecutePaginationFunctions, read: Co
 const MAX_PAGES = 100;
 
 /** The message a run item is about: the input item's record, or the one found by id (also for an input item without message_content). */
-async function messageRecord(context: IExecutePaginationFunctions, read: ConversationReader): Promise<{ record: IDataObject; fromInput: boolean }> {
+async function messageRecord(
+	context: IExecutePaginationFunctions,
+	read: ConversationReader,
+): Promise<{ record: IDataObject; fromInput: boolean }> {
 	const node = context.getNode();
 	const itemIndex = context.getItemIndex();
 	const lookUp = async (phoneNumberId: string, phoneNumber: string, messageId: string) => {
 		const found = await findInConversation(context, read, phoneNumberId, phoneNumber, messageId);
 		if (!found) {
-			throw new NodeOperationError(node, `Message ${messageId} was not found in the conversation with ${phoneNumber}`, {
-				description: `Searched the newest ${MAX_PAGES * 50} messages of the conversation on WhatsApp number ${phoneNumberId}. Use the message's id or wa_message_id.`,
-				itemIndex,
-			});
+			throw new NodeOperationError(
+				node,
+				`Message ${messageId} was not found in the conversation with ${phoneNumber}`,
+				{
+					description: `Searched the newest ${MAX_PAGES * 50} messages of the conversation on WhatsApp number ${phoneNumberId}. Use the message's id or wa_message_id.`,
+					itemIndex,
+				},
+			);
 		}
 		return decodeJsonFields(found);
 	};
 	if (context.getNodeParameter('messageSource', 'input') === 'id') {
-		const phoneNumberId = String(context.getNodeParameter('phoneNumberId', '', { extractValue: true }) ?? '').trim();
-		const phone = inputs.phoneNumber.safeParse(String(context.getNodeParameter('phoneNumber', '', { extractValue: true }) ?? ''));
+		const phoneNumberId = String(
+			context.getNodeParameter('phoneNumberId', '', { extractValue: true }) ?? '',
+		).trim();
+		const phone = inputs.phoneNumber.safeParse(
+			String(context.getNodeParameter('phoneNumber', '', { extractValue: true }) ?? ''),
+		);
 		const messageId = String(context.getNodeParameter('messageId', '') ?? '').trim();
-		if (!phoneNumberId) throw new NodeOperationError(node, 'WhatsApp Number is required', { itemIndex });
-		if (!phone.success) throw new NodeOperationError(node, `Subscriber ${phone.error.issues[0].message}`, { itemIndex });
-		if (!messageId) throw new NodeOperationError(node, 'Message ID is required', { description: "Set it to the message's id or wa_message_id.", itemIndex });
+		if (!phoneNumberId)
+			throw new NodeOperationError(node, 'WhatsApp Number is required', { itemIndex });
+		if (!phone.success)
+			throw new NodeOperationError(node, `Subscriber ${phone.error.issues[0].message}`, {
+				itemIndex,
+			});
+		if (!messageId)
+			throw new NodeOperationError(node, 'Message ID is required', {
+				description: "Set it to the message's id or wa_message_id.",
+				itemIndex,
+			});
 		return { record: await lookUp(phoneNumberId, phone.data, messageId), fromInput: false };
 	}
 	const json = context.getInputData().json ?? {};
-	if (json.message_content !== undefined && json.message_content !== null) return { record: json, fromInput: true };
+	if (json.message_content !== undefined && json.message_content !== null)
+		return { record: json, fromInput: true };
 	// An item with the message's ids but no content (e.g. from a webhook): the content is read from the conversation.
 	const messageId = text(json.wa_message_id) ?? text(json.id);
 	const phoneNumberId = text(json.phone_number_id);
-	const phoneNumber = text(json.phone_number) ?? text(json.chat_id) ?? text(json.whatsapp_bot_subscriber_subscriber_id);
-	if (messageId && phoneNumberId && phoneNumber) return { record: { ...json, message_content: (await lookUp(phoneNumberId, phoneNumber, messageId)).message_content }, fromInput: true };
+	const phoneNumber =
+		text(json.phone_number) ??
+		text(json.chat_id) ??
+		text(json.whatsapp_bot_subscriber_subscriber_id);
+	if (messageId && phoneNumberId && phoneNumber)
+		return {
+			record: {
+				...json,
+				message_content: (await lookUp(phoneNumberId, phoneNumber, messageId)).message_content,
+			},
+			fromInput: true,
+		};
 	throw new NodeOperationError(node, 'The input item is not a message: it has no message_content', {
 		description:
 			'Connect BotSailor Trigger (New Message) or Message → Get Many, or set Message to "By ID" and give the WhatsApp number, the subscriber and the message ID.',
@@ -110,21 +158,42 @@ async function messageRecord(context: IExecutePaginationFunctions, read: Convers
 const DOWNLOADS_AT_ONCE = 4;
 
 /** Message → Download Media, one input item (RoutingNode calls an operation's pagination function in place of its request). */
-async function downloadMessageMedia(this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions): Promise<INodeExecutionData[]> {
+async function downloadMessageMedia(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
 	const itemIndex = this.getItemIndex();
 	const input = this.getInputData();
 	try {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const { record } = await messageRecord(this, conversationReader(this, requestData.options as IHttpRequestOptions));
+		const { record } = await messageRecord(
+			this,
+			conversationReader(this, requestData.options as IHttpRequestOptions),
+		);
 		const media = findMedia(contentOf(record));
 		if (!media) {
-			if (options.passThrough === true) return [{ json: record, ...(input.binary ? { binary: input.binary } : {}), pairedItem: { item: itemIndex } }];
+			if (options.passThrough === true)
+				return [
+					{
+						json: record,
+						...(input.binary ? { binary: input.binary } : {}),
+						pairedItem: { item: itemIndex },
+					},
+				];
 			const content = contentOf(record);
-			const type = isRecord(content) ? text(content.type) : typeof content === 'string' ? 'text' : undefined;
-			throw new NodeOperationError(this.getNode(), `The message has no media${type ? ` (it is a ${type} message)` : ''}`, {
-				description: `Download Media reads ${MEDIA_MESSAGE_TYPES.join(', ')} messages. To let other messages through unchanged, turn on Options → Pass Through Messages Without Media.`,
-				itemIndex,
-			});
+			const type = isRecord(content)
+				? text(content.type)
+				: typeof content === 'string'
+					? 'text'
+					: undefined;
+			throw new NodeOperationError(
+				this.getNode(),
+				`The message has no media${type ? ` (it is a ${type} message)` : ''}`,
+				{
+					description: `Download Media reads ${MEDIA_MESSAGE_TYPES.join(', ')} messages. To let other messages through unchanged, turn on Options → Pass Through Messages Without Media.`,
+					itemIndex,
+				},
+			);
 		}
 		const property = String(this.getNodeParameter('binaryPropertyName', 'data')).trim() || 'data';
 		const reference = text(record.wa_message_id) ?? text(record.id) ?? media.id ?? 'message';
@@ -134,7 +203,10 @@ async function downloadMessageMedia(this: IExecutePaginationFunctions, requestDa
 		let binary: IBinaryData;
 		try {
 			binary = await downloadMedia(this, media, {
-				timeout: Number(options.timeout) > 0 ? Number(options.timeout) : Number(requestData.options.timeout) || 60_000,
+				timeout:
+					Number(options.timeout) > 0
+						? Number(options.timeout)
+						: Number(requestData.options.timeout) || 60_000,
 				idUrl: text(options.mediaIdUrl),
 				fallbackName: `${media.type}-${reference}`.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120),
 				itemIndex,
@@ -144,7 +216,13 @@ async function downloadMessageMedia(this: IExecutePaginationFunctions, requestDa
 		} finally {
 			limiter.release();
 		}
-		return [{ json: record, binary: { ...(input.binary ?? {}), [property]: binary }, pairedItem: { item: itemIndex } }];
+		return [
+			{
+				json: record,
+				binary: { ...(input.binary ?? {}), [property]: binary },
+				pairedItem: { item: itemIndex },
+			},
+		];
 	} catch (error) {
 		const failure = asNodeError(this.getNode(), error, itemIndex);
 		if (!this.continueOnFail()) throw failure;
@@ -167,7 +245,8 @@ const downloadMediaFields: INodeProperties[] = [
 			{
 				name: 'From Input Item',
 				value: 'input',
-				description: 'The message record in the input item, as BotSailor Trigger (New Message) or Message → Get Many output it',
+				description:
+					'The message record in the input item, as BotSailor Trigger (New Message) or Message → Get Many output it',
 			},
 			{ name: 'By ID', value: 'id', description: 'A message of a conversation, by its ID' },
 		],
@@ -214,7 +293,8 @@ const downloadMediaFields: INodeProperties[] = [
 				name: 'passThrough',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to output a message without media unchanged (no binary) instead of failing its item',
+				description:
+					'Whether to output a message without media unchanged (no binary) instead of failing its item',
 			},
 			{
 				displayName: 'Timeout',
@@ -233,7 +313,8 @@ export const downloadMediaOperation: OperationDescription = {
 		name: 'Download Media',
 		value: 'downloadMedia',
 		action: 'Download the media of a message',
-		description: 'Download the image, video, audio, voice note, document or sticker of a message, as binary data',
+		description:
+			'Download the image, video, audio, voice note, document or sticker of a message, as binary data',
 		routing: downloadMediaRouting,
 	},
 	fields: downloadMediaFields,

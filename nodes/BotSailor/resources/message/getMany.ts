@@ -14,7 +14,12 @@ export const getMany: OperationDescription = {
 			request: { url: '/whatsapp/get/conversation' },
 			send: {
 				preSend: [
-					validateBody(z.object({ phone_number_id: inputs.required.describe('WhatsApp Number'), phone_number: inputs.phoneNumber.describe('Subscriber') })),
+					validateBody(
+						z.object({
+							phone_number_id: inputs.required.describe('WhatsApp Number'),
+							phone_number: inputs.phoneNumber.describe('Subscriber'),
+						}),
+					),
 				],
 			},
 			operations: { pagination: paginate(50, { unpaginatedInEarlierForm: true }) },

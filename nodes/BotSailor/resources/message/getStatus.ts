@@ -10,7 +10,11 @@ export const getStatus: OperationDescription = {
 		description: 'Get the delivery status of a sent message',
 		routing: {
 			request: { url: '/whatsapp/get/message-status' },
-			send: { preSend: [validateBody(z.object({ wa_message_id: inputs.required.describe('Message ID') }))] },
+			send: {
+				preSend: [
+					validateBody(z.object({ wa_message_id: inputs.required.describe('Message ID') })),
+				],
+			},
 			output: { postReceive: [unwrap('message')] },
 		},
 	},

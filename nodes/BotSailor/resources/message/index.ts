@@ -9,6 +9,14 @@ import { sendTextOperation } from './sendText';
 
 export const messageDescription = resource(
 	'message',
-	[downloadMediaOperation, getMany, getStatus, sendButtonsOperation, sendMediaOperation, sendTemplateOperation, sendTextOperation],
+	[
+		downloadMediaOperation,
+		getMany,
+		getStatus,
+		sendButtonsOperation,
+		sendMediaOperation,
+		sendTemplateOperation,
+		sendTextOperation,
+	],
 	{ default: 'sendText' },
 );

@@ -2,11 +2,30 @@ import type { INodeProperties } from 'n8n-workflow';
 
 /** Media types of the send endpoints, read from a URL's extension or a MIME type (spec: Send file / media). */
 const EXTENSIONS: Record<string, string> = {
-	jpg: 'image', jpeg: 'image', png: 'image', webp: 'image', gif: 'image',
-	mp4: 'video', '3gp': 'video', mov: 'video',
-	mp3: 'audio', ogg: 'audio', aac: 'audio', amr: 'audio', m4a: 'audio', opus: 'audio',
-	pdf: 'document', doc: 'document', docx: 'document', xls: 'document', xlsx: 'document',
-	ppt: 'document', pptx: 'document', txt: 'document', csv: 'document', zip: 'document',
+	jpg: 'image',
+	jpeg: 'image',
+	png: 'image',
+	webp: 'image',
+	gif: 'image',
+	mp4: 'video',
+	'3gp': 'video',
+	mov: 'video',
+	mp3: 'audio',
+	ogg: 'audio',
+	aac: 'audio',
+	amr: 'audio',
+	m4a: 'audio',
+	opus: 'audio',
+	pdf: 'document',
+	doc: 'document',
+	docx: 'document',
+	xls: 'document',
+	xlsx: 'document',
+	ppt: 'document',
+	pptx: 'document',
+	txt: 'document',
+	csv: 'document',
+	zip: 'document',
 };
 
 /** The type a URL's file extension names, or undefined when it has no known extension. */
@@ -23,10 +42,18 @@ export function fileNameFromUrl(url: string): string | undefined {
 	return name || undefined;
 }
 
-const MEDIA_TYPE_NAMES = { audio: 'Audio', document: 'Document', image: 'Image', video: 'Video' } as const;
+const MEDIA_TYPE_NAMES = {
+	audio: 'Audio',
+	document: 'Document',
+	image: 'Image',
+	video: 'Video',
+} as const;
 
 /** The Media Type of an attached file (Send Media) or a media header (Send Buttons): the types the send accepts. */
-export function mediaTypeOption(types: Array<keyof typeof MEDIA_TYPE_NAMES>, description: string): INodeProperties {
+export function mediaTypeOption(
+	types: Array<keyof typeof MEDIA_TYPE_NAMES>,
+	description: string,
+): INodeProperties {
 	return {
 		displayName: 'Media Type',
 		name: 'mediaType',

@@ -5,7 +5,8 @@ import { sendRouting, type SendDefinition, type SendItem } from '../../shared/se
 import type { OperationDescription } from '../resource';
 import { mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
 export const BUTTON_COUNT_TEXT = 'You can send between 1 and 3 reply buttons.';
-export const BUTTON_MEDIA_TEXT = 'When sending media with buttons, media_type must be one of: image, video, document.';
+export const BUTTON_MEDIA_TEXT =
+	'When sending media with buttons, media_type must be one of: image, video, document.';
 
 const fields: INodeProperties[] = [
 	{
@@ -31,8 +32,21 @@ const fields: INodeProperties[] = [
 				displayName: 'Button',
 				name: 'button',
 				values: [
-					{ displayName: 'Title', name: 'title', type: 'string', default: '', description: 'Text on the button' },
-					{ displayName: 'ID', name: 'id', type: 'string', default: '', description: 'Reply ID returned when the button is tapped; leave empty to send only the title' },
+					{
+						displayName: 'Title',
+						name: 'title',
+						type: 'string',
+						default: '',
+						description: 'Text on the button',
+					},
+					{
+						displayName: 'ID',
+						name: 'id',
+						type: 'string',
+						default: '',
+						description:
+							'Reply ID returned when the button is tapped; leave empty to send only the title',
+					},
 				],
 			},
 		],
@@ -45,14 +59,34 @@ const fields: INodeProperties[] = [
 		default: {},
 		options: [
 			{ displayName: 'Footer Text', name: 'footerText', type: 'string', default: '' },
-			{ displayName: 'Header Text', name: 'headerText', type: 'string', default: '', description: 'Ignored when a media header is sent' },
-			{ displayName: 'Media ID', name: 'mediaId', type: 'string', default: '', description: 'Media header by the ID from Media → Upload (then Media Type is required). Use either Media URL or Media ID.' },
+			{
+				displayName: 'Header Text',
+				name: 'headerText',
+				type: 'string',
+				default: '',
+				description: 'Ignored when a media header is sent',
+			},
+			{
+				displayName: 'Media ID',
+				name: 'mediaId',
+				type: 'string',
+				default: '',
+				description:
+					'Media header by the ID from Media → Upload (then Media Type is required). Use either Media URL or Media ID.',
+			},
 			mediaNameOption('File name, used only for a document header'),
 			mediaTypeOption(
 				['document', 'image', 'video'],
 				'Type of the media header (audio is not supported as a header). Required with Media ID or a URL without a file extension.',
 			),
-			{ displayName: 'Media URL', name: 'mediaUrl', type: 'string', default: '', placeholder: 'https://example.com/menu.jpg', description: 'Public HTTPS URL of an image, video or document shown as header' },
+			{
+				displayName: 'Media URL',
+				name: 'mediaUrl',
+				type: 'string',
+				default: '',
+				placeholder: 'https://example.com/menu.jpg',
+				description: 'Public HTTPS URL of an image, video or document shown as header',
+			},
 		],
 	},
 ];
@@ -64,7 +98,11 @@ const schema = z.object({
 	buttons: z.string().describe('Buttons'),
 	button_header_text: z.string().optional().describe('Header Text'),
 	button_footer_text: z.string().optional().describe('Footer Text'),
-	media_url: z.string().url('must be a URL, e.g. https://example.com/menu.jpg').optional().describe('Media URL'),
+	media_url: z
+		.string()
+		.url('must be a URL, e.g. https://example.com/menu.jpg')
+		.optional()
+		.describe('Media URL'),
 	media_id: z.string().optional().describe('Media ID'),
 	media_type: z.string().optional().describe('Media Type'),
 	media_name: z.string().optional().describe('Media Name'),
@@ -84,11 +122,17 @@ const OPTIONAL_FIELDS = {
 function buttonsField(item: SendItem): string {
 	// The fixedCollection's value is { button: [...] }.
 	const rows = (item.param('buttons.button', []) ?? []) as IDataObject[];
-	if (rows.length < 1 || rows.length > 3) refuse(item, BUTTON_COUNT_TEXT, `Parameter "Buttons" has ${rows.length} buttons.`);
+	if (rows.length < 1 || rows.length > 3)
+		refuse(item, BUTTON_COUNT_TEXT, `Parameter "Buttons" has ${rows.length} buttons.`);
 	const buttons = rows.map((row, index) => {
 		const title = String(row.title ?? '').trim();
 		const id = String(row.id ?? '').trim();
-		if (!title) refuse(item, `Button ${index + 1} needs a title`, 'Parameter "Buttons": every button has a Title.');
+		if (!title)
+			refuse(
+				item,
+				`Button ${index + 1} needs a title`,
+				'Parameter "Buttons": every button has a Title.',
+			);
 		return id ? { id, title } : title;
 	});
 	return JSON.stringify(buttons);
@@ -107,11 +151,17 @@ export const sendButtons: SendDefinition = {
 			message: item.param('message'),
 			buttons: buttonsField(item),
 		};
-		for (const [name, field] of Object.entries(OPTIONAL_FIELDS)) if (additional[name] !== undefined) body[field] = additional[name];
+		for (const [name, field] of Object.entries(OPTIONAL_FIELDS))
+			if (additional[name] !== undefined) body[field] = additional[name];
 
 		const mediaUrl = String(body.media_url ?? '').trim();
 		const mediaId = String(body.media_id ?? '').trim();
-		if (mediaUrl && mediaId) refuse(item, 'Use either Media URL or Media ID, not both', 'Parameters "Media URL" and "Media ID" are both set.');
+		if (mediaUrl && mediaId)
+			refuse(
+				item,
+				'Use either Media URL or Media ID, not both',
+				'Parameters "Media URL" and "Media ID" are both set.',
+			);
 		if (!mediaUrl && !mediaId) {
 			// A media type or name without media means nothing to the API.
 			delete body.media_type;
@@ -119,8 +169,14 @@ export const sendButtons: SendDefinition = {
 		} else {
 			const given = String(body.media_type ?? '').trim();
 			const mediaType = given || (mediaUrl ? mediaTypeFromUrl(mediaUrl) : undefined);
-			if (!mediaType) refuse(item, 'Media Type is required for this media header', 'Set "Media Type" when using Media ID or a URL without a file extension.');
-			if (!['image', 'video', 'document'].includes(mediaType)) refuse(item, BUTTON_MEDIA_TEXT, `Parameter "Media Type" is ${mediaType}.`);
+			if (!mediaType)
+				refuse(
+					item,
+					'Media Type is required for this media header',
+					'Set "Media Type" when using Media ID or a URL without a file extension.',
+				);
+			if (!['image', 'video', 'document'].includes(mediaType))
+				refuse(item, BUTTON_MEDIA_TEXT, `Parameter "Media Type" is ${mediaType}.`);
 			if (mediaType !== 'document') delete body.media_name;
 		}
 		return checkFields(item, schema, body);

@@ -14,7 +14,11 @@ const fields: INodeProperties[] = [
 		name: 'source',
 		type: 'options',
 		options: [
-			{ name: 'Binary File', value: 'binary', description: 'A file from the input item, uploaded first and then sent by its media ID' },
+			{
+				name: 'Binary File',
+				value: 'binary',
+				description: 'A file from the input item, uploaded first and then sent by its media ID',
+			},
 			{ name: 'Media ID', value: 'mediaId', description: 'A media ID from Media → Upload' },
 			{ name: 'URL', value: 'url', description: 'A public HTTPS URL' },
 		],
@@ -53,11 +57,19 @@ const fields: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{ displayName: 'Caption', name: 'caption', type: 'string', default: '', description: 'Caption for an image, video or document (not audio)' },
-			mediaNameOption('File name shown for a document. Defaults to the uploaded file\'s name or the last part of the URL.'),
+			{
+				displayName: 'Caption',
+				name: 'caption',
+				type: 'string',
+				default: '',
+				description: 'Caption for an image, video or document (not audio)',
+			},
+			mediaNameOption(
+				"File name shown for a document. Defaults to the uploaded file's name or the last part of the URL.",
+			),
 			mediaTypeOption(
 				['audio', 'document', 'image', 'video'],
-				'When not set, it is read from the URL\'s file extension or the binary file\'s MIME type. Required with a media ID.',
+				"When not set, it is read from the URL's file extension or the binary file's MIME type. Required with a media ID.",
 			),
 		],
 	},
@@ -66,14 +78,25 @@ const fields: INodeProperties[] = [
 const schema = z.object({
 	phone_number_id: inputs.required.describe('WhatsApp Number'),
 	phone_number: inputs.phoneNumber.describe('Subscriber'),
-	media_url: z.string().url('must be a URL, e.g. https://example.com/menu.pdf').optional().describe('Media URL'),
+	media_url: z
+		.string()
+		.url('must be a URL, e.g. https://example.com/menu.pdf')
+		.optional()
+		.describe('Media URL'),
 	media_id: z.string().optional().describe('Media ID'),
-	media_type: inputs.oneOf(['image', 'video', 'audio', 'document']).optional().describe('Media Type'),
+	media_type: inputs
+		.oneOf(['image', 'video', 'audio', 'document'])
+		.optional()
+		.describe('Media Type'),
 	media_name: z.string().optional().describe('Media Name'),
 	media_caption_text: z.string().optional().describe('Caption'),
 });
 
-const OPTIONAL_FIELDS = { caption: 'media_caption_text', mediaName: 'media_name', mediaType: 'media_type' } as const;
+const OPTIONAL_FIELDS = {
+	caption: 'media_caption_text',
+	mediaName: 'media_name',
+	mediaType: 'media_type',
+} as const;
 
 /**
  * The type a binary file is sent as: the Media Type set, or the file's own kind. Any accepted file
@@ -83,10 +106,18 @@ const OPTIONAL_FIELDS = { caption: 'media_caption_text', mediaName: 'media_name'
 function sendableType(item: SendItem, file: CheckedFile, requested: unknown): string {
 	const type = String(requested ?? '') || (file.kind === 'sticker' ? '' : file.kind);
 	if (!type) {
-		refuse(item, `The file "${file.fileName}" is a WebP image, which WhatsApp sends only as a sticker`, 'Send Media sends images as JPEG or PNG. Convert it, or set "Media Type" to Document to send it as a file.');
+		refuse(
+			item,
+			`The file "${file.fileName}" is a WebP image, which WhatsApp sends only as a sticker`,
+			'Send Media sends images as JPEG or PNG. Convert it, or set "Media Type" to Document to send it as a file.',
+		);
 	}
 	if (type !== 'document' && type !== file.kind) {
-		refuse(item, `Media Type is ${type}, but the file "${file.fileName}" is ${file.mimeType}`, `Send it as ${file.kind === 'sticker' ? 'a document' : `${file.kind} or document`}, or choose a matching file.`);
+		refuse(
+			item,
+			`Media Type is ${type}, but the file "${file.fileName}" is ${file.mimeType}`,
+			`Send it as ${file.kind === 'sticker' ? 'a document' : `${file.kind} or document`}, or choose a matching file.`,
+		);
 	}
 	return type;
 }
@@ -96,10 +127,22 @@ function completed(item: SendItem, body: IDataObject, source: string): IDataObje
 	const mediaUrl = String(body.media_url ?? '').trim();
 	if (!body.media_type && mediaUrl) body.media_type = mediaTypeFromUrl(mediaUrl);
 	if (!body.media_type) {
-		refuse(item, 'Media Type is required', source === 'url' ? 'The URL has no known file extension: set "Media Type".' : 'Set "Media Type" when sending by media ID.');
+		refuse(
+			item,
+			'Media Type is required',
+			source === 'url'
+				? 'The URL has no known file extension: set "Media Type".'
+				: 'Set "Media Type" when sending by media ID.',
+		);
 	}
-	if (body.media_type === 'document' && !body.media_name && mediaUrl) body.media_name = fileNameFromUrl(mediaUrl);
-	if (body.media_type === 'document' && !body.media_name) refuse(item, 'Media Name is required for a document', 'Set "Media Name" to the file name (as returned by Media → Upload).');
+	if (body.media_type === 'document' && !body.media_name && mediaUrl)
+		body.media_name = fileNameFromUrl(mediaUrl);
+	if (body.media_type === 'document' && !body.media_name)
+		refuse(
+			item,
+			'Media Name is required for a document',
+			'Set "Media Name" to the file name (as returned by Media → Upload).',
+		);
 	if (body.media_type !== 'document') delete body.media_name;
 	return checkFields(item, schema, body);
 }
@@ -115,18 +158,31 @@ export const sendMedia: SendDefinition = {
 	async build(item) {
 		const source = String(item.param('source', 'url'));
 		const additional = (item.param('additionalFields', {}) ?? {}) as IDataObject;
-		const body: IDataObject = { phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }), phone_number: item.param('phoneNumber', undefined, { extractValue: true }) };
-		for (const [name, field] of Object.entries(OPTIONAL_FIELDS)) if (additional[name] !== undefined) body[field] = additional[name];
+		const body: IDataObject = {
+			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
+			phone_number: item.param('phoneNumber', undefined, { extractValue: true }),
+		};
+		for (const [name, field] of Object.entries(OPTIONAL_FIELDS))
+			if (additional[name] !== undefined) body[field] = additional[name];
 		if (source === 'binary') {
 			// The file (type, size) and the other inputs are checked now: a bad file or phone number uploads nothing.
-			sendableType(item, await checkedFile(item, String(item.param('binaryPropertyName', 'data'))), body.media_type);
+			sendableType(
+				item,
+				await checkedFile(item, String(item.param('binaryPropertyName', 'data'))),
+				body.media_type,
+			);
 			checkFields(item, schema, { ...body, media_id: 'pending' });
 			return body;
 		}
 		if (source === 'mediaId') body.media_id = item.param('mediaId');
 		else body.media_url = item.param('mediaUrl');
 		// An empty URL would otherwise be reported as a missing media type.
-		if (source === 'url' && !String(body.media_url ?? '').trim()) refuse(item, 'Media URL is required', 'Set "Media URL" to a public HTTPS address of the file.');
+		if (source === 'url' && !String(body.media_url ?? '').trim())
+			refuse(
+				item,
+				'Media URL is required',
+				'Set "Media URL" to a public HTTPS address of the file.',
+			);
 		return completed(item, body, source);
 	},
 	async beforeSend(item, fields) {

@@ -14,8 +14,19 @@ export function templateLocator(): INodeProperties {
 		required: true,
 		description: 'The message template. Its template_id (the ID assigned at creation) is sent.',
 		modes: [
-			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchTemplates', searchable: true } },
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1200000000001001', hint: 'The template_id from Template → Get Many' },
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchTemplates', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 1200000000001001',
+				hint: 'The template_id from Template → Get Many',
+			},
 		],
 		routing: { send: { type: 'body', property: 'template_id' } },
 	};
@@ -25,7 +36,9 @@ export const TEMPLATE_VARIABLE = /^templateVariable-(.+)-(\d+)$/;
 
 /** Node version 1 shows both variable fields; from 1.1 the Variables choice shows one. */
 const forVersion1 = { show: { '@version': [1] } };
-const forSource = (source: string) => ({ show: { '@version': [{ _cnd: { gte: 1.1 } }], variableSource: [source] } });
+const forSource = (source: string) => ({
+	show: { '@version': [{ _cnd: { gte: 1.1 } }], variableSource: [source] },
+});
 
 function mappedVariables(displayOptions: INodeProperties['displayOptions']): INodeProperties {
 	return {
@@ -45,7 +58,8 @@ function mappedVariables(displayOptions: INodeProperties['displayOptions']): INo
 				addAllFields: true,
 				multiKeyMatch: false,
 				supportAutoMap: false,
-				noFieldsError: 'This template has no variable map. Choose Variables → By Label and Position if it has variables.',
+				noFieldsError:
+					'This template has no variable map. Choose Variables → By Label and Position if it has variables.',
 			},
 		},
 	};
@@ -59,15 +73,28 @@ function manualVariables(displayOptions: INodeProperties['displayOptions']): INo
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Variable',
 		default: {},
-		description: 'Variables by label and position, for a template typed by ID or without a variable map. Sent as templateVariable-{label}-{position}.',
+		description:
+			'Variables by label and position, for a template typed by ID or without a variable map. Sent as templateVariable-{label}-{position}.',
 		displayOptions,
 		options: [
 			{
 				displayName: 'Variable',
 				name: 'variable',
 				values: [
-					{ displayName: 'Label', name: 'label', type: 'string', default: '', placeholder: 'e.g. first_name' },
-					{ displayName: 'Position', name: 'position', type: 'number', default: 1, typeOptions: { minValue: 1 } },
+					{
+						displayName: 'Label',
+						name: 'label',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. first_name',
+					},
+					{
+						displayName: 'Position',
+						name: 'position',
+						type: 'number',
+						default: 1,
+						typeOptions: { minValue: 1 },
+					},
 					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
 				],
 			},
@@ -75,7 +102,12 @@ function manualVariables(displayOptions: INodeProperties['displayOptions']): INo
 	};
 }
 
-const variableFields: INodeProperties[] = [mappedVariables(forVersion1), manualVariables(forVersion1), mappedVariables(forSource('mapper')), manualVariables(forSource('manual'))];
+const variableFields: INodeProperties[] = [
+	mappedVariables(forVersion1),
+	manualVariables(forVersion1),
+	mappedVariables(forSource('mapper')),
+	manualVariables(forSource('manual')),
+];
 
 const fields: INodeProperties[] = [
 	templateLocator(),
@@ -84,11 +116,19 @@ const fields: INodeProperties[] = [
 		name: 'variableSource',
 		type: 'options',
 		options: [
-			{ name: 'From the Template', value: 'mapper', description: 'One field per variable of the chosen template, listed from its variable map' },
-			{ name: 'By Label and Position', value: 'manual', description: 'For a template given by ID or an expression, or one without a variable map' },
+			{
+				name: 'From the Template',
+				value: 'mapper',
+				description: 'One field per variable of the chosen template, listed from its variable map',
+			},
+			{
+				name: 'By Label and Position',
+				value: 'manual',
+				description: 'For a template given by ID or an expression, or one without a variable map',
+			},
 		],
 		default: 'mapper',
-		description: 'Where to enter the values of the template\'s variables',
+		description: "Where to enter the values of the template's variables",
 		// Node version 1.1: version 1 workflows keep both variable fields shown and sent.
 		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
 	},
@@ -106,7 +146,8 @@ const fields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'https://example.com/banner.jpg',
-				description: 'Public URL of the header image, video or document, when the template has a media header',
+				description:
+					'Public URL of the header image, video or document, when the template has a media header',
 			},
 		],
 	},
@@ -116,10 +157,15 @@ const schema = z.object({
 	phone_number_id: inputs.required.describe('WhatsApp Number'),
 	template_id: inputs.required.describe('Template'),
 	phone_number: inputs.phoneNumber.describe('Subscriber'),
-	template_header_media_url: z.string().url('must be a URL, e.g. https://example.com/banner.jpg').optional().describe('Header Media URL'),
+	template_header_media_url: z
+		.string()
+		.url('must be a URL, e.g. https://example.com/banner.jpg')
+		.optional()
+		.describe('Header Media URL'),
 });
 
-const isEmpty = (value: unknown) => value === undefined || value === null || String(value).trim() === '';
+const isEmpty = (value: unknown) =>
+	value === undefined || value === null || String(value).trim() === '';
 
 /**
  * The mapped and manual variables as `templateVariable-{LABEL}-{POSITION}` fields. Every variable
@@ -133,21 +179,43 @@ function templateVariables(item: SendItem): IDataObject {
 		const label = String(row.label ?? '').trim();
 		const position = Number(row.position);
 		const where = 'Parameter "Manual Variables".';
-		if (!/^[A-Za-z0-9_]+$/.test(label)) refuse(item, `Manual variable ${index + 1}: Label must be letters, digits or underscores, e.g. first_name`, where);
-		if (!Number.isInteger(position) || position < 1) refuse(item, `Manual variable ${index + 1}: Position must be a whole number from 1`, where);
-		if (isEmpty(row.value)) refuse(item, `Manual variable ${index + 1} (${label}) is empty`, `${where} Every variable needs a value; remove the row if the template has no such variable.`);
+		if (!/^[A-Za-z0-9_]+$/.test(label))
+			refuse(
+				item,
+				`Manual variable ${index + 1}: Label must be letters, digits or underscores, e.g. first_name`,
+				where,
+			);
+		if (!Number.isInteger(position) || position < 1)
+			refuse(item, `Manual variable ${index + 1}: Position must be a whole number from 1`, where);
+		if (isEmpty(row.value))
+			refuse(
+				item,
+				`Manual variable ${index + 1} (${label}) is empty`,
+				`${where} Every variable needs a value; remove the row if the template has no such variable.`,
+			);
 		fields[`templateVariable-${label}-${position}`] = String(row.value);
 	}
-	const mapper = (item.param('templateVariables', {}) ?? {}) as { value?: IDataObject | null; schema?: Array<{ id?: string; displayName?: string }> };
+	const mapper = (item.param('templateVariables', {}) ?? {}) as {
+		value?: IDataObject | null;
+		schema?: Array<{ id?: string; displayName?: string }>;
+	};
 	const mapped = mapper.value ?? {};
 	const names = new Map<string, string>();
-	for (const field of mapper.schema ?? []) if (field.id && TEMPLATE_VARIABLE.test(field.id)) names.set(field.id, field.displayName ?? field.id);
-	for (const key of Object.keys(mapped)) if (TEMPLATE_VARIABLE.test(key) && !names.has(key)) names.set(key, key);
+	for (const field of mapper.schema ?? [])
+		if (field.id && TEMPLATE_VARIABLE.test(field.id))
+			names.set(field.id, field.displayName ?? field.id);
+	for (const key of Object.keys(mapped))
+		if (TEMPLATE_VARIABLE.test(key) && !names.has(key)) names.set(key, key);
 	for (const [key, name] of names) {
 		// A manual variable of the same name wins (version 1 shows both fields).
 		if (key in fields) continue;
 		if (!isEmpty(mapped[key])) fields[key] = String(mapped[key]);
-		else refuse(item, `Template variable ${name} is empty`, 'Parameter "Template Variables": every variable of the template needs a value (an expression such as {{ $json.first_name }} or a text).');
+		else
+			refuse(
+				item,
+				`Template variable ${name} is empty`,
+				'Parameter "Template Variables": every variable of the template needs a value (an expression such as {{ $json.first_name }} or a text).',
+			);
 	}
 	return fields;
 }

@@ -8,7 +8,9 @@ export const create: OperationDescription = {
 		name: 'Create',
 		value: 'create',
 		action: 'Add a note to a subscriber',
-		routing: subscriberWrite('/whatsapp/subscriber/chat/add-notes', { note_text: inputs.required.describe('Note') }),
+		routing: subscriberWrite('/whatsapp/subscriber/chat/add-notes', {
+			note_text: inputs.required.describe('Note'),
+		}),
 	},
 	fields: [
 		whatsAppNumber(),

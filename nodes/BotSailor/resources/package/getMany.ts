@@ -12,7 +12,16 @@ export const getMany: OperationDescription = {
 		routing: {
 			request: { url: '/user/package/list' },
 			send: {
-				preSend: [validateBody(z.object({ package_type: inputs.oneOf(['subscription', 'team']).optional().describe('Package Type') }))],
+				preSend: [
+					validateBody(
+						z.object({
+							package_type: inputs
+								.oneOf(['subscription', 'team'])
+								.optional()
+								.describe('Package Type'),
+						}),
+					),
+				],
 			},
 			output: { postReceive: [unwrap('message')] },
 		},

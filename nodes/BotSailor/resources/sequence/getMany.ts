@@ -11,7 +11,11 @@ export const getMany: OperationDescription = {
 		description: 'List the sequence campaigns of a WhatsApp number',
 		routing: {
 			request: { url: '/whatsapp/subscriber/sequence/list' },
-			send: { preSend: [validateBody(z.object({ phone_number_id: inputs.required.describe('WhatsApp Number') }))] },
+			send: {
+				preSend: [
+					validateBody(z.object({ phone_number_id: inputs.required.describe('WhatsApp Number') })),
+				],
+			},
 			output: { postReceive: [unwrap('message')] },
 		},
 	},

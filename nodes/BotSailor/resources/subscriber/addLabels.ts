@@ -8,7 +8,9 @@ export const addLabels: OperationDescription = {
 		name: 'Add Labels',
 		value: 'addLabels',
 		action: 'Add labels to a subscriber',
-		routing: subscriberWrite('/whatsapp/subscriber/chat/assign-labels', { label_ids: inputs.idList.describe('Labels') }),
+		routing: subscriberWrite('/whatsapp/subscriber/chat/assign-labels', {
+			label_ids: inputs.idList.describe('Labels'),
+		}),
 	},
 	fields: [whatsAppNumber(), subscriberLocator(), idList('label', { required: true })],
 };

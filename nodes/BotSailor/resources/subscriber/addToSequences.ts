@@ -8,7 +8,9 @@ export const addToSequences: OperationDescription = {
 		name: 'Add to Sequences',
 		value: 'addToSequences',
 		action: 'Add a subscriber to sequences',
-		routing: subscriberWrite('/whatsapp/subscriber/chat/assign-sequence', { sequence_ids: inputs.idList.describe('Sequences') }),
+		routing: subscriberWrite('/whatsapp/subscriber/chat/assign-sequence', {
+			sequence_ids: inputs.idList.describe('Sequences'),
+		}),
 	},
 	fields: [whatsAppNumber(), subscriberLocator(), idList('sequence', { required: true })],
 };

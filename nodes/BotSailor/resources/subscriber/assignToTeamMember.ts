@@ -8,7 +8,9 @@ export const assignToTeamMember: OperationDescription = {
 		name: 'Assign to Team Member',
 		value: 'assignToTeamMember',
 		action: 'Assign a subscriber conversation to a team member',
-		routing: subscriberWrite('/whatsapp/subscriber/chat/assign-to-team-member', { team_member_id: inputs.integer.describe('Team Member') }),
+		routing: subscriberWrite('/whatsapp/subscriber/chat/assign-to-team-member', {
+			team_member_id: inputs.integer.describe('Team Member'),
+		}),
 	},
 	fields: [
 		whatsAppNumber(),
@@ -21,7 +23,12 @@ export const assignToTeamMember: OperationDescription = {
 			required: true,
 			description: 'The team member who takes over the conversation',
 			modes: [
-				{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchTeamMembers', searchable: true } },
+				{
+					displayName: 'From List',
+					name: 'list',
+					type: 'list',
+					typeOptions: { searchListMethod: 'searchTeamMembers', searchable: true },
+				},
 				{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 501' },
 			],
 			routing: { send: { type: 'body', property: 'team_member_id' } },

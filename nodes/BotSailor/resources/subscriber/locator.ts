@@ -12,24 +12,42 @@ export const subscriberKeys = {
 };
 
 /** A write on one subscriber: the number and subscriber plus `extra` checked, the confirmation text as the output. */
-export function subscriberWrite(url: string, extra: z.ZodRawShape = {}, preSend: PreSendAction[] = []) {
+export function subscriberWrite(
+	url: string,
+	extra: z.ZodRawShape = {},
+	preSend: PreSendAction[] = [],
+) {
 	return confirmed(url, ...preSend, validateBody(z.object({ ...subscriberKeys, ...extra })));
 }
 
 const LISTS = {
-	label: { displayName: 'Label Names or IDs', name: 'labelIds', loadOptionsMethod: 'getLabels', property: 'label_ids' },
-	sequence: { displayName: 'Sequence Names or IDs', name: 'sequenceIds', loadOptionsMethod: 'getSequences', property: 'sequence_ids' },
+	label: {
+		displayName: 'Label Names or IDs',
+		name: 'labelIds',
+		loadOptionsMethod: 'getLabels',
+		property: 'label_ids',
+	},
+	sequence: {
+		displayName: 'Sequence Names or IDs',
+		name: 'sequenceIds',
+		loadOptionsMethod: 'getSequences',
+		property: 'sequence_ids',
+	},
 };
 
 /** The labels or sequences of the chosen number, as a multi-select sent as a list of IDs. */
-export function idList(list: keyof typeof LISTS, extra: Partial<INodeProperties> = {}): INodeProperties {
+export function idList(
+	list: keyof typeof LISTS,
+	extra: Partial<INodeProperties> = {},
+): INodeProperties {
 	const { displayName, name, loadOptionsMethod, property } = LISTS[list];
 	return {
 		displayName,
 		name,
 		type: 'multiOptions',
 		default: [],
-		description: 'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+		description:
+			'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 		typeOptions: { loadOptionsMethod, loadOptionsDependsOn: ['phoneNumberId.value'] },
 		routing: { send: { type: 'body', property } },
 		...extra,

@@ -8,7 +8,9 @@ export const removeFromSequences: OperationDescription = {
 		name: 'Remove From Sequences',
 		value: 'removeFromSequences',
 		action: 'Remove a subscriber from sequences',
-		routing: subscriberWrite('/whatsapp/subscriber/chat/remove-sequence', { sequence_ids: inputs.idList.describe('Sequences') }),
+		routing: subscriberWrite('/whatsapp/subscriber/chat/remove-sequence', {
+			sequence_ids: inputs.idList.describe('Sequences'),
+		}),
 	},
 	fields: [whatsAppNumber(), subscriberLocator(), idList('sequence', { required: true })],
 };

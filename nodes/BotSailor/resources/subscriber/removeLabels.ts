@@ -8,7 +8,9 @@ export const removeLabels: OperationDescription = {
 		name: 'Remove Labels',
 		value: 'removeLabels',
 		action: 'Remove labels from a subscriber',
-		routing: subscriberWrite('/whatsapp/subscriber/chat/remove-labels', { label_ids: inputs.idList.describe('Labels') }),
+		routing: subscriberWrite('/whatsapp/subscriber/chat/remove-labels', {
+			label_ids: inputs.idList.describe('Labels'),
+		}),
 	},
 	fields: [whatsAppNumber(), subscriberLocator(), idList('label', { required: true })],
 };

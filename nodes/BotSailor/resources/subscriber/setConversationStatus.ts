@@ -3,14 +3,23 @@ import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from './locator';
 
-const CONVERSATION_ACTIONS = ['resolved', 'reopen', 'archived', 'unarchived', 'blocked', 'unblocked'] as const;
+const CONVERSATION_ACTIONS = [
+	'resolved',
+	'reopen',
+	'archived',
+	'unarchived',
+	'blocked',
+	'unblocked',
+] as const;
 
 export const setConversationStatus: OperationDescription = {
 	option: {
 		name: 'Set Conversation Status',
 		value: 'setConversationStatus',
 		action: 'Set the conversation status of a subscriber',
-		routing: subscriberWrite('/whatsapp/subscriber/chat/mark-conversation', { action: inputs.oneOf(CONVERSATION_ACTIONS).describe('Status') }),
+		routing: subscriberWrite('/whatsapp/subscriber/chat/mark-conversation', {
+			action: inputs.oneOf(CONVERSATION_ACTIONS).describe('Status'),
+		}),
 	},
 	fields: [
 		whatsAppNumber(),

@@ -16,7 +16,9 @@ const customFieldsJson = z
 				return Symbol.for('invalid-json');
 			}
 		},
-		z.record(z.string(), z.unknown(), { message: 'must be a JSON object of field name → value, e.g. {"city": "Paris"}' }),
+		z.record(z.string(), z.unknown(), {
+			message: 'must be a JSON object of field name → value, e.g. {"city": "Paris"}',
+		}),
 	)
 	.refine(
 		(object) => Object.keys(object).length > 0,
@@ -28,7 +30,10 @@ const customFieldsJson = z
  * Builds `custom_fields` (a JSON object of field name → value) from the picked fields, or takes
  * the JSON the user typed; validateBody then checks and encodes it.
  */
-export async function customFieldsBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function customFieldsBody(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const mode = this.getNodeParameter('customFieldsMode', 'pick') as string;
 	let customFields: unknown;
 	if (mode === 'json') {
@@ -39,13 +44,20 @@ export async function customFieldsBody(this: IExecuteSingleFunctions, requestOpt
 		for (const entry of picked) {
 			const name = String(entry.name ?? '').trim();
 			if (!name) {
-				refuse(this, 'Custom Fields: a field has no name', 'Pick a custom field for every row, or remove the empty row.');
+				refuse(
+					this,
+					'Custom Fields: a field has no name',
+					'Pick a custom field for every row, or remove the empty row.',
+				);
 			}
 			object[name] = entry.value ?? '';
 		}
 		customFields = object;
 	}
-	return { ...requestOptions, body: { ...requestBody(requestOptions), custom_fields: customFields as IDataObject } };
+	return {
+		...requestOptions,
+		body: { ...requestBody(requestOptions), custom_fields: customFields as IDataObject },
+	};
 }
 
 export const setCustomFields: OperationDescription = {
@@ -53,7 +65,11 @@ export const setCustomFields: OperationDescription = {
 		name: 'Set Custom Fields',
 		value: 'setCustomFields',
 		action: 'Set custom fields of a subscriber',
-		routing: subscriberWrite('/whatsapp/subscriber/chat/assign-custom-fields', { custom_fields: customFieldsJson.describe('Custom Fields') }, [customFieldsBody]),
+		routing: subscriberWrite(
+			'/whatsapp/subscriber/chat/assign-custom-fields',
+			{ custom_fields: customFieldsJson.describe('Custom Fields') },
+			[customFieldsBody],
+		),
 	},
 	fields: [
 		whatsAppNumber(),
@@ -64,7 +80,11 @@ export const setCustomFields: OperationDescription = {
 			type: 'options',
 			default: 'pick',
 			options: [
-				{ name: 'Pick Fields', value: 'pick', description: 'Choose custom fields from the account’s list and set their values' },
+				{
+					name: 'Pick Fields',
+					value: 'pick',
+					description: 'Choose custom fields from the account’s list and set their values',
+				},
 				{ name: 'JSON', value: 'json', description: 'Type a JSON object of field name → value' },
 			],
 		},

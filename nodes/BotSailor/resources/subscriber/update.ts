@@ -19,21 +19,33 @@ export const update: OperationDescription = {
 		whatsAppNumber(),
 		subscriberLocator(),
 		updateFields([
-				{ displayName: 'First Name', name: 'firstName', type: 'string', default: '', routing: { send: { type: 'body', property: 'first_name' } } },
-				{
-					displayName: 'Gender',
-					name: 'gender',
-					type: 'options',
-					default: 'male',
-					options: [
-						{ name: 'Female', value: 'female' },
-						{ name: 'Male', value: 'male' },
-						{ name: 'Other', value: 'other' },
-					],
-					routing: { send: { type: 'body', property: 'gender' } },
-				},
-				idList('label', { hint: 'Replaces the subscriber’s labels' }),
-				{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '', routing: { send: { type: 'body', property: 'last_name' } } },
+			{
+				displayName: 'First Name',
+				name: 'firstName',
+				type: 'string',
+				default: '',
+				routing: { send: { type: 'body', property: 'first_name' } },
+			},
+			{
+				displayName: 'Gender',
+				name: 'gender',
+				type: 'options',
+				default: 'male',
+				options: [
+					{ name: 'Female', value: 'female' },
+					{ name: 'Male', value: 'male' },
+					{ name: 'Other', value: 'other' },
+				],
+				routing: { send: { type: 'body', property: 'gender' } },
+			},
+			idList('label', { hint: 'Replaces the subscriber’s labels' }),
+			{
+				displayName: 'Last Name',
+				name: 'lastName',
+				type: 'string',
+				default: '',
+				routing: { send: { type: 'body', property: 'last_name' } },
+			},
 		]),
 	],
 };

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 import { checkBody, inputs, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { whatsAppNumber } from '../common';
@@ -21,10 +26,34 @@ const buttonValues: INodeProperties[] = [
 		],
 		default: 'quick_reply',
 	},
-	{ displayName: 'Text', name: 'text', type: 'string', default: '', description: 'Button label (quick reply, URL, phone number)' },
-	{ displayName: 'URL', name: 'url', type: 'string', default: '', description: 'For a URL button; a dynamic URL ends with a tag such as #!order_id!#' },
-	{ displayName: 'Phone Number', name: 'phone_number', type: 'string', default: '', description: 'For a phone number button, with country code' },
-	{ displayName: 'Code', name: 'code', type: 'string', default: '', description: 'For a copy code button' },
+	{
+		displayName: 'Text',
+		name: 'text',
+		type: 'string',
+		default: '',
+		description: 'Button label (quick reply, URL, phone number)',
+	},
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		description: 'For a URL button; a dynamic URL ends with a tag such as #!order_id!#',
+	},
+	{
+		displayName: 'Phone Number',
+		name: 'phone_number',
+		type: 'string',
+		default: '',
+		description: 'For a phone number button, with country code',
+	},
+	{
+		displayName: 'Code',
+		name: 'code',
+		type: 'string',
+		default: '',
+		description: 'For a copy code button',
+	},
 ];
 
 const createFields: INodeProperties[] = [
@@ -33,9 +62,17 @@ const createFields: INodeProperties[] = [
 		name: 'templateType',
 		type: 'options',
 		options: [
-			{ name: 'Standard', value: 'standard', description: 'Marketing or utility template with optional header, footer and buttons' },
+			{
+				name: 'Standard',
+				value: 'standard',
+				description: 'Marketing or utility template with optional header, footer and buttons',
+			},
 			{ name: 'Authentication', value: 'authentication', description: 'One-time code template' },
-			{ name: 'Carousel', value: 'carousel', description: 'Marketing template with 1 to 10 media or product cards' },
+			{
+				name: 'Carousel',
+				value: 'carousel',
+				description: 'Marketing template with 1 to 10 media or product cards',
+			},
 		],
 		default: 'standard',
 	},
@@ -73,7 +110,8 @@ const createFields: INodeProperties[] = [
 		typeOptions: { rows: 4 },
 		default: '',
 		required: true,
-		description: 'Message body; dynamic tags are written #NAME# (custom field) or #!name!# (variable)',
+		description:
+			'Message body; dynamic tags are written #NAME# (custom field) or #!name!# (variable)',
 		displayOptions: showType('standard'),
 	},
 	{
@@ -83,7 +121,8 @@ const createFields: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. #!otp!#',
-		description: 'A custom field like #field# or a variable like #!name!# that fills the one-time code',
+		description:
+			'A custom field like #field# or a variable like #!name!# that fills the one-time code',
 		displayOptions: showType('authentication'),
 	},
 	{
@@ -138,7 +177,8 @@ const createFields: INodeProperties[] = [
 						name: 'buttons',
 						type: 'json',
 						default: '[]',
-						description: 'The card\'s buttons as a JSON array, e.g. [{"type":"quick_reply","text":"Buy"}]',
+						description:
+							'The card\'s buttons as a JSON array, e.g. [{"type":"quick_reply","text":"Buy"}]',
 					},
 				],
 			},
@@ -152,8 +192,21 @@ const createFields: INodeProperties[] = [
 		default: {},
 		displayOptions: showType('authentication'),
 		options: [
-			{ displayName: 'Add Security Recommendation', name: 'addSecurityRecommendation', type: 'boolean', default: false, description: 'Whether to add the security disclaimer' },
-			{ displayName: 'Code Expiration Minutes', name: 'codeExpirationMinutes', type: 'number', default: 10, typeOptions: { minValue: 1, maxValue: 90 }, description: 'Shown in the footer; 1 to 90' },
+			{
+				displayName: 'Add Security Recommendation',
+				name: 'addSecurityRecommendation',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to add the security disclaimer',
+			},
+			{
+				displayName: 'Code Expiration Minutes',
+				name: 'codeExpirationMinutes',
+				type: 'number',
+				default: 10,
+				typeOptions: { minValue: 1, maxValue: 90 },
+				description: 'Shown in the footer; 1 to 90',
+			},
 		],
 	},
 	{
@@ -173,8 +226,20 @@ const createFields: INodeProperties[] = [
 				options: [{ displayName: 'Button', name: 'button', values: buttonValues }],
 			},
 			{ displayName: 'Footer Text', name: 'footerText', type: 'string', default: '' },
-			{ displayName: 'Header Media URL', name: 'headerMediaUrl', type: 'string', default: '', description: 'For an image, video or document header' },
-			{ displayName: 'Header Text', name: 'headerText', type: 'string', default: '', description: 'For a text header' },
+			{
+				displayName: 'Header Media URL',
+				name: 'headerMediaUrl',
+				type: 'string',
+				default: '',
+				description: 'For an image, video or document header',
+			},
+			{
+				displayName: 'Header Text',
+				name: 'headerText',
+				type: 'string',
+				default: '',
+				description: 'For a text header',
+			},
 			{
 				displayName: 'Header Type',
 				name: 'headerType',
@@ -198,43 +263,86 @@ const createFields: INodeProperties[] = [
 	},
 ];
 
-const NAME = z.string().trim().min(1, 'is required').regex(/^[a-z_]+$/, 'must be lowercase letters and underscores only, e.g. summer_sale').describe('Name');
+const NAME = z
+	.string()
+	.trim()
+	.min(1, 'is required')
+	.regex(/^[a-z_]+$/, 'must be lowercase letters and underscores only, e.g. summer_sale')
+	.describe('Name');
 const LANGUAGE = z.string().trim().min(1, 'is required').describe('Language');
 const NUMBER = inputs.required.describe('WhatsApp Number');
 
 const button = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('quick_reply'), text: z.string().min(1, 'needs a Text') }),
-	z.object({ type: z.literal('url'), text: z.string().min(1, 'needs a Text'), url: z.string().url('needs a URL') }),
-	z.object({ type: z.literal('phone_number'), text: z.string().min(1, 'needs a Text'), phone_number: inputs.phoneNumber }),
+	z.object({
+		type: z.literal('url'),
+		text: z.string().min(1, 'needs a Text'),
+		url: z.string().url('needs a URL'),
+	}),
+	z.object({
+		type: z.literal('phone_number'),
+		text: z.string().min(1, 'needs a Text'),
+		phone_number: inputs.phoneNumber,
+	}),
 	z.object({ type: z.literal('copy_code'), code: z.string().min(1, 'needs a Code') }),
 ]);
 
 const schemas = {
 	standard: z.object({
-		phone_number_id: NUMBER, name: NAME, category: z.enum(['MARKETING', 'UTILITY']).describe('Category'), language: LANGUAGE,
-		template_type: z.enum(['mixed', 'wp']).describe('WordPress Template'), body_text: inputs.required.describe('Body Text'),
-		header: z.union([
-			z.object({ type: z.literal('text'), text: z.string().min(1, 'needs Header Text') }),
-			z.object({ type: z.enum(['image', 'video', 'document']), media_url: z.string().url('needs a Header Media URL') }),
-		]).optional().describe('Header'),
+		phone_number_id: NUMBER,
+		name: NAME,
+		category: z.enum(['MARKETING', 'UTILITY']).describe('Category'),
+		language: LANGUAGE,
+		template_type: z.enum(['mixed', 'wp']).describe('WordPress Template'),
+		body_text: inputs.required.describe('Body Text'),
+		header: z
+			.union([
+				z.object({ type: z.literal('text'), text: z.string().min(1, 'needs Header Text') }),
+				z.object({
+					type: z.enum(['image', 'video', 'document']),
+					media_url: z.string().url('needs a Header Media URL'),
+				}),
+			])
+			.optional()
+			.describe('Header'),
 		footer_text: z.string().optional().describe('Footer Text'),
 		buttons: z.array(button).optional().describe('Buttons'),
 	}),
 	authentication: z.object({
-		phone_number_id: NUMBER, name: NAME, category: z.literal('AUTHENTICATION'), language: LANGUAGE, template_type: z.literal('authentication'),
+		phone_number_id: NUMBER,
+		name: NAME,
+		category: z.literal('AUTHENTICATION'),
+		language: LANGUAGE,
+		template_type: z.literal('authentication'),
 		verification_code: inputs.required.describe('Verification Code'),
 		add_security_recommendation: z.boolean().optional().describe('Add Security Recommendation'),
-		code_expiration_minutes: z.number().int('must be a whole number').min(1, 'must be between 1 and 90').max(90, 'must be between 1 and 90').optional().describe('Code Expiration Minutes'),
+		code_expiration_minutes: z
+			.number()
+			.int('must be a whole number')
+			.min(1, 'must be between 1 and 90')
+			.max(90, 'must be between 1 and 90')
+			.optional()
+			.describe('Code Expiration Minutes'),
 	}),
 	carousel: z.object({
-		phone_number_id: NUMBER, name: NAME, category: z.literal('MARKETING'), language: LANGUAGE,
-		template_type: z.enum(['carousel', 'carousel_product']).describe('Carousel Type'), bubble_body_text: inputs.required.describe('Bubble Body Text'),
-		cards: z.array(z.object({
-			media_type: z.enum(['image', 'video'], { message: 'Media Type must be image or video' }),
-			media_url: z.string().url('Media URL must be a URL'),
-			body_text: z.string().min(1, 'Body Text is required'),
-			buttons: z.array(z.unknown(), { message: 'Buttons (JSON) must be a JSON array' }),
-		})).min(1, 'must have 1 to 10 cards').max(10, 'must have 1 to 10 cards').describe('Cards'),
+		phone_number_id: NUMBER,
+		name: NAME,
+		category: z.literal('MARKETING'),
+		language: LANGUAGE,
+		template_type: z.enum(['carousel', 'carousel_product']).describe('Carousel Type'),
+		bubble_body_text: inputs.required.describe('Bubble Body Text'),
+		cards: z
+			.array(
+				z.object({
+					media_type: z.enum(['image', 'video'], { message: 'Media Type must be image or video' }),
+					media_url: z.string().url('Media URL must be a URL'),
+					body_text: z.string().min(1, 'Body Text is required'),
+					buttons: z.array(z.unknown(), { message: 'Buttons (JSON) must be a JSON array' }),
+				}),
+			)
+			.min(1, 'must have 1 to 10 cards')
+			.max(10, 'must have 1 to 10 cards')
+			.describe('Cards'),
 	}),
 };
 
@@ -248,7 +356,10 @@ function parseCardButtons(value: unknown): unknown {
 }
 
 /** Reads one shape's parameters into the spec's JSON body and validates it; bad input fails the item before any request. */
-export async function buildTemplateBody(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function buildTemplateBody(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const param = (name: string, fallback: unknown = '') => this.getNodeParameter(name, fallback);
 	const type = param('templateType', 'standard') as keyof typeof schemas;
 	const common = {
@@ -260,13 +371,20 @@ export async function buildTemplateBody(this: IExecuteSingleFunctions, requestOp
 	if (type === 'authentication') {
 		const extra = param('additionalFields', {}) as IDataObject;
 		body = {
-			...common, category: 'AUTHENTICATION', template_type: 'authentication', verification_code: param('verificationCode'),
-			add_security_recommendation: extra.addSecurityRecommendation, code_expiration_minutes: extra.codeExpirationMinutes,
+			...common,
+			category: 'AUTHENTICATION',
+			template_type: 'authentication',
+			verification_code: param('verificationCode'),
+			add_security_recommendation: extra.addSecurityRecommendation,
+			code_expiration_minutes: extra.codeExpirationMinutes,
 		};
 	} else if (type === 'carousel') {
 		const cards = ((param('cards', {}) as IDataObject).card ?? []) as IDataObject[];
 		body = {
-			...common, category: 'MARKETING', template_type: param('carouselType', 'carousel'), bubble_body_text: param('bubbleBodyText'),
+			...common,
+			category: 'MARKETING',
+			template_type: param('carouselType', 'carousel'),
+			bubble_body_text: param('bubbleBodyText'),
 			cards: cards.map((card) => ({ ...card, buttons: parseCardButtons(card.buttons) })),
 		};
 	} else {
@@ -274,17 +392,32 @@ export async function buildTemplateBody(this: IExecuteSingleFunctions, requestOp
 		const headerType = extra.headerType as string | undefined;
 		const buttons = ((extra.buttons as IDataObject | undefined)?.button ?? []) as IDataObject[];
 		body = {
-			...common, category: param('category', 'MARKETING'), template_type: extra.wordpress ? 'wp' : 'mixed', body_text: param('bodyText'),
-			header: headerType ? (headerType === 'text' ? { type: 'text', text: extra.headerText ?? '' } : { type: headerType, media_url: extra.headerMediaUrl ?? '' }) : undefined,
+			...common,
+			category: param('category', 'MARKETING'),
+			template_type: extra.wordpress ? 'wp' : 'mixed',
+			body_text: param('bodyText'),
+			header: headerType
+				? headerType === 'text'
+					? { type: 'text', text: extra.headerText ?? '' }
+					: { type: headerType, media_url: extra.headerMediaUrl ?? '' }
+				: undefined,
 			footer_text: extra.footerText || undefined,
 			buttons: buttons.length
 				? buttons.map(({ type: kind, text, url, phone_number, code }) =>
-						kind === 'copy_code' ? { type: kind, code } : kind === 'url' ? { type: kind, text, url } : kind === 'phone_number' ? { type: kind, text, phone_number } : { type: kind, text },
+						kind === 'copy_code'
+							? { type: kind, code }
+							: kind === 'url'
+								? { type: kind, text, url }
+								: kind === 'phone_number'
+									? { type: kind, text, phone_number }
+									: { type: kind, text },
 					)
 				: undefined,
 		};
 	}
-	const present = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+	const present = Object.fromEntries(
+		Object.entries(body).filter(([, value]) => value !== undefined),
+	);
 	const checked = checkBody(this, schemas[type].strict(), present);
 	return { ...requestOptions, body: checked };
 }

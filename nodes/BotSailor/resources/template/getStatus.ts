@@ -14,7 +14,14 @@ export const getStatus: OperationDescription = {
 		routing: {
 			request: { url: '/whatsapp/template/status', headers: JSON_HEADERS, json: true },
 			send: {
-				preSend: [validateBody(z.object({ phone_number_id: inputs.required.describe('WhatsApp Number'), template_id: inputs.required.describe('Template') }))],
+				preSend: [
+					validateBody(
+						z.object({
+							phone_number_id: inputs.required.describe('WhatsApp Number'),
+							template_id: inputs.required.describe('Template'),
+						}),
+					),
+				],
 			},
 			output: { postReceive: [unwrap('data')] },
 		},

@@ -4,4 +4,8 @@ import { getMany } from './getMany';
 import { getStatus } from './getStatus';
 import { sendBroadcastOperation } from './sendBroadcast';
 
-export const templateDescription = resource('template', [create, getMany, getStatus, sendBroadcastOperation], { default: 'getMany' });
+export const templateDescription = resource(
+	'template',
+	[create, getMany, getStatus, sendBroadcastOperation],
+	{ default: 'getMany' },
+);

@@ -6,7 +6,9 @@ import type { OperationDescription } from '../resource';
 const schema = z.object({
 	phone_number_id: inputs.required.describe('WhatsApp Number'),
 	// An empty object is the field's default, not a campaign.
-	flow_data: inputs.json.refine((json) => json !== '{}' && json !== '[]', 'must describe the campaign (it is empty)').describe('Flow Data'),
+	flow_data: inputs.json
+		.refine((json) => json !== '{}' && json !== '[]', 'must describe the campaign (it is empty)')
+		.describe('Flow Data'),
 });
 
 /** Template → Send Broadcast: saves and sends a broadcast template campaign. */
@@ -39,7 +41,7 @@ export const sendBroadcastOperation: OperationDescription = {
 			default: '{}',
 			required: true,
 			description:
-				'The broadcast campaign as JSON (flow_data). The API documentation does not describe its structure; build it as your platform\'s broadcast editor does.',
+				"The broadcast campaign as JSON (flow_data). The API documentation does not describe its structure; build it as your platform's broadcast editor does.",
 		},
 	],
 };

@@ -8,7 +8,8 @@ export const createWithLoginLink: OperationDescription = {
 		name: 'Create With Login Link',
 		value: 'createWithLoginLink',
 		action: 'Create a user with a login link',
-		description: 'Create a new user and get a one-time login link; fails when the email already has a user',
+		description:
+			'Create a new user and get a one-time login link; fails when the email already has a user',
 		routing: {
 			request: { url: '/user/get/direct-login-url/only-new-users' },
 			send: {

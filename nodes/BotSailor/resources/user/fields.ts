@@ -5,7 +5,12 @@ import { packageLocator } from './locators';
 /** Fields several User operations show. */
 
 /** A text field sent as one body field. */
-export const text = (displayName: string, name: string, property: string, extra: Partial<INodeProperties> = {}): INodeProperties => ({
+export const text = (
+	displayName: string,
+	name: string,
+	property: string,
+	extra: Partial<INodeProperties> = {},
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'string',
@@ -15,15 +20,29 @@ export const text = (displayName: string, name: string, property: string, extra:
 });
 
 /** The user's email (create, login links). */
-export const email = () => text('Email', 'email', 'email', { required: true, placeholder: 'name@email.com' });
+export const email = () =>
+	text('Email', 'email', 'email', { required: true, placeholder: 'name@email.com' });
 
 /** The package and expiry date of a new user (create, login links); `displayOptions` when the user may not be created. */
 export function packageAndExpiry(
 	expiryDescription: string,
-	{ packageDescription, displayOptions }: { packageDescription?: string; displayOptions?: INodeProperties['displayOptions'] } = {},
+	{
+		packageDescription,
+		displayOptions,
+	}: { packageDescription?: string; displayOptions?: INodeProperties['displayOptions'] } = {},
 ): INodeProperties[] {
 	return [
-		packageLocator({ name: 'package', property: 'package_id', required: true, displayOptions, ...(packageDescription ? { description: packageDescription } : {}) }),
-		dateField('Expiry Date', 'expiredDate', 'expired_date', { required: true, description: expiryDescription, ...(displayOptions ? { displayOptions } : {}) }),
+		packageLocator({
+			name: 'package',
+			property: 'package_id',
+			required: true,
+			displayOptions,
+			...(packageDescription ? { description: packageDescription } : {}),
+		}),
+		dateField('Expiry Date', 'expiredDate', 'expired_date', {
+			required: true,
+			description: expiryDescription,
+			...(displayOptions ? { displayOptions } : {}),
+		}),
 	];
 }

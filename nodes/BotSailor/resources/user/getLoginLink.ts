@@ -17,7 +17,10 @@ export const getLoginLink: OperationDescription = {
 			request: { url: '/user/get/direct-login-url' },
 			send: {
 				preSend: [
-					requireFields({ package_id: 'Package', expired_date: 'Expiry Date' }, (body) => body.create_on_fail === '1'),
+					requireFields(
+						{ package_id: 'Package', expired_date: 'Expiry Date' },
+						(body) => body.create_on_fail === '1',
+					),
 					validateBody(
 						z.object({
 							email: inputs.email.describe('Email'),
@@ -41,8 +44,11 @@ export const getLoginLink: OperationDescription = {
 			name: 'createOnFail',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to create the user from the fields below when no user has this email (otherwise the platform answers "User not found")',
-			routing: { send: { type: 'body', property: 'create_on_fail', value: '={{ $value ? "1" : "0" }}' } },
+			description:
+				'Whether to create the user from the fields below when no user has this email (otherwise the platform answers "User not found")',
+			routing: {
+				send: { type: 'body', property: 'create_on_fail', value: '={{ $value ? "1" : "0" }}' },
+			},
 		},
 		...packageAndExpiry('When the account expires, when it has to be created', {
 			packageDescription: 'The package of the user when it has to be created',

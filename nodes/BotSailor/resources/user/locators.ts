@@ -19,7 +19,12 @@ interface LocatorOptions {
 }
 
 /** The spec's user `id` also takes an email. */
-const EMAIL_MODE = { displayName: 'By Email', name: 'email', type: 'string' as const, placeholder: 'e.g. jane@example.com' };
+const EMAIL_MODE = {
+	displayName: 'By Email',
+	name: 'email',
+	type: 'string' as const,
+	placeholder: 'e.g. jane@example.com',
+};
 
 export function locator(options: LocatorOptions): INodeProperties {
 	const property: INodeProperties = {
@@ -45,7 +50,10 @@ export function locator(options: LocatorOptions): INodeProperties {
 				validation: [
 					{
 						type: 'regex',
-						properties: { regex: options.idPattern ?? '^\\s*\\d+\\s*$', errorMessage: 'Not a valid ID' },
+						properties: {
+							regex: options.idPattern ?? '^\\s*\\d+\\s*$',
+							errorMessage: 'Not a valid ID',
+						},
 					},
 				],
 			},
@@ -56,7 +64,10 @@ export function locator(options: LocatorOptions): INodeProperties {
 	return property;
 }
 
-type Placement = Pick<LocatorOptions, 'name' | 'property' | 'required' | 'displayOptions' | 'withEmail'> & { displayName?: string; description?: string };
+type Placement = Pick<
+	LocatorOptions,
+	'name' | 'property' | 'required' | 'displayOptions' | 'withEmail'
+> & { displayName?: string; description?: string };
 
 export const userLocator = (placement: Placement) =>
 	locator({

@@ -9,7 +9,17 @@ export const logOut: OperationDescription = {
 		value: 'logOut',
 		action: 'Log out a user',
 		description: 'Sign a user out of the platform',
-		routing: confirmed('/user/logout', validateBody(z.object({ user_id: inputs.integer.describe('User') }))),
+		routing: confirmed(
+			'/user/logout',
+			validateBody(z.object({ user_id: inputs.integer.describe('User') })),
+		),
 	},
-	fields: [userLocator({ name: 'user', property: 'user_id', required: true, description: 'The user to sign out of every session' })],
+	fields: [
+		userLocator({
+			name: 'user',
+			property: 'user_id',
+			required: true,
+			description: 'The user to sign out of every session',
+		}),
+	],
 };

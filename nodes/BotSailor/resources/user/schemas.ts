@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	PreSendAction,
+} from 'n8n-workflow';
 import { inputs, numberAsText, refuse, z } from '../../../shared/inputs';
 import { usesEarlierForm } from '../../../shared/transport';
 import { requestBody } from '../../../shared/values';
@@ -13,13 +18,22 @@ export const userRef = z.preprocess(
 	z
 		.string({ message: 'is required' })
 		.trim()
-		.refine((value) => /^\d+$/.test(value) || EMAIL.safeParse(value).success, 'must be a user ID (digits) or an email address'),
+		.refine(
+			(value) => /^\d+$/.test(value) || EMAIL.safeParse(value).success,
+			'must be a user ID (digits) or an email address',
+		),
 );
 
 /** `<addon_id>` or `<addon_id>-<variation index>`. */
 export const addonRef = z.preprocess(
 	numberAsText,
-	z.string().trim().regex(/^\d+(-\d+)?$/, 'must be an addon ID, or <addon ID>-<variation index> for a variation, e.g. 4 or 4-0'),
+	z
+		.string()
+		.trim()
+		.regex(
+			/^\d+(-\d+)?$/,
+			'must be an addon ID, or <addon ID>-<variation index> for a variation, e.g. 4 or 4-0',
+		),
 );
 
 /** A date, or empty for "unlimited". */
@@ -27,7 +41,10 @@ export const dateOrUnlimited = z.unknown().transform((value, context) => {
 	if (typeof value === 'string' && value.trim() === '') return '';
 	const date = inputs.date.safeParse(value);
 	if (date.success) return date.data;
-	context.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a real date in the form YYYY-MM-DD, e.g. 2025-12-31 (or Unlimited)' });
+	context.addIssue({
+		code: z.ZodIssueCode.custom,
+		message: 'must be a real date in the form YYYY-MM-DD, e.g. 2025-12-31 (or Unlimited)',
+	});
 	return z.NEVER;
 });
 
@@ -36,13 +53,17 @@ function failItem(context: IExecuteSingleFunctions, label: string, problem: stri
 }
 
 /** Fails the item when one of the given body fields is empty (fields required only in some cases). */
-export function requireFields(fields: Record<string, string>, when: (body: IDataObject) => boolean): PreSendAction {
+export function requireFields(
+	fields: Record<string, string>,
+	when: (body: IDataObject) => boolean,
+): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		const body = requestBody(requestOptions);
 		if (!when(body)) return requestOptions;
 		for (const [field, label] of Object.entries(fields)) {
 			const value = body[field];
-			if (value === undefined || value === null || String(value).trim() === '') failItem(this, label, 'is required');
+			if (value === undefined || value === null || String(value).trim() === '')
+				failItem(this, label, 'is required');
 		}
 		return requestOptions;
 	};
@@ -59,7 +80,8 @@ export function accessTypeForEarlierForm(parameter: string, required: boolean): 
 		if (await usesEarlierForm(this)) {
 			const value = String(this.getNodeParameter(parameter, '') ?? '');
 			if (value !== '') body.access_type = value;
-			else if (required) failItem(this, 'Access Type', 'is required when the credential uses the earlier API form');
+			else if (required)
+				failItem(this, 'Access Type', 'is required when the credential uses the earlier API form');
 		}
 		return { ...requestOptions, body };
 	};

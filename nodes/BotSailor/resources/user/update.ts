@@ -35,29 +35,43 @@ export const update: OperationDescription = {
 	fields: [
 		userLocator({ name: 'user', property: 'id', required: true }),
 		updateFields([
-				text('Email', 'email', 'email', { placeholder: 'name@email.com' }),
-				dateField('Expiry Date', 'expiredDate', 'expired_date', { description: 'When the account expires' }),
-				text('Mobile', 'mobile', 'mobile'),
-				text('Name', 'name', 'name'),
-				packageLocator({ name: 'package', property: 'package_id' }),
-				text('Password', 'password', 'password', { typeOptions: { password: true } }),
-				{
-					displayName: 'Reset AI Token Usage',
-					name: 'resetAiTokenUsage',
-					type: 'boolean',
-					default: true,
-					description: "Whether to reset the user's AI token usage log (current API form only)",
-					routing: { send: { type: 'body', property: 'reset_ai_token_usage', value: '={{ $value ? "1" : "0" }}' } },
+			text('Email', 'email', 'email', { placeholder: 'name@email.com' }),
+			dateField('Expiry Date', 'expiredDate', 'expired_date', {
+				description: 'When the account expires',
+			}),
+			text('Mobile', 'mobile', 'mobile'),
+			text('Name', 'name', 'name'),
+			packageLocator({ name: 'package', property: 'package_id' }),
+			text('Password', 'password', 'password', { typeOptions: { password: true } }),
+			{
+				displayName: 'Reset AI Token Usage',
+				name: 'resetAiTokenUsage',
+				type: 'boolean',
+				default: true,
+				description: "Whether to reset the user's AI token usage log (current API form only)",
+				routing: {
+					send: {
+						type: 'body',
+						property: 'reset_ai_token_usage',
+						value: '={{ $value ? "1" : "0" }}',
+					},
 				},
-				{
-					displayName: 'Reset Monthly Usage',
-					name: 'resetMonthlyUsage',
-					type: 'boolean',
-					default: true,
-					description: "Whether to reset this month's usage log of the user",
-					routing: { send: { type: 'body', property: 'reset_monthly_usage', value: '={{ $value ? "1" : "0" }}' } },
+			},
+			{
+				displayName: 'Reset Monthly Usage',
+				name: 'resetMonthlyUsage',
+				type: 'boolean',
+				default: true,
+				description: "Whether to reset this month's usage log of the user",
+				routing: {
+					send: {
+						type: 'body',
+						property: 'reset_monthly_usage',
+						value: '={{ $value ? "1" : "0" }}',
+					},
 				},
-				activeStatus,
+			},
+			activeStatus,
 		]),
 	],
 };
