@@ -308,7 +308,13 @@ describe('media in n8n 2.41.1, filesystem binary mode', () => {
 	test('Media → Upload streams the same file and outputs its media ID', async () => {
 		const run = await execute(n8n, 'bsE2eUpload');
 		expect(nodeOutput(run, 'Upload Brochure')).toEqual([
-			{ media_id: expect.any(String), media_type: 'document', media_name: 'brochure.pdf' },
+			{
+				success: true,
+				media_id: expect.any(String),
+				media_type: 'document',
+				media_name: 'brochure.pdf',
+				message: expect.stringContaining('Media has been uploaded successfully'),
+			},
 		]);
 		expect(uploads()[0]?.files.media_file.sha256).toBe(
 			sha256(readFileSync(join(files, 'brochure.pdf'))),

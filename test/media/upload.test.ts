@@ -94,9 +94,11 @@ describe.each<BinaryMode>(['filesystem', 'memory'])('binary mode %s', (binaryMod
 			sha256: sha256(bytes),
 		});
 		expect(items[0].json).toEqual({
+			success: true,
 			media_id: expect.any(String),
 			media_type: 'image',
 			media_name: 'cake.jpg',
+			message: expect.stringContaining('Media has been uploaded successfully'),
 		});
 	});
 

@@ -377,9 +377,12 @@ describe('Media → Upload', () => {
 		});
 		expect(request.files.media_file.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
 		expect(items[0].json).toEqual({
+			success: true,
 			media_id: fx.sim.state.media[0].media_id,
 			media_type: 'image',
 			media_name: 'logo.png',
+			message:
+				'Media has been uploaded successfully. Use the media_id, media_type and media_name with the send file endpoint.',
 		});
 	});
 	it('names the missing binary property and sends nothing', async () => {

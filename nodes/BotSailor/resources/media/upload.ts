@@ -14,13 +14,8 @@ export const upload: OperationDescription = {
 			request: { url: '/whatsapp/upload/media' },
 			send: { preSend: [multipartUpload('binaryPropertyName')] },
 			output: {
-				postReceive: [
-					unwrap('confirmation', ({ media_id, media_type, media_name }) => ({
-						media_id,
-						media_type,
-						media_name,
-					})),
-				],
+				// The whole confirmation, as every other write outputs it (media_id, media_type, media_name, message).
+				postReceive: [unwrap('confirmation')],
 			},
 		},
 	},
