@@ -18,7 +18,7 @@ import {
 	isGenericMimeType,
 	mimeTypeFromFileName,
 } from './mediaTypes';
-import { errorMessage, isRecord } from './values';
+import { errorMessage, isRecord, text } from './values';
 
 /**
  * The media customers send: where a message's `message_content` keeps its file, and the download that
@@ -42,11 +42,6 @@ export interface MessageMedia {
 }
 
 const LINK_KEYS = ['link', 'url', 'media_url', 'file_url', 'path'];
-
-export function text(value: unknown): string | undefined {
-	if (typeof value === 'number') return String(value);
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
 
 function mediaOf(type: string, body: IDataObject): MessageMedia | undefined {
 	const link = LINK_KEYS.map((key) => text(body[key])).find(Boolean);

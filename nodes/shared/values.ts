@@ -12,6 +12,12 @@ export function requestBody(options: Pick<IHttpRequestOptions, 'body'>): IDataOb
 	return isRecord(options.body) ? options.body : {};
 }
 
+/** A text or a number as trimmed text; undefined when empty or of another type. */
+export function text(value: unknown): string | undefined {
+	if (typeof value === 'number') return String(value);
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
 /** The message of anything thrown. */
 export function errorMessage(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);

@@ -17,8 +17,8 @@ import { decodeJsonFields } from '../../../shared/jsonStrings';
 import { FORM_CONTENT_TYPE, sendRequest, usesEarlierForm } from '../../../shared/transport';
 import { limiterFor } from '../../shared/delivery';
 import { asNodeError, errorItem } from '../../shared/sendDefinition';
-import { downloadMedia, findMedia, MEDIA_MESSAGE_TYPES, text } from '../../../shared/media';
-import { isRecord } from '../../../shared/values';
+import { downloadMedia, findMedia, MEDIA_MESSAGE_TYPES } from '../../../shared/media';
+import { isRecord, text } from '../../../shared/values';
 
 const showBy = (source: string) => ({ show: { messageSource: [source] } });
 
