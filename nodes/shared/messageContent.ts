@@ -31,9 +31,8 @@ function interactiveText(interactive: IDataObject | undefined): string {
  */
 export function flatMessageFields(content: unknown): IDataObject {
 	if (typeof content === 'string') return { text: content, message_type: 'text' };
-	if (!content || typeof content !== 'object' || Array.isArray(content))
-		return { text: '', message_type: '' };
-	const message = content as IDataObject;
+	if (!isRecord(content)) return { text: '', message_type: '' };
+	const message = content;
 	const type = typeof message.type === 'string' ? message.type : '';
 	const body = objectAt(message, type);
 	const fields: IDataObject = { text: '', message_type: type };

@@ -7,6 +7,16 @@ export function isRecord(value: unknown): value is IDataObject {
 	return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** The value as a record, or {} when it is none (a text, a list, nothing). */
+export function recordOf(value: unknown): IDataObject {
+	return isRecord(value) ? value : {};
+}
+
+/** The records of a list, or [] when the value is no list; entries that are not records are left out. */
+export function recordsOf(value: unknown): IDataObject[] {
+	return Array.isArray(value) ? value.filter(isRecord) : [];
+}
+
 /** A request's form fields as built so far ({} when there are none yet). */
 export function requestBody(options: Pick<IHttpRequestOptions, 'body'>): IDataObject {
 	return isRecord(options.body) ? options.body : {};

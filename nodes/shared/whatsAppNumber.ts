@@ -1,10 +1,6 @@
-import type {
-	IDataObject,
-	ILoadOptionsFunctions,
-	INodeListSearchResult,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 import { matching } from './matching';
+import { recordOf, recordsOf } from './values';
 import { botSailorRequest } from './transport';
 
 /**
@@ -43,10 +39,7 @@ export async function searchWhatsAppNumbers(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const envelope = await botSailorRequest.call(this, '/user/myInfo');
-	const me = (envelope.message ?? {}) as IDataObject;
-	const bots = (
-		Array.isArray(me.whatsapp_bots_details) ? me.whatsapp_bots_details : []
-	) as IDataObject[];
+	const bots = recordsOf(recordOf(envelope.message).whatsapp_bots_details);
 	return matching(
 		bots.map((bot) => ({
 			name: `${bot.display_phone_number} (${bot.whatsapp_business_name})`,

@@ -7,6 +7,7 @@ import type {
 import { locatorValue } from '../../shared/parameters';
 import { listRecords } from '../../shared/envelope';
 import { botSailorRequest } from '../../shared/transport';
+import { recordOf } from '../../shared/values';
 
 interface MapEntry {
 	position?: unknown;
@@ -61,8 +62,8 @@ async function getTemplateVariables(this: ILoadOptionsFunctions): Promise<Resour
 	try {
 		map =
 			typeof template.variable_map === 'string'
-				? (JSON.parse(template.variable_map) as IDataObject)
-				: ((template.variable_map ?? {}) as IDataObject);
+				? recordOf(JSON.parse(template.variable_map))
+				: recordOf(template.variable_map);
 	} catch {
 		map = {};
 	}

@@ -1,5 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { botSailorRequest } from '../../shared/transport';
+import { recordOf } from '../../shared/values';
 import { isIncoming, messageItem, subscriberName } from '../../shared/messageItem';
 import { compareMessages } from '../lib/api';
 import { readConversation } from '../lib/conversation';
@@ -232,7 +233,7 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 			const envelope = await botSailorRequest.call(context, '/whatsapp/get/message-status', {
 				wa_message_id: current.waMessageId,
 			});
-			const status = (envelope.message ?? {}) as IDataObject;
+			const status = recordOf(envelope.message);
 			record(current, {
 				...status,
 				wa_message_id: current.waMessageId,

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
-import { isRecord } from '../../shared/values';
+import { isRecord, recordOf } from '../../shared/values';
 
 /**
  * The checks a delivery passes before anything starts: the secret, then the body. Each failure is an
@@ -38,7 +38,7 @@ export function secretMatches(given: string, expected: string): boolean {
 }
 
 function queryValue(query: unknown, name: string): string {
-	const value = (query as IDataObject | undefined)?.[name];
+	const value = recordOf(query)[name];
 	if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : '';
 	return typeof value === 'string' ? value : '';
 }

@@ -2,6 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 import { payloadRecords } from '../../../shared/envelope';
 import { botSailorRequest } from '../../../shared/transport';
 import { matching } from '../../../shared/matching';
+import { recordsOf } from '../../../shared/values';
 
 /** Searchable lists of the user group: users, packages, modules, addons (and variations), addon purchases. */
 
@@ -63,7 +64,7 @@ function variationsOf(addon: IDataObject): IDataObject[] {
 			typeof addon.variation_data === 'string'
 				? JSON.parse(addon.variation_data)
 				: addon.variation_data;
-		return Array.isArray(parsed) ? (parsed as IDataObject[]) : [];
+		return recordsOf(parsed);
 	} catch {
 		return [];
 	}

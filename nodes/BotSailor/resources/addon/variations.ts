@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { inputs, numberAsText, refuse, z } from '../../../shared/inputs';
-import { requestBody } from '../../../shared/values';
+import { recordOf, requestBody } from '../../../shared/values';
 
 /**
  * Addon variations: the UI holds one row per variation (or a JSON list of rows); the API takes
@@ -66,7 +66,7 @@ function checkRows(context: IExecuteSingleFunctions, rows: IDataObject[]): Varia
 		const issue = result.error.issues[0];
 		const key = String(issue.path[0] ?? '') as keyof typeof variationRow.shape;
 		const label = variationRow.shape[key]?.description ?? key;
-		const got = (row as IDataObject | undefined)?.[key];
+		const got = recordOf(row)[key];
 		const problem = got === undefined || got === '' ? 'is required' : issue.message;
 		return fail(context, `Variations: variation ${index + 1}, ${label} ${problem}`, got);
 	});

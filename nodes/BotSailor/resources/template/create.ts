@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { checkBody, inputs, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
+import { recordOf, recordsOf, requestBody } from '../../../shared/values';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
 
@@ -363,7 +364,7 @@ export async function buildTemplateBody(
 	const param = (name: string, fallback: unknown = '') => this.getNodeParameter(name, fallback);
 	const type = param('templateType', 'standard') as keyof typeof schemas;
 	const common = {
-		phone_number_id: (requestOptions.body as IDataObject | undefined)?.phone_number_id,
+		phone_number_id: requestBody(requestOptions).phone_number_id,
 		name: param('name'),
 		language: param('language', 'en_US'),
 	};
@@ -379,7 +380,7 @@ export async function buildTemplateBody(
 			code_expiration_minutes: extra.codeExpirationMinutes,
 		};
 	} else if (type === 'carousel') {
-		const cards = ((param('cards', {}) as IDataObject).card ?? []) as IDataObject[];
+		const cards = recordsOf(recordOf(param('cards', {})).card);
 		body = {
 			...common,
 			category: 'MARKETING',
@@ -390,7 +391,7 @@ export async function buildTemplateBody(
 	} else {
 		const extra = param('standardFields', {}) as IDataObject;
 		const headerType = extra.headerType as string | undefined;
-		const buttons = ((extra.buttons as IDataObject | undefined)?.button ?? []) as IDataObject[];
+		const buttons = recordsOf(recordOf(extra.buttons).button);
 		body = {
 			...common,
 			category: param('category', 'MARKETING'),
