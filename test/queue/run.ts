@@ -60,7 +60,7 @@ const POLL_MESSAGES = Number(process.env.QUEUE_POLL_MESSAGES ?? 8);
 const WEBHOOK_SECRET = 'queue-Secret-51c2';
 const HOOK_ID = 'bs-queue-webhook';
 // The durable scheduler's poll cursors (n8n 2.36+, off by default): QUEUE_DURABLE_CURSORS=1 sets all four switches
-// (n8n keeps them off with a warning otherwise). Off here: see the README on what they did in n8n 2.41.1.
+// (n8n keeps them off with a warning otherwise). CI runs this file both ways; the README quotes both.
 const DURABLE = process.env.QUEUE_DURABLE_CURSORS === '1';
 const DURABLE_ENV: NodeJS.ProcessEnv = DURABLE
 	? {
@@ -166,14 +166,27 @@ function workerOf(workers: Proc[], executionId: string): string[] {
 		.map((worker) => worker.name);
 }
 
-/** The webhook trigger's saved duplicate memory (hashes only) as the database holds it now. */
-function staticSnapshot(workflowId: string): string {
-	const sql = `select coalesce("staticData"::json->'global'->>'botSailorDeliveries', '') from workflow_entity where id = '${workflowId}'`;
+/** One value read straight from the shared database (psql). */
+function query(sql: string): string {
 	return execFileSync(
 		process.env.PSQL ?? 'psql',
 		['-h', '127.0.0.1', '-p', required('PG_PORT'), '-U', 'n8n', '-d', 'n8n', '-At', '-c', sql],
 		{ encoding: 'utf8' },
 	).trim();
+}
+
+/** The webhook trigger's saved duplicate memory (hashes only) as the database holds it now. */
+function staticSnapshot(workflowId: string): string {
+	return query(
+		`select coalesce("staticData"::json->'global'->>'botSailorDeliveries', '') from workflow_entity where id = '${workflowId}'`,
+	);
+}
+
+/** The scope of the poll cursor n8n's durable scheduler committed for a workflow ('' while none is). */
+function durableCursorScope(workflowId: string): string {
+	return query(
+		`select coalesce(cursor::json->>'scope', '') from poller_state where "workflowId" = '${workflowId}'`,
+	);
 }
 
 // --- workflows -------------------------------------------------------------------------------------------
@@ -312,8 +325,9 @@ async function main(): Promise<void> {
 		N8N_DEFAULT_BINARY_DATA_MODE: 'database',
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 		N8N_ENCRYPTION_KEY: key,
-		// Info: the workers log "Worker started execution <id>", the evidence of where each run went.
-		N8N_LOG_LEVEL: 'info',
+		// Info at least (QUEUE_LOG_LEVEL=debug adds the scheduler's poll lines): the workers log "Worker started
+		// execution <id>", the evidence of where each run went.
+		N8N_LOG_LEVEL: process.env.QUEUE_LOG_LEVEL ?? 'info',
 		QUEUE_HEALTH_CHECK_ACTIVE: 'false',
 		...DURABLE_ENV,
 	};
@@ -618,13 +632,27 @@ async function main(): Promise<void> {
 	sim.clearRequests();
 	await publish(session, pollWorkflow.id);
 	// The first poll only sets the cursor (messages before it are history): wait for it. Activation polls at
-	// once in n8n's legacy scheduling; the durable scheduler's first pass comes some seconds later.
-	const firstPollBy = Date.now() + 120_000;
+	// once; in n8n's legacy scheduling that poll's cursor is kept.
+	const activated = Date.now();
+	const firstPollBy = activated + 120_000;
 	while (sim.requests.length === 0 && Date.now() < firstPollBy) await sleep(250);
 	check('(b) the trigger polled after activation', () =>
 		expect(sim.requests.length).toBeGreaterThan(0),
 	);
 	await sleep(3000);
+	if (DURABLE) {
+		// With durable cursors n8n 2.41.1 drops the activation poll's cursor (it runs as a test poll, which
+		// commits none): the first scheduled poll, up to a minute later, sets it. Messages before are history.
+		const afterActivationPoll = durableCursorScope(pollWorkflow.id) || 'none';
+		while (!durableCursorScope(pollWorkflow.id) && Date.now() < firstPollBy) await sleep(1000);
+		const committed = durableCursorScope(pollWorkflow.id);
+		check('(b) a scheduled poll committed the durable cursor', () =>
+			expect(committed).toBe(`newMessage:${NUMBER}`),
+		);
+		figures.push(
+			`(b) durable cursor: scope after the activation poll ${afterActivationPoll}; committed by the first scheduled poll ${Math.round((Date.now() - activated) / 1000)} s after activation`,
+		);
+	}
 	const pollMessages: ConversationMessage[] = [];
 	const write = (index: number) =>
 		pollMessages.push(
