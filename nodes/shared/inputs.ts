@@ -194,19 +194,28 @@ function withoutEmpty(body: IDataObject, keepEmpty: readonly string[]): IDataObj
 }
 
 /**
+ * A value built when first asked for. Operations' schemas are built so: n8n loads the node when it
+ * starts, and building every operation's zod schema then was a good part of that time.
+ */
+export function onFirstUse<T>(build: () => T): () => T {
+	let built: { value: T } | undefined;
+	return () => (built ??= { value: build() }).value;
+}
+
+/**
  * The preSend that guards every operation: drops empty optional fields, validates the rest with
- * the operation's schema, and sends the normalised values. Fields the schema does not name are
+ * the operation's schema (built on first use), and sends the normalised values. Fields the schema does not name are
  * refused, so the node never sends a field the spec does not have.
  */
 export function validateBody(
-	schema: z.ZodObject<z.ZodRawShape>,
+	schema: () => z.ZodObject<z.ZodRawShape>,
 	{ keepEmpty = [] as readonly string[] } = {},
 ): PreSendAction {
-	const strict = schema.strict();
+	const strict = onFirstUse(() => schema().strict());
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		return {
 			...requestOptions,
-			body: checkFields(this, strict, requestBody(requestOptions), keepEmpty),
+			body: checkFields(this, strict(), requestBody(requestOptions), keepEmpty),
 		};
 	};
 }

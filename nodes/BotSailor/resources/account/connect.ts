@@ -10,7 +10,7 @@ export const connect: OperationDescription = {
 		description: 'Connect a WhatsApp business account to a user',
 		routing: confirmed(
 			'/whatsapp/account/connect',
-			validateBody(
+			validateBody(() =>
 				z.object({
 					user_id: inputs.integer.describe('User ID'),
 					whatsapp_business_account_id: inputs.required.describe('WhatsApp Business Account ID'),

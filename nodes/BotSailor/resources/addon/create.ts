@@ -23,7 +23,9 @@ export const create: OperationDescription = {
 			'/user/addon/create',
 			variationArrays,
 			accessTypeForEarlierForm('accessType', true),
-			validateBody(z.object({ ...sharedBody, module_id: inputs.integer.describe('Module') })),
+			validateBody(() =>
+				z.object({ ...sharedBody(), module_id: inputs.integer.describe('Module') }),
+			),
 		),
 	},
 	fields: [

@@ -173,8 +173,8 @@ export const variationFields: INodeProperties[] = [
 	},
 ];
 
-/** The fields create and update share; on update all but the variation arrays are optional. */
-export const sharedBody = {
+/** The fields create and update share (a schema's parts, built on first use); on update all but the variation arrays are optional. */
+export const sharedBody = () => ({
 	addon_name: inputs.required.describe('Name'),
 	addon_description: inputs.required.describe('Description'),
 	price: inputs.number.describe('Price'),
@@ -192,4 +192,4 @@ export const sharedBody = {
 	variation_validity_type: inputs.json.optional().describe('Variations'),
 	variation_extend_value: inputs.json.describe('Variations'),
 	variation_price: inputs.json.describe('Variations'),
-};
+});

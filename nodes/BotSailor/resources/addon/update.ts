@@ -13,16 +13,20 @@ import {
 } from './fields';
 import { variationArrays } from './variations';
 
-const updateBody = z.object({
-	...sharedBody,
-	id: inputs.integer.describe('Addon'),
-	addon_description: sharedBody.addon_description.optional(),
-	price: sharedBody.price.optional(),
-	validity: sharedBody.validity.optional(),
-	validity_type: sharedBody.validity_type.optional(),
-	addon_type: sharedBody.addon_type.optional(),
-	extend_value: sharedBody.extend_value.optional(),
-});
+/** Update's body: the shared fields, all but the variation arrays optional. */
+function updateBody() {
+	const shared = sharedBody();
+	return z.object({
+		...shared,
+		id: inputs.integer.describe('Addon'),
+		addon_description: shared.addon_description.optional(),
+		price: shared.price.optional(),
+		validity: shared.validity.optional(),
+		validity_type: shared.validity_type.optional(),
+		addon_type: shared.addon_type.optional(),
+		extend_value: shared.extend_value.optional(),
+	});
+}
 
 export const update: OperationDescription = {
 	option: {

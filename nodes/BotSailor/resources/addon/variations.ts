@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { inputs, numberAsText, refuse, z } from '../../../shared/inputs';
+import { inputs, numberAsText, onFirstUse, refuse, z } from '../../../shared/inputs';
 import { recordOf, requestBody } from '../../../shared/values';
 
 /**
@@ -9,17 +9,19 @@ import { recordOf, requestBody } from '../../../shared/values';
 
 export const VALIDITY_TYPES = ['D', 'W', 'M', 'Y'] as const;
 
-const variationRow = z.object({
-	name: z
-		.preprocess(numberAsText, z.string({ message: 'is required' }).trim().min(1, 'is required'))
-		.describe('Name'),
-	validity: inputs.integer.describe('Validity'),
-	validity_type: inputs.oneOf(VALIDITY_TYPES).describe('Validity Type'),
-	extend_value: inputs.integer.describe('Extend Value'),
-	price: inputs.number.describe('Price'),
-});
+const variationRow = onFirstUse(() =>
+	z.object({
+		name: z
+			.preprocess(numberAsText, z.string({ message: 'is required' }).trim().min(1, 'is required'))
+			.describe('Name'),
+		validity: inputs.integer.describe('Validity'),
+		validity_type: inputs.oneOf(VALIDITY_TYPES).describe('Validity Type'),
+		extend_value: inputs.integer.describe('Extend Value'),
+		price: inputs.number.describe('Price'),
+	}),
+);
 
-type Variation = z.infer<typeof variationRow>;
+type Variation = z.infer<ReturnType<typeof variationRow>>;
 
 /** UI rows use camelCase names; the JSON form uses the spec's names. */
 function fromUiRow(row: IDataObject): IDataObject {
@@ -61,11 +63,11 @@ function readRows(context: IExecuteSingleFunctions): IDataObject[] {
 
 function checkRows(context: IExecuteSingleFunctions, rows: IDataObject[]): Variation[] {
 	return rows.map((row, index) => {
-		const result = variationRow.safeParse(row && typeof row === 'object' ? row : {});
+		const result = variationRow().safeParse(row && typeof row === 'object' ? row : {});
 		if (result.success) return result.data;
 		const issue = result.error.issues[0];
-		const key = String(issue.path[0] ?? '') as keyof typeof variationRow.shape;
-		const label = variationRow.shape[key]?.description ?? key;
+		const key = String(issue.path[0] ?? '') as keyof ReturnType<typeof variationRow>['shape'];
+		const label = variationRow().shape[key]?.description ?? key;
 		const got = recordOf(row)[key];
 		const problem = got === undefined || got === '' ? 'is required' : issue.message;
 		return fail(context, `Variations: variation ${index + 1}, ${label} ${problem}`, got);

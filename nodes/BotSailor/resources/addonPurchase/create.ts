@@ -12,7 +12,7 @@ export const create: OperationDescription = {
 		description: 'Assign an addon, or one of its variations, to a user',
 		routing: confirmed(
 			'/user/addon/assign',
-			validateBody(
+			validateBody(() =>
 				z.object({
 					user_id: inputs.integer.describe('User'),
 					addon_id: addonRef.describe('Addon'),

@@ -10,7 +10,10 @@ export const deleteOperation: OperationDescription = {
 		action: 'Delete an addon purchase',
 		description:
 			'Remove an addon from a user (AI-token addons cannot be removed; use Update AI Tokens)',
-		routing: confirmed('/addon/purchase/delete', validateBody(z.object({ id: purchaseId }))),
+		routing: confirmed(
+			'/addon/purchase/delete',
+			validateBody(() => z.object({ id: purchaseId })),
+		),
 	},
 	fields: [purchase()],
 };

@@ -19,7 +19,7 @@ export const getAiTokens: OperationDescription = {
 		description: 'Read the used, available and total AI tokens of an assigned addon',
 		routing: {
 			request: { url: '/user/addon/assign/credits' },
-			send: { preSend: [validateBody(z.object({ id: purchaseId, user_id: buyer }))] },
+			send: { preSend: [validateBody(() => z.object({ id: purchaseId, user_id: buyer }))] },
 			output: { postReceive: [unwrap('confirmation', walletOnly)] },
 		},
 	},

@@ -14,7 +14,7 @@ export const getMany: OperationDescription = {
 		description: 'List the addons assigned to users',
 		routing: {
 			request: { url: '/user/addon/assign/list' },
-			send: { preSend: [validateBody(z.object({ user_id: buyer }))] },
+			send: { preSend: [validateBody(() => z.object({ user_id: buyer }))] },
 			operations: { pagination: paginate(100) },
 			output: { postReceive: [unwrap('message')] },
 		},

@@ -16,12 +16,13 @@ export const update: OperationDescription = {
 			'/user/addon/assign/update',
 			expiryChoice,
 			validateBody(
-				z.object({
-					id: purchaseId,
-					addon_id: addonRef.optional().describe('Addon'),
-					expired_date: dateOrUnlimited.optional().describe('Expiry Date'),
-					status: inputs.flag.optional().describe('Status'),
-				}),
+				() =>
+					z.object({
+						id: purchaseId,
+						addon_id: addonRef.optional().describe('Addon'),
+						expired_date: dateOrUnlimited.optional().describe('Expiry Date'),
+						status: inputs.flag.optional().describe('Status'),
+					}),
 				{ keepEmpty: ['expired_date'] },
 			),
 		),

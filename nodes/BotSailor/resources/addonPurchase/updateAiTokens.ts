@@ -11,7 +11,7 @@ export const updateAiTokens: OperationDescription = {
 		description: 'Set the used and available AI tokens of an assigned addon',
 		routing: confirmed(
 			'/user/addon/assign/credits',
-			validateBody(
+			validateBody(() =>
 				z.object({
 					id: purchaseId,
 					used: inputs.integer.describe('Used Tokens'),

@@ -17,7 +17,10 @@ export const getResponse: OperationDescription = {
 		action: 'Get an AI response',
 		description:
 			"Request a response from the platform's AI feature. The API documents no response payload, so the output is the response without its status.",
-		routing: confirmed('/ai/get_response', validateBody(z.object({ param: promptData }))),
+		routing: confirmed(
+			'/ai/get_response',
+			validateBody(() => z.object({ param: promptData })),
+		),
 	},
 	fields: [
 		{

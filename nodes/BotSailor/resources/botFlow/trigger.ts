@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
-import { checkFields, inputs, z } from '../../../shared/inputs';
+import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 
@@ -30,11 +30,13 @@ const botFlowLocator: INodeProperties[] = [
 	},
 ];
 
-const schema = z.object({
-	phone_number_id: inputs.required.describe('WhatsApp Number'),
-	bot_flow_unique_id: inputs.required.describe('Bot Flow'),
-	phone_number: inputs.phoneNumber.describe('Subscriber'),
-});
+const schema = onFirstUse(() =>
+	z.object({
+		phone_number_id: inputs.required.describe('WhatsApp Number'),
+		bot_flow_unique_id: inputs.required.describe('Bot Flow'),
+		phone_number: inputs.phoneNumber.describe('Subscriber'),
+	}),
+);
 
 /** Bot Flow → Trigger: starts a bot flow for a subscriber (it sends the flow's messages, so it is a send). */
 export const triggerBotFlow: SendDefinition = {
@@ -42,7 +44,7 @@ export const triggerBotFlow: SendDefinition = {
 	operation: 'trigger',
 	url: '/whatsapp/trigger-bot',
 	async build(item) {
-		return checkFields(item, schema, {
+		return checkFields(item, schema(), {
 			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
 			bot_flow_unique_id: item.param('botFlowUniqueId', undefined, { extractValue: true }),
 			phone_number: item.param('phoneNumber', undefined, { extractValue: true }),

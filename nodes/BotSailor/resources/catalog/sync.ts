@@ -9,7 +9,7 @@ export const sync: OperationDescription = {
 		action: 'Sync the products of a catalog',
 		routing: confirmed(
 			'/whatsapp/catalog/sync',
-			validateBody(z.object({ whatsapp_catalog_id: inputs.required.describe('Catalog') })),
+			validateBody(() => z.object({ whatsapp_catalog_id: inputs.required.describe('Catalog') })),
 		),
 	},
 	fields: [

@@ -29,7 +29,7 @@ export const getMany: OperationDescription = {
 			request: { url: '/whatsapp/catalog/order/list' },
 			send: {
 				preSend: [
-					validateBody(
+					validateBody(() =>
 						z.object({ whatsapp_catalog_id: z.string().describe('Catalog').optional() }),
 					),
 				],

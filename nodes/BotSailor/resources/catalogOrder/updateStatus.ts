@@ -11,7 +11,7 @@ export const updateStatus: OperationDescription = {
 		action: 'Update the status of a catalog order',
 		routing: confirmed(
 			'/whatsapp/catalog/order/status-change',
-			validateBody(
+			validateBody(() =>
 				z.object({
 					order_unique_id: inputs.required.describe('Order ID'),
 					cart_status: inputs.oneOf(STATUSES).describe('Status'),

@@ -12,7 +12,7 @@ export const get: OperationDescription = {
 		description: 'Get the deal overview; has_deal is false when the subscriber has none yet',
 		routing: {
 			request: { url: '/whatsapp/subscriber/crm/get' },
-			send: { preSend: [validateBody(z.object(subscriberKeys))] },
+			send: { preSend: [validateBody(() => z.object(subscriberKeys))] },
 			output: { postReceive: [unwrap('message')] },
 		},
 	},

@@ -15,8 +15,8 @@ import { requestBody } from '../../../shared/values';
  * The credential's API Form picks the path; the body is then validated for that form.
  */
 export function labelForm(fields: z.ZodRawShape): PreSendAction {
-	const current = validateBody(z.object(fields));
-	const earlier = validateBody(
+	const current = validateBody(() => z.object(fields));
+	const earlier = validateBody(() =>
 		z.object({ phone_number_id: inputs.required.describe('WhatsApp Number'), ...fields }),
 	);
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {

@@ -14,7 +14,7 @@ export const getMany: OperationDescription = {
 			request: { url: '/whatsapp/get/conversation' },
 			send: {
 				preSend: [
-					validateBody(
+					validateBody(() =>
 						z.object({
 							phone_number_id: inputs.required.describe('WhatsApp Number'),
 							phone_number: inputs.phoneNumber.describe('Subscriber'),

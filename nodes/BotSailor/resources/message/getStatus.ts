@@ -12,7 +12,7 @@ export const getStatus: OperationDescription = {
 			request: { url: '/whatsapp/get/message-status' },
 			send: {
 				preSend: [
-					validateBody(z.object({ wa_message_id: inputs.required.describe('Message ID') })),
+					validateBody(() => z.object({ wa_message_id: inputs.required.describe('Message ID') })),
 				],
 			},
 			output: { postReceive: [unwrap('message')] },

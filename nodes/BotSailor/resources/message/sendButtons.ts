@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
-import { checkFields, inputs, refuse, z } from '../../../shared/inputs';
+import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 import { mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
@@ -91,22 +91,24 @@ const fields: INodeProperties[] = [
 	},
 ];
 
-const schema = z.object({
-	phone_number_id: inputs.required.describe('WhatsApp Number'),
-	phone_number: inputs.phoneNumber.describe('Subscriber'),
-	message: inputs.required.describe('Message'),
-	buttons: z.string().describe('Buttons'),
-	button_header_text: z.string().optional().describe('Header Text'),
-	button_footer_text: z.string().optional().describe('Footer Text'),
-	media_url: z
-		.string()
-		.url('must be a URL, e.g. https://example.com/menu.jpg')
-		.optional()
-		.describe('Media URL'),
-	media_id: z.string().optional().describe('Media ID'),
-	media_type: z.string().optional().describe('Media Type'),
-	media_name: z.string().optional().describe('Media Name'),
-});
+const schema = onFirstUse(() =>
+	z.object({
+		phone_number_id: inputs.required.describe('WhatsApp Number'),
+		phone_number: inputs.phoneNumber.describe('Subscriber'),
+		message: inputs.required.describe('Message'),
+		buttons: z.string().describe('Buttons'),
+		button_header_text: z.string().optional().describe('Header Text'),
+		button_footer_text: z.string().optional().describe('Footer Text'),
+		media_url: z
+			.string()
+			.url('must be a URL, e.g. https://example.com/menu.jpg')
+			.optional()
+			.describe('Media URL'),
+		media_id: z.string().optional().describe('Media ID'),
+		media_type: z.string().optional().describe('Media Type'),
+		media_name: z.string().optional().describe('Media Name'),
+	}),
+);
 
 /** The Additional Fields and the form field each is sent as. */
 const OPTIONAL_FIELDS = {
@@ -179,7 +181,7 @@ export const sendButtons: SendDefinition = {
 				refuse(item, BUTTON_MEDIA_TEXT, `Parameter "Media Type" is ${mediaType}.`);
 			if (mediaType !== 'document') delete body.media_name;
 		}
-		return checkFields(item, schema, body);
+		return checkFields(item, schema(), body);
 	},
 };
 

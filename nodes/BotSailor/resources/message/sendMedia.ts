@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
-import { checkFields, inputs, refuse, z } from '../../../shared/inputs';
+import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import { checkedFile, uploadBinary, type CheckedFile } from '../../shared/upload';
 import type { OperationDescription } from '../resource';
@@ -75,22 +75,24 @@ const fields: INodeProperties[] = [
 	},
 ];
 
-const schema = z.object({
-	phone_number_id: inputs.required.describe('WhatsApp Number'),
-	phone_number: inputs.phoneNumber.describe('Subscriber'),
-	media_url: z
-		.string()
-		.url('must be a URL, e.g. https://example.com/menu.pdf')
-		.optional()
-		.describe('Media URL'),
-	media_id: z.string().optional().describe('Media ID'),
-	media_type: inputs
-		.oneOf(['image', 'video', 'audio', 'document'])
-		.optional()
-		.describe('Media Type'),
-	media_name: z.string().optional().describe('Media Name'),
-	media_caption_text: z.string().optional().describe('Caption'),
-});
+const schema = onFirstUse(() =>
+	z.object({
+		phone_number_id: inputs.required.describe('WhatsApp Number'),
+		phone_number: inputs.phoneNumber.describe('Subscriber'),
+		media_url: z
+			.string()
+			.url('must be a URL, e.g. https://example.com/menu.pdf')
+			.optional()
+			.describe('Media URL'),
+		media_id: z.string().optional().describe('Media ID'),
+		media_type: inputs
+			.oneOf(['image', 'video', 'audio', 'document'])
+			.optional()
+			.describe('Media Type'),
+		media_name: z.string().optional().describe('Media Name'),
+		media_caption_text: z.string().optional().describe('Caption'),
+	}),
+);
 
 const OPTIONAL_FIELDS = {
 	caption: 'media_caption_text',
@@ -144,7 +146,7 @@ function completed(item: SendItem, body: IDataObject, source: string): IDataObje
 			'Set "Media Name" to the file name (as returned by Media → Upload).',
 		);
 	if (body.media_type !== 'document') delete body.media_name;
-	return checkFields(item, schema, body);
+	return checkFields(item, schema(), body);
 }
 
 /**
@@ -171,7 +173,7 @@ export const sendMedia: SendDefinition = {
 				await checkedFile(item, String(item.param('binaryPropertyName', 'data'))),
 				body.media_type,
 			);
-			checkFields(item, schema, { ...body, media_id: 'pending' });
+			checkFields(item, schema(), { ...body, media_id: 'pending' });
 			return body;
 		}
 		if (source === 'mediaId') body.media_id = item.param('mediaId');

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
-import { checkFields, inputs, refuse, z } from '../../../shared/inputs';
+import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 
@@ -153,16 +153,18 @@ const fields: INodeProperties[] = [
 	},
 ];
 
-const schema = z.object({
-	phone_number_id: inputs.required.describe('WhatsApp Number'),
-	template_id: inputs.required.describe('Template'),
-	phone_number: inputs.phoneNumber.describe('Subscriber'),
-	template_header_media_url: z
-		.string()
-		.url('must be a URL, e.g. https://example.com/banner.jpg')
-		.optional()
-		.describe('Header Media URL'),
-});
+const schema = onFirstUse(() =>
+	z.object({
+		phone_number_id: inputs.required.describe('WhatsApp Number'),
+		template_id: inputs.required.describe('Template'),
+		phone_number: inputs.phoneNumber.describe('Subscriber'),
+		template_header_media_url: z
+			.string()
+			.url('must be a URL, e.g. https://example.com/banner.jpg')
+			.optional()
+			.describe('Header Media URL'),
+	}),
+);
 
 const isEmpty = (value: unknown) =>
 	value === undefined || value === null || String(value).trim() === '';
@@ -226,7 +228,7 @@ export const sendTemplate: SendDefinition = {
 	operation: 'sendTemplate',
 	url: '/whatsapp/send/template',
 	async build(item) {
-		const checked = checkFields(item, schema, {
+		const checked = checkFields(item, schema(), {
 			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
 			template_id: item.param('templateId', undefined, { extractValue: true }),
 			phone_number: item.param('phoneNumber', undefined, { extractValue: true }),

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
-import { checkFields, inputs, z } from '../../../shared/inputs';
+import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 
@@ -16,11 +16,13 @@ const fields: INodeProperties[] = [
 	},
 ];
 
-const schema = z.object({
-	phone_number_id: inputs.required.describe('WhatsApp Number'),
-	phone_number: inputs.phoneNumber.describe('Subscriber'),
-	message: inputs.required.describe('Message'),
-});
+const schema = onFirstUse(() =>
+	z.object({
+		phone_number_id: inputs.required.describe('WhatsApp Number'),
+		phone_number: inputs.phoneNumber.describe('Subscriber'),
+		message: inputs.required.describe('Message'),
+	}),
+);
 
 /** Message → Send Text: free text, inside the 24-hour session window. */
 export const sendText: SendDefinition = {
@@ -28,7 +30,7 @@ export const sendText: SendDefinition = {
 	operation: 'sendText',
 	url: '/whatsapp/send',
 	async build(item) {
-		return checkFields(item, schema, {
+		return checkFields(item, schema(), {
 			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
 			phone_number: item.param('phoneNumber', undefined, { extractValue: true }),
 			message: item.param('message'),

@@ -11,7 +11,7 @@ export const getMany: OperationDescription = {
 		action: 'Get many notes of a subscriber',
 		routing: {
 			request: { url: '/whatsapp/subscriber/chat/get-notes' },
-			send: { preSend: [validateBody(z.object(subscriberKeys))] },
+			send: { preSend: [validateBody(() => z.object(subscriberKeys))] },
 			output: { postReceive: [unwrap('message')] },
 		},
 	},

@@ -13,7 +13,7 @@ export const getMany: OperationDescription = {
 			request: { url: '/user/package/list' },
 			send: {
 				preSend: [
-					validateBody(
+					validateBody(() =>
 						z.object({
 							package_type: inputs
 								.oneOf(['subscription', 'team'])

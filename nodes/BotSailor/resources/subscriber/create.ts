@@ -13,7 +13,7 @@ export const create: OperationDescription = {
 			// The only endpoint with camelCase fields (spec: Subscriber create).
 			send: {
 				preSend: [
-					validateBody(
+					validateBody(() =>
 						z.object({
 							phoneNumberID: inputs.required.describe('WhatsApp Number'),
 							name: inputs.required.describe('Name'),

@@ -11,7 +11,7 @@ export const get: OperationDescription = {
 		action: 'Get a subscriber',
 		routing: {
 			request: { url: '/whatsapp/subscriber/get' },
-			send: { preSend: [validateBody(z.object(subscriberKeys))] },
+			send: { preSend: [validateBody(() => z.object(subscriberKeys))] },
 			output: { postReceive: [unwrap('message')] },
 		},
 	},

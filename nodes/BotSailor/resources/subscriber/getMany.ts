@@ -13,7 +13,7 @@ export const getMany: OperationDescription = {
 			request: { url: '/whatsapp/subscriber/list' },
 			send: {
 				preSend: [
-					validateBody(
+					validateBody(() =>
 						z.object({
 							phone_number_id: subscriberKeys.phone_number_id,
 							orderBy: inputs.flag.describe('Order By').optional(),

@@ -17,7 +17,11 @@ export function subscriberWrite(
 	extra: z.ZodRawShape = {},
 	preSend: PreSendAction[] = [],
 ) {
-	return confirmed(url, ...preSend, validateBody(z.object({ ...subscriberKeys, ...extra })));
+	return confirmed(
+		url,
+		...preSend,
+		validateBody(() => z.object({ ...subscriberKeys, ...extra })),
+	);
 }
 
 const LISTS = {

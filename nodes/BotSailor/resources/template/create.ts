@@ -4,7 +4,7 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { checkBody, inputs, z } from '../../../shared/inputs';
+import { checkBody, inputs, onFirstUse, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { recordOf, recordsOf, requestBody } from '../../../shared/values';
 import { whatsAppNumber } from '../common';
@@ -264,88 +264,93 @@ const createFields: INodeProperties[] = [
 	},
 ];
 
-const NAME = z
-	.string()
-	.trim()
-	.min(1, 'is required')
-	.regex(/^[a-z_]+$/, 'must be lowercase letters and underscores only, e.g. summer_sale')
-	.describe('Name');
-const LANGUAGE = z.string().trim().min(1, 'is required').describe('Language');
-const NUMBER = inputs.required.describe('WhatsApp Number');
+/** The schemas of the three shapes, built on first use (see onFirstUse). */
+const schemas = onFirstUse(() => {
+	const NAME = z
+		.string()
+		.trim()
+		.min(1, 'is required')
+		.regex(/^[a-z_]+$/, 'must be lowercase letters and underscores only, e.g. summer_sale')
+		.describe('Name');
+	const LANGUAGE = z.string().trim().min(1, 'is required').describe('Language');
+	const NUMBER = inputs.required.describe('WhatsApp Number');
 
-const button = z.discriminatedUnion('type', [
-	z.object({ type: z.literal('quick_reply'), text: z.string().min(1, 'needs a Text') }),
-	z.object({
-		type: z.literal('url'),
-		text: z.string().min(1, 'needs a Text'),
-		url: z.string().url('needs a URL'),
-	}),
-	z.object({
-		type: z.literal('phone_number'),
-		text: z.string().min(1, 'needs a Text'),
-		phone_number: inputs.phoneNumber,
-	}),
-	z.object({ type: z.literal('copy_code'), code: z.string().min(1, 'needs a Code') }),
-]);
+	const button = z.discriminatedUnion('type', [
+		z.object({ type: z.literal('quick_reply'), text: z.string().min(1, 'needs a Text') }),
+		z.object({
+			type: z.literal('url'),
+			text: z.string().min(1, 'needs a Text'),
+			url: z.string().url('needs a URL'),
+		}),
+		z.object({
+			type: z.literal('phone_number'),
+			text: z.string().min(1, 'needs a Text'),
+			phone_number: inputs.phoneNumber,
+		}),
+		z.object({ type: z.literal('copy_code'), code: z.string().min(1, 'needs a Code') }),
+	]);
 
-const schemas = {
-	standard: z.object({
-		phone_number_id: NUMBER,
-		name: NAME,
-		category: z.enum(['MARKETING', 'UTILITY']).describe('Category'),
-		language: LANGUAGE,
-		template_type: z.enum(['mixed', 'wp']).describe('WordPress Template'),
-		body_text: inputs.required.describe('Body Text'),
-		header: z
-			.union([
-				z.object({ type: z.literal('text'), text: z.string().min(1, 'needs Header Text') }),
-				z.object({
-					type: z.enum(['image', 'video', 'document']),
-					media_url: z.string().url('needs a Header Media URL'),
-				}),
-			])
-			.optional()
-			.describe('Header'),
-		footer_text: z.string().optional().describe('Footer Text'),
-		buttons: z.array(button).optional().describe('Buttons'),
-	}),
-	authentication: z.object({
-		phone_number_id: NUMBER,
-		name: NAME,
-		category: z.literal('AUTHENTICATION'),
-		language: LANGUAGE,
-		template_type: z.literal('authentication'),
-		verification_code: inputs.required.describe('Verification Code'),
-		add_security_recommendation: z.boolean().optional().describe('Add Security Recommendation'),
-		code_expiration_minutes: z
-			.number()
-			.int('must be a whole number')
-			.min(1, 'must be between 1 and 90')
-			.max(90, 'must be between 1 and 90')
-			.optional()
-			.describe('Code Expiration Minutes'),
-	}),
-	carousel: z.object({
-		phone_number_id: NUMBER,
-		name: NAME,
-		category: z.literal('MARKETING'),
-		language: LANGUAGE,
-		template_type: z.enum(['carousel', 'carousel_product']).describe('Carousel Type'),
-		bubble_body_text: inputs.required.describe('Bubble Body Text'),
-		cards: z
-			.array(
-				z.object({
-					media_type: z.enum(['image', 'video'], { message: 'Media Type must be image or video' }),
-					media_url: z.string().url('Media URL must be a URL'),
-					body_text: z.string().min(1, 'Body Text is required'),
-					buttons: z.array(z.unknown(), { message: 'Buttons (JSON) must be a JSON array' }),
-				}),
-			)
-			.min(1, 'must have 1 to 10 cards')
-			.max(10, 'must have 1 to 10 cards')
-			.describe('Cards'),
-	}),
-};
+	return {
+		standard: z.object({
+			phone_number_id: NUMBER,
+			name: NAME,
+			category: z.enum(['MARKETING', 'UTILITY']).describe('Category'),
+			language: LANGUAGE,
+			template_type: z.enum(['mixed', 'wp']).describe('WordPress Template'),
+			body_text: inputs.required.describe('Body Text'),
+			header: z
+				.union([
+					z.object({ type: z.literal('text'), text: z.string().min(1, 'needs Header Text') }),
+					z.object({
+						type: z.enum(['image', 'video', 'document']),
+						media_url: z.string().url('needs a Header Media URL'),
+					}),
+				])
+				.optional()
+				.describe('Header'),
+			footer_text: z.string().optional().describe('Footer Text'),
+			buttons: z.array(button).optional().describe('Buttons'),
+		}),
+		authentication: z.object({
+			phone_number_id: NUMBER,
+			name: NAME,
+			category: z.literal('AUTHENTICATION'),
+			language: LANGUAGE,
+			template_type: z.literal('authentication'),
+			verification_code: inputs.required.describe('Verification Code'),
+			add_security_recommendation: z.boolean().optional().describe('Add Security Recommendation'),
+			code_expiration_minutes: z
+				.number()
+				.int('must be a whole number')
+				.min(1, 'must be between 1 and 90')
+				.max(90, 'must be between 1 and 90')
+				.optional()
+				.describe('Code Expiration Minutes'),
+		}),
+		carousel: z.object({
+			phone_number_id: NUMBER,
+			name: NAME,
+			category: z.literal('MARKETING'),
+			language: LANGUAGE,
+			template_type: z.enum(['carousel', 'carousel_product']).describe('Carousel Type'),
+			bubble_body_text: inputs.required.describe('Bubble Body Text'),
+			cards: z
+				.array(
+					z.object({
+						media_type: z.enum(['image', 'video'], {
+							message: 'Media Type must be image or video',
+						}),
+						media_url: z.string().url('Media URL must be a URL'),
+						body_text: z.string().min(1, 'Body Text is required'),
+						buttons: z.array(z.unknown(), { message: 'Buttons (JSON) must be a JSON array' }),
+					}),
+				)
+				.min(1, 'must have 1 to 10 cards')
+				.max(10, 'must have 1 to 10 cards')
+				.describe('Cards'),
+		}),
+	};
+});
 
 function parseCardButtons(value: unknown): unknown {
 	if (typeof value !== 'string') return value ?? [];
@@ -362,7 +367,7 @@ export async function buildTemplateBody(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const param = (name: string, fallback: unknown = '') => this.getNodeParameter(name, fallback);
-	const type = param('templateType', 'standard') as keyof typeof schemas;
+	const type = param('templateType', 'standard') as keyof ReturnType<typeof schemas>;
 	const common = {
 		phone_number_id: requestBody(requestOptions).phone_number_id,
 		name: param('name'),
@@ -419,7 +424,7 @@ export async function buildTemplateBody(
 	const present = Object.fromEntries(
 		Object.entries(body).filter(([, value]) => value !== undefined),
 	);
-	const checked = checkBody(this, schemas[type].strict(), present);
+	const checked = checkBody(this, schemas()[type].strict(), present);
 	return { ...requestOptions, body: checked };
 }
 

@@ -13,7 +13,9 @@ export const getMany: OperationDescription = {
 			request: { url: '/whatsapp/template/list' },
 			send: {
 				preSend: [
-					validateBody(z.object({ phone_number_id: inputs.required.describe('WhatsApp Number') })),
+					validateBody(() =>
+						z.object({ phone_number_id: inputs.required.describe('WhatsApp Number') }),
+					),
 				],
 			},
 			output: { postReceive: [unwrap('message')] },

@@ -15,7 +15,7 @@ export const getStatus: OperationDescription = {
 			request: { url: '/whatsapp/template/status', headers: JSON_HEADERS, json: true },
 			send: {
 				preSend: [
-					validateBody(
+					validateBody(() =>
 						z.object({
 							phone_number_id: inputs.required.describe('WhatsApp Number'),
 							template_id: inputs.required.describe('Template'),

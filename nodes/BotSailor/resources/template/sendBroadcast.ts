@@ -1,15 +1,17 @@
 import { whatsAppNumber } from '../common';
-import { checkFields, inputs, z } from '../../../shared/inputs';
+import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 
-const schema = z.object({
-	phone_number_id: inputs.required.describe('WhatsApp Number'),
-	// An empty object is the field's default, not a campaign.
-	flow_data: inputs.json
-		.refine((json) => json !== '{}' && json !== '[]', 'must describe the campaign (it is empty)')
-		.describe('Flow Data'),
-});
+const schema = onFirstUse(() =>
+	z.object({
+		phone_number_id: inputs.required.describe('WhatsApp Number'),
+		// An empty object is the field's default, not a campaign.
+		flow_data: inputs.json
+			.refine((json) => json !== '{}' && json !== '[]', 'must describe the campaign (it is empty)')
+			.describe('Flow Data'),
+	}),
+);
 
 /** Template → Send Broadcast: saves and sends a broadcast template campaign. */
 export const sendBroadcast: SendDefinition = {
@@ -17,7 +19,7 @@ export const sendBroadcast: SendDefinition = {
 	operation: 'sendBroadcast',
 	url: '/whatsapp/broadcast/template/send',
 	async build(item) {
-		return checkFields(item, schema, {
+		return checkFields(item, schema(), {
 			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
 			flow_data: item.param('flowData'),
 		});

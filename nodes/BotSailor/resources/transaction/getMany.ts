@@ -12,7 +12,7 @@ export const getMany: OperationDescription = {
 		description: 'List the payments for packages and addons',
 		routing: {
 			request: { url: '/user/transaction/list' },
-			send: { preSend: [validateBody(z.object({}))] },
+			send: { preSend: [validateBody(() => z.object({}))] },
 			operations: { pagination: paginate(100) },
 			output: { postReceive: [unwrap('message')] },
 		},

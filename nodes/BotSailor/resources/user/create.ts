@@ -11,7 +11,7 @@ export const create: OperationDescription = {
 		description: 'Create a platform user (client account) with a package; outputs the new user ID',
 		routing: confirmed(
 			'/user/create',
-			validateBody(
+			validateBody(() =>
 				z.object({
 					name: inputs.required.describe('Name'),
 					email: inputs.email.describe('Email'),

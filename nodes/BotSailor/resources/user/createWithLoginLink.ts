@@ -14,7 +14,7 @@ export const createWithLoginLink: OperationDescription = {
 			request: { url: '/user/get/direct-login-url/only-new-users' },
 			send: {
 				preSend: [
-					validateBody(
+					validateBody(() =>
 						z.object({
 							email: inputs.email.describe('Email'),
 							package_id: inputs.integer.describe('Package'),

@@ -12,7 +12,7 @@ export const get: OperationDescription = {
 		description: 'Get one user by ID or email, with package, limits and WhatsApp numbers',
 		routing: {
 			request: { url: '/user/list' },
-			send: { preSend: [validateBody(z.object({ id: userRef.describe('User') }))] },
+			send: { preSend: [validateBody(() => z.object({ id: userRef.describe('User') }))] },
 			output: { postReceive: [unwrap('message')] },
 		},
 	},

@@ -21,7 +21,7 @@ export const getLoginLink: OperationDescription = {
 						{ package_id: 'Package', expired_date: 'Expiry Date' },
 						(body) => body.create_on_fail === '1',
 					),
-					validateBody(
+					validateBody(() =>
 						z.object({
 							email: inputs.email.describe('Email'),
 							name: optionalText.describe('Name'),

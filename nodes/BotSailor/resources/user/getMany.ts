@@ -12,7 +12,7 @@ export const getMany: OperationDescription = {
 		description: 'List the platform users you manage',
 		routing: {
 			request: { url: '/user/list' },
-			send: { preSend: [validateBody(z.object({}))] },
+			send: { preSend: [validateBody(() => z.object({}))] },
 			operations: { pagination: paginate(1000, { unpaginatedInEarlierForm: true }) },
 			output: { postReceive: [unwrap('message')] },
 		},

@@ -11,7 +11,7 @@ export const logOut: OperationDescription = {
 		description: 'Sign a user out of the platform',
 		routing: confirmed(
 			'/user/logout',
-			validateBody(z.object({ user_id: inputs.integer.describe('User') })),
+			validateBody(() => z.object({ user_id: inputs.integer.describe('User') })),
 		),
 	},
 	fields: [

@@ -16,7 +16,7 @@ export const update: OperationDescription = {
 		routing: confirmed(
 			'/user/update',
 			currentFormOnly('reset_ai_token_usage', 'Reset AI Token Usage'),
-			validateBody(
+			validateBody(() =>
 				z.object({
 					id: userRef.describe('User'),
 					name: optionalText.describe('Name'),
