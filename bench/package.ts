@@ -7,7 +7,7 @@ import { fmt, median, ROOT } from './lib';
 
 const PEERS_DIR = join(ROOT, '.cache', 'peers');
 const PEERS = ['n8n-nodes-evolution-api', '@respond-io/n8n-nodes-respond-io'];
-const RUNS = 7;
+const RUNS = 15;
 
 /** n8n-workflow is preloaded (n8n has it loaded already); only the package's own files are timed. */
 const LOADER = `
@@ -21,11 +21,19 @@ for (const file of files) require(join(dir, file));
 process.stdout.write(String(Number(process.hrtime.bigint() - start) / 1e6));
 `;
 
-function loadMs(dir: string): number {
-	const times = Array.from({ length: RUNS }, () =>
-		Number(execFileSync(process.execPath, ['-e', LOADER, dir], { encoding: 'utf8' })),
-	);
-	return median(times);
+/**
+ * The median cold load of each package folder, each in a fresh process, the packages taking turns run by
+ * run (ours, peer, peer, ours, …), so that the machine's load at any moment weighs on all of them alike.
+ */
+function loadMs(dirs: string[]): number[] {
+	const times = dirs.map((): number[] => []);
+	for (let run = 0; run < RUNS; run++)
+		dirs.forEach((dir, index) =>
+			times[index].push(
+				Number(execFileSync(process.execPath, ['-e', LOADER, dir], { encoding: 'utf8' })),
+			),
+		);
+	return times.map(median);
 }
 
 function unpackedSize(dir: string): number {
@@ -64,13 +72,21 @@ function ratio(ours: number, best: number): string {
 export async function packageRows(): Promise<string[][]> {
 	if (!existsSync(join(ROOT, 'dist', 'nodes', 'BotSailor', 'BotSailor.node.js')))
 		execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
-	const ours = { size: unpackedSize(ROOT), load: loadMs(ROOT) };
 	installPeers();
+	const measured = PEERS.map((name) => join(PEERS_DIR, 'node_modules', name)).filter((dir) =>
+		existsSync(dir),
+	);
+	const loads = loadMs([ROOT, ...measured]);
+	const ours = { size: unpackedSize(ROOT), load: loads[0] };
 	const peers = PEERS.map((name) => {
 		const dir = join(PEERS_DIR, 'node_modules', name);
 		if (!existsSync(dir)) return { name, size: NaN, load: NaN };
 		const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
-		return { name: `${name}@${meta.version}`, size: unpackedSize(dir), load: loadMs(dir) };
+		return {
+			name: `${name}@${meta.version}`,
+			size: unpackedSize(dir),
+			load: loads[1 + measured.indexOf(dir)],
+		};
 	});
 	const nodes = (
 		JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -93,7 +109,7 @@ export async function packageRows(): Promise<string[][]> {
 		[
 			label,
 			'–',
-			`cold load of nodes + credentials (ms, median of ${RUNS})`,
+			`cold load of nodes + credentials (ms, median of ${RUNS}, packages taking turns)`,
 			fmt(ours.load, 1),
 			peers.map((peer) => `${peer.name}: ${fmt(peer.load, 1)}`).join('; '),
 			ratio(ours.load, fastest),

@@ -44,6 +44,8 @@ await build({
 	banner: {
 		js: `// ${pkg.name} ${pkg.version}: the nodes and the credential in one file, built from the TypeScript\n// sources (${pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '')}) by scripts/bundle.mjs.`,
 	},
+	// Texts keep their characters (→, —) rather than \u escapes.
+	charset: 'utf8',
 	logLevel: 'warning',
 });
 
