@@ -11,9 +11,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, OWNER, ROOT, Session } from '../test/e2e/n8n';
+import { signedInEditor } from '../test/e2e/editor';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, ROOT, Session } from '../test/e2e/n8n';
 
 /** The sample subscriber of the welcome example (its pinned trigger data and its sample branch): a fictional number. */
 const SAMPLE_SUBSCRIBER = '15550100001';
@@ -36,16 +37,6 @@ async function simulator<T>(url: string, action: string): Promise<T> {
 		);
 	return ((await response.json()) as { result: T }).result;
 }
-
-const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-	'--no-first-run',
-];
 
 function description(file: string, className: string): INodeTypeDescription {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the built node, as n8n loads it
@@ -121,17 +112,8 @@ async function main() {
 	const docs = join(ROOT, 'docs');
 	mkdirSync(docs, { recursive: true });
 
-	const browser = await chromium.launch({
-		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-		args: CHROMIUM_FLAGS,
-	});
+	const { browser, page } = await signedInEditor(baseUrl, { width: 1440, height: 900 });
 	try {
-		const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-		await page.goto(`${baseUrl}/signin`);
-		await page.fill('input[name=emailOrLdapLoginId]', OWNER.email);
-		await page.fill('input[name=password]', OWNER.password);
-		await page.keyboard.press('Enter');
-		await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
 		check('logs in as the demo owner', true, '');
 
 		// A marketer's search words find the nodes (codex aliases), in the nodes panel of a new workflow.

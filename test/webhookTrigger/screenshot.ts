@@ -7,13 +7,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startSimulator } from '../simulator/server';
+import { signedInEditor } from '../e2e/editor';
 import {
 	importCredential,
 	installCommunityPackage,
 	instance,
-	OWNER,
 	pack,
 	provision,
 	ROOT,
@@ -21,16 +21,6 @@ import {
 	start,
 } from '../e2e/n8n';
 import { importTriggerWorkflows, triggerWorkflow, WEBHOOK_NODE } from './realN8n';
-
-const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-	'--no-first-run',
-];
 
 async function main() {
 	const sim = await startSimulator();
@@ -47,18 +37,12 @@ async function main() {
 		}),
 	]);
 	const server = await start(n8n);
-	const browser = await chromium.launch({
-		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-		args: CHROMIUM_FLAGS,
-	});
+	let browser: Browser | undefined;
 	try {
 		await new Session(n8n.url).setupOwner();
-		const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-		await page.goto(`${n8n.url}/signin`);
-		await page.fill('input[name=emailOrLdapLoginId]', OWNER.email);
-		await page.fill('input[name=password]', OWNER.password);
-		await page.keyboard.press('Enter');
-		await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+		const editor = await signedInEditor(n8n.url, { width: 1440, height: 1000 });
+		browser = editor.browser;
+		const page = editor.page;
 		await page.goto(`${n8n.url}/workflow/bsWebhookShot`);
 		const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${WEBHOOK_NODE}"]`);
 		await node.waitFor({ timeout: 30_000 });
@@ -91,7 +75,7 @@ async function main() {
 		await page.screenshot({ path: join(ROOT, 'docs', 'webhook-trigger-panel.png') });
 		process.stdout.write('screenshot: docs/webhook-trigger-panel.png\n');
 	} finally {
-		await browser.close();
+		await browser?.close();
 		await server.stop();
 		await sim.close();
 		rmSync(work, { recursive: true, force: true });
