@@ -26,6 +26,7 @@ export async function signedInEditor(
 		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
 		args: CHROMIUM_FLAGS,
 	});
+	let signedIn = false;
 	try {
 		const page = await browser.newPage({ viewport });
 		await page.goto(`${baseUrl}/signin`);
@@ -33,9 +34,9 @@ export async function signedInEditor(
 		await page.fill('input[name=password]', OWNER.password);
 		await page.keyboard.press('Enter');
 		await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+		signedIn = true;
 		return { browser, page };
-	} catch (error) {
-		await browser.close();
-		throw error;
+	} finally {
+		if (!signedIn) await browser.close();
 	}
 }
