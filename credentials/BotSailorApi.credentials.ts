@@ -12,6 +12,14 @@ import { apiBaseUrl, DEFAULT_SENDS_IN_FLIGHT } from '../nodes/shared/credential'
 export const REFUSED_TOKEN_MESSAGE =
 	'Authorization failed - please check your credentials: the platform refused this API token. Copy it again from your profile (API Developer), and check that the Base URL is your platform’s address.';
 
+/** What the credential test says when no API answers under the Base URL (HTTP 404), e.g. a path from the address bar. */
+export const NOT_FOUND_MESSAGE =
+	'Base URL: no API answers at this address (HTTP 404). Type only your platform’s address, e.g. https://botsailor.com or wa.youragency.com, without a path such as /dashboard copied from the browser’s address bar.';
+
+/** What the credential test says when the Base URL answers with a redirect, which is never followed. */
+export const REDIRECT_MESSAGE =
+	'Base URL: the address answers with a redirect, which the node does not follow (it would send the API token to the new address). Put the final address in the Base URL: usually https:// instead of http://, or the platform’s new domain.';
+
 function isJsonRequest(options: IHttpRequestOptions): boolean {
 	const contentType = Object.entries(options.headers ?? {}).find(
 		([name]) => name.toLowerCase() === 'content-type',
@@ -88,7 +96,8 @@ export class BotSailorApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const apiToken = String(credentials.apiToken ?? '');
+		// Trimmed: a token copied with a space or a line break around it is the same token.
+		const apiToken = String(credentials.apiToken ?? '').trim();
 		const options: IHttpRequestOptions = {
 			...requestOptions,
 			baseURL: apiBaseUrl(credentials.baseUrl),
@@ -116,12 +125,19 @@ export class BotSailorApi implements ICredentialType {
 			url: '/user/myInfo',
 			method: 'POST',
 			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+			// A redirect is reported (rules below), never followed: following it would send the token to another host.
+			disableFollowRedirect: true,
 		},
 		// n8n's type lists one kind of rule per test, but its CredentialsTester (2.41) checks every rule by its own
 		// type: responseCode rules on an HTTP error, responseSuccessBody rules on a success body.
 		rules: [
 			{ type: 'responseCode', properties: { value: 401, message: REFUSED_TOKEN_MESSAGE } },
 			{ type: 'responseCode', properties: { value: 403, message: REFUSED_TOKEN_MESSAGE } },
+			{ type: 'responseCode', properties: { value: 404, message: NOT_FOUND_MESSAGE } },
+			...[301, 302, 303, 307, 308].map((value) => ({
+				type: 'responseCode',
+				properties: { value, message: REDIRECT_MESSAGE },
+			})),
 			{
 				type: 'responseSuccessBody',
 				properties: {

@@ -55,6 +55,8 @@ export class BotSailor implements INodeType {
 			method: 'POST',
 			headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
 			ignoreHttpStatusErrors: true,
+			// A redirect is an error (envelope.ts): following it would send the form body, API token included, elsewhere.
+			disableFollowRedirect: true,
 		},
 		properties: [
 			{

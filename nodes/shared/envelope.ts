@@ -19,16 +19,36 @@ function isSuccessStatus(status: unknown): boolean {
 	return status === '1' || status === 1 || status === true || status === 'true';
 }
 
+/**
+ * The JSON object at the start of a text, or after PHP's diagnostics: a PHP platform prints a notice, warning or
+ * deprecation ahead of the body when its display_errors is on ("<br />\n<b>Notice</b>: … on line 12<br />\n{…}" or
+ * "PHP Warning: …\n{…}"). SPEC-GAP: the spec shows clean JSON only (docs/spec-gaps.md).
+ */
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		// Only past a diagnostic: anything else that is not JSON stays unreadable.
+		const diagnostic =
+			/^\s*(<br\s*\/?>\s*)?(<b>)?\s*(PHP\s+)?(Notice|Warning|Deprecated|Strict Standards)\b/i;
+		if (!diagnostic.test(text)) return undefined;
+		for (let start = text.indexOf('{'), tries = 0; start >= 0 && tries < 50; tries++) {
+			try {
+				const value: unknown = JSON.parse(text.slice(start));
+				if (isRecord(value) && 'status' in value) return value;
+			} catch {
+				// Not yet the body: a brace inside the notice.
+			}
+			start = text.indexOf('{', start + 1);
+		}
+		return undefined;
+	}
+}
+
 function asEnvelope(body: unknown): IDataObject | undefined {
 	let value = body;
 	if (Buffer.isBuffer(value)) value = value.toString('utf8');
-	if (typeof value === 'string') {
-		try {
-			value = JSON.parse(value);
-		} catch {
-			return undefined;
-		}
-	}
+	if (typeof value === 'string') value = parseJson(value);
 	return isRecord(value) ? value : undefined;
 }
 
@@ -72,9 +92,56 @@ export function withoutSecrets(value: unknown): unknown {
 	return value;
 }
 
-/** Removes every occurrence of the secret, so no API text can echo the token back to the user. */
-export function redact(text: string, secret?: string): string {
-	return secret ? text.split(secret).join('***') : text;
+/**
+ * Every form in which a secret can travel in a text: as is, URL-encoded (either way of encoding a space), as a
+ * JSON string's content (with or without escaped slashes), and a JSON string of a JSON string.
+ */
+function encodingsOf(secret: string): string[] {
+	const json = JSON.stringify(secret).slice(1, -1);
+	const forms = [
+		secret,
+		encodeURIComponent(secret),
+		encodeURIComponent(secret).replace(/%20/g, '+'),
+		json,
+		json.replace(/\//g, '\\/'),
+		JSON.stringify(json).slice(1, -1),
+	];
+	// Longest first, so a form that contains another is replaced whole.
+	return [...new Set(forms)].filter((form) => form.length > 0).sort((a, b) => b.length - a.length);
+}
+
+/** Removes every occurrence of the secrets, in every encoding (encodingsOf), so no API text can echo one back. */
+export function redact(text: string, secret?: string | readonly string[]): string {
+	const secrets = (typeof secret === 'string' ? [secret] : (secret ?? [])).filter(
+		(value) => value.length > 0,
+	);
+	let result = text;
+	for (const value of secrets)
+		for (const form of encodingsOf(value)) {
+			if (result.includes(form)) result = result.split(form).join('***');
+			// URL encoding's hex digits may come in either case (%7C, %7c).
+			if (form.includes('%'))
+				result = result.replace(
+					new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'),
+					'***',
+				);
+		}
+	return result;
+}
+
+/** API data with every occurrence of the secrets removed from its strings and keys, by value (see redact). */
+export function redactDeep<T>(value: T, secret?: string | readonly string[]): T {
+	if (!secret || secret.length === 0) return value;
+	const walk = (entry: unknown): unknown => {
+		if (typeof entry === 'string') return redact(entry, secret);
+		if (Array.isArray(entry)) return entry.map(walk);
+		if (isRecord(entry))
+			return Object.fromEntries(
+				Object.entries(entry).map(([key, inner]) => [redact(key, secret), walk(inner)]),
+			);
+		return entry;
+	};
+	return walk(value) as T;
 }
 
 function apiText(envelope: IDataObject): string | undefined {
@@ -82,6 +149,47 @@ function apiText(envelope: IDataObject): string | undefined {
 	if (typeof text === 'string' && text.trim() !== '') return text;
 	if (text && typeof text === 'object') return JSON.stringify(text);
 	return undefined;
+}
+
+/** What a 404 means here: the Base URL leads somewhere without the API (a path from the browser, another site). */
+const NOT_FOUND_HINT =
+	'No API answers at this address (HTTP 404). The Base URL must be only your platform’s address, e.g. https://botsailor.com or wa.youragency.com, without a path such as /dashboard copied from the browser’s address bar.';
+
+/** A header of a response, whatever the case of its name. */
+function headerOf(response: RawResponse, name: string): string | undefined {
+	const entry = Object.entries(response.headers ?? {}).find(([key]) => key.toLowerCase() === name);
+	return entry === undefined || entry[1] === undefined || entry[1] === null
+		? undefined
+		: String(entry[1]);
+}
+
+/**
+ * A redirect answer (never followed: a client that follows it sends the form body, API token included, to the new
+ * address): names the target, without its query (which may carry anything) or a user name and password.
+ */
+function redirectFailure(response: RawResponse): Failure {
+	const statusCode = response.statusCode ?? 300;
+	const location = headerOf(response, 'location');
+	let target = 'another address';
+	let origin: string | undefined;
+	if (location) {
+		try {
+			const url = new URL(location, 'http://relative.invalid');
+			origin = url.host === 'relative.invalid' ? undefined : url.origin;
+			target = origin ? `${origin}${url.pathname}` : url.pathname;
+		} catch {
+			target = 'an address that cannot be read';
+		}
+	}
+	const login = /login|signin|sign-in/i.test(target);
+	return {
+		message: `The platform answered with a redirect to ${target} (HTTP ${statusCode}); the node does not follow redirects`,
+		description: login
+			? `A redirect to a login page usually means a missing or refused API token, or a Base URL that is not the platform’s address. ${CREDENTIAL_HINT} Nothing was sent to ${target}.`
+			: `Put the final address in the Base URL${origin ? ` (${origin} if that is your platform)` : ''}: the common cases are http:// that moved to https://, and a platform that moved to another domain. A redirect is not followed, so that the form body with the API token never goes to another address.`,
+		httpCode: statusCode,
+		answer: 'redirect',
+	};
 }
 
 function hintFor(statusCode: number): string {
@@ -116,6 +224,8 @@ export function apiError(
 	});
 	if (details.retryAfterMs !== undefined)
 		error.context = { ...error.context, retryAfterMs: details.retryAfterMs };
+	// What kind of answer it was tells the delivery policy (delivery.ts) whether the platform may have acted.
+	if (details.answer !== undefined) error.context = { ...error.context, answer: details.answer };
 	return error;
 }
 
@@ -135,6 +245,11 @@ export interface Failure {
 	description: string;
 	httpCode: number;
 	retryAfterMs?: number;
+	/**
+	 * An answer that is no API envelope: `unreadable` (a success status with a body that cannot be read: truncated,
+	 * empty, garbled), `page` (a web page), `redirect` (HTTP 3xx, never followed: see transport.ts).
+	 */
+	answer?: 'unreadable' | 'page' | 'redirect';
 }
 
 /** What a response says: the successful envelope, or why the call failed. */
@@ -146,22 +261,35 @@ export type Reading = { envelope: IDataObject } | { failure: Failure };
  */
 export function readResponse(response: RawResponse): Reading {
 	const statusCode = response.statusCode ?? 200;
+	if (statusCode >= 300 && statusCode < 400) return { failure: redirectFailure(response) };
 	// Secrets of third parties that API data carries are dropped here, before any reader sees them.
 	const envelope = withoutSecrets(asEnvelope(response.body)) as IDataObject | undefined;
 	if (!envelope) {
-		const message = looksLikeHtml(response.body)
+		const page = looksLikeHtml(response.body);
+		const empty =
+			String(
+				Buffer.isBuffer(response.body) ? response.body.toString('utf8') : (response.body ?? ''),
+			).trim() === '';
+		const message = page
 			? `The platform answered with a web page instead of an API response (HTTP ${statusCode})`
-			: `The platform answered with a body that is not valid JSON (HTTP ${statusCode})`;
+			: empty
+				? `The platform answered with an empty body (HTTP ${statusCode})`
+				: `The platform answered with a body that is not valid JSON (HTTP ${statusCode})`;
 		const description =
-			statusCode >= 400
-				? hintFor(statusCode)
-				: `This usually means a wrong Base URL or a missing API token. ${CREDENTIAL_HINT}`;
+			statusCode === 404
+				? NOT_FOUND_HINT
+				: statusCode >= 400
+					? hintFor(statusCode)
+					: page
+						? `This usually means a wrong Base URL or a missing API token. ${CREDENTIAL_HINT}`
+						: 'The platform took the request but its answer cannot be read (cut off, empty or garbled).';
 		return {
 			failure: {
 				message,
 				description,
 				httpCode: statusCode,
 				retryAfterMs: retryAfterMs(response.headers),
+				answer: page ? 'page' : statusCode < 300 ? 'unreadable' : undefined,
 			},
 		};
 	}

@@ -7,8 +7,8 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import { apiBaseUrl, CREDENTIAL_TYPE } from './credential';
-import { apiError, readResponse, type RawResponse } from './envelope';
+import { apiBaseUrl, baseUrlHint, CREDENTIAL_TYPE } from './credential';
+import { apiError, readResponse, redactDeep, type RawResponse } from './envelope';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
@@ -17,51 +17,182 @@ export type RequestContext = IAllExecuteFunctions;
 
 export async function apiToken(context: Pick<FunctionsBase, 'getCredentials'>): Promise<string> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
-	return String(credentials.apiToken ?? '');
+	return String(credentials.apiToken ?? '').trim();
 }
 
-/** Connection failures before the request left: nothing reached the platform. */
-const NEVER_CONNECTED = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$/;
+/**
+ * What a connection failure says about the request, by its error code: whether it proves that nothing reached the
+ * platform (`sent: false`), whether trying again can help, and what to change. The delivery policy (delivery.ts) and
+ * the read retries below both read this one table.
+ *
+ * | Code                                   | Sent | Retry | Cause                                                  |
+ * |----------------------------------------|------|-------|--------------------------------------------------------|
+ * | EPROTO, ERR_SSL_*                      | no   | no    | TLS handshake failed: https:// against a plain server  |
+ * | CERT_*, *_SELF_SIGNED_*, ERR_TLS_CERT_* | no   | no    | certificate not valid for the host                     |
+ * | ENOTFOUND                              | no   | no    | host unknown (DNS)                                     |
+ * | ECONNREFUSED, EAI_AGAIN, E*UNREACH     | no   | yes   | nothing answers, DNS or network momentarily away       |
+ * | deadline (Options → Timeout)           | ?    | no    | no complete answer in time                             |
+ * | ECONNRESET, timeout, anything else     | ?    | no    | the request may have left; the answer was lost         |
+ */
+export interface ConnectionVerdict {
+	sent: 'no' | 'maybe';
+	retry: boolean;
+	cause: 'tls' | 'certificate' | 'dns' | 'refused' | 'network' | 'deadline' | 'lost';
+}
+
+const CERTIFICATE =
+	/^(CERT_|ERR_TLS_CERT|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(VERIFY|GET_ISSUER|DECRYPT)|ERR_TLS_)/;
+
+/** The verdict on a connection failure's code (see ConnectionVerdict); `deadline` is the code of our own deadline. */
+export function connectionVerdict(code: string, message = ''): ConnectionVerdict {
+	if (code === 'DEADLINE') return { sent: 'maybe', retry: false, cause: 'deadline' };
+	if (CERTIFICATE.test(code)) return { sent: 'no', retry: false, cause: 'certificate' };
+	if (
+		code === 'EPROTO' ||
+		/^ERR_SSL_/.test(code) ||
+		/wrong version number|packet length too long/i.test(message)
+	)
+		return { sent: 'no', retry: false, cause: 'tls' };
+	if (code === 'ENOTFOUND') return { sent: 'no', retry: false, cause: 'dns' };
+	if (code === 'ECONNREFUSED') return { sent: 'no', retry: true, cause: 'refused' };
+	if (/^(EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$/.test(code))
+		return { sent: 'no', retry: true, cause: 'network' };
+	return { sent: 'maybe', retry: false, cause: 'lost' };
+}
+
+/** The address a failed request went to (origin only: never a user name, password, path or query). */
+function targetOf(error: { config?: { url?: string; baseURL?: string } }): URL | undefined {
+	try {
+		return new URL(String(error.config?.url ?? ''), error.config?.baseURL);
+	} catch {
+		return undefined;
+	}
+}
+
+/** What to do about a connection failure that proves nothing left, naming the host and what to type in the Base URL. */
+function connectionHint(verdict: ConnectionVerdict, target: URL | undefined, code: string): string {
+	const host = target?.host ?? 'the Base URL’s host';
+	switch (verdict.cause) {
+		case 'tls':
+			return `${host} did not answer in HTTPS (the TLS handshake failed), so nothing was sent. A Base URL without http:// or https:// is taken as https://: if your platform is served over plain http, type http://${target?.host ?? '<host>'} in the Base URL.`;
+		case 'certificate':
+			return `The HTTPS certificate of ${host} is not valid for it (${code}), so nothing was sent. Check that the Base URL is your platform’s own address; for a self-signed certificate you trust, turn on Options → Ignore SSL Issues.`;
+		case 'dns':
+			return `The host ${host} of the Base URL was not found (DNS), so nothing was sent. Check its spelling: type the address you open your dashboard at, e.g. https://botsailor.com or wa.youragency.com.`;
+		case 'refused':
+			return `Nothing answers at ${host} (connection refused), so nothing was sent. Check the Base URL (and its port), or retry once the platform is up.`;
+		case 'network':
+			return `${host} could not be reached (${code}), so nothing was sent. Check the network and the Base URL, then retry.`;
+		case 'deadline':
+			return 'No complete answer came within Options → Timeout; the request may or may not have reached the platform. Raise Options → Timeout if the platform is slow.';
+		default:
+			return 'The request may or may not have reached the platform. Check the Base URL and the network.';
+	}
+}
 
 /**
- * Network failures (refused, reset, timeout) as a NodeApiError that carries no request data; its
- * `context.connection` keeps the error code, so the delivery policy can tell "never connected" from "answer lost".
+ * Network failures (refused, reset, timeout, TLS) as a NodeApiError that carries no request data; its
+ * `context.connection` keeps the error code and `context.sent` the verdict (connectionVerdict), so the delivery policy
+ * can tell "nothing left" from "answer lost". `deadlineMs`: the request was aborted by our whole-request deadline.
  */
 export function transportError(
 	context: Pick<RequestContext, 'getNode'>,
-	error: Error & { code?: string },
+	error: Error & { code?: string; config?: { url?: string; baseURL?: string } },
 	secret: string,
 	itemIndex?: number,
+	deadlineMs?: number,
 ) {
-	const code = error.code ?? 'UNKNOWN';
-	const reason = code === 'ECONNABORTED' || /timeout/i.test(error.message) ? 'timed out' : 'failed';
+	const code = deadlineMs !== undefined ? 'DEADLINE' : (error.code ?? 'UNKNOWN');
+	const verdict = connectionVerdict(code, error.message);
+	const target = targetOf(error);
+	const reason =
+		deadlineMs !== undefined
+			? `timed out: no complete answer within ${Math.round(deadlineMs / 100) / 10} s`
+			: code === 'ECONNABORTED' || /timeout/i.test(error.message)
+				? `timed out: ${error.message}`
+				: `failed: ${error.message}`;
 	const failure = apiError(
 		context.getNode(),
 		{
-			message: `The connection to the platform ${reason}: ${error.message}`,
-			description: NEVER_CONNECTED.test(code)
-				? 'The request did not reach the platform. Check the Base URL and the network, then retry.'
-				: 'The request may or may not have reached the platform. Check the Base URL and the network.',
+			message: `The connection to the platform ${reason}`,
+			description: connectionHint(verdict, target, code),
 			httpCode: 0,
 			itemIndex,
 		},
 		secret,
 	);
-	failure.context = { ...failure.context, connection: code };
+	failure.context = {
+		...failure.context,
+		connection: code,
+		sent: verdict.sent,
+		retry: verdict.retry,
+	};
 	return failure;
 }
 
 /**
+ * A whole-request deadline (Options → Timeout): n8n's `timeout` only limits the silence between two packets, so a
+ * server that trickles a byte a second would hold the request (and a send slot) as long as it likes. The request is
+ * aborted at the deadline, and the execution's cancel signal aborts it too.
+ */
+export function withDeadline<O extends Pick<IHttpRequestOptions, 'timeout' | 'abortSignal'>>(
+	context: object,
+	options: O,
+	fallbackMs = 300_000,
+): { options: O; deadlineMs: number; expired: () => boolean } {
+	const deadlineMs = Number(options.timeout) > 0 ? Number(options.timeout) : fallbackMs;
+	const deadline = AbortSignal.timeout(deadlineMs);
+	// Only execute contexts have a cancel signal; polls, dropdowns and hooks do not.
+	const cancel = (
+		context as { getExecutionCancelSignal?: () => AbortSignal | undefined }
+	).getExecutionCancelSignal?.();
+	const signals = [deadline, cancel, options.abortSignal as AbortSignal | undefined].filter(
+		(signal): signal is AbortSignal => signal !== undefined,
+	);
+	return {
+		options: {
+			...options,
+			timeout: deadlineMs,
+			abortSignal: signals.length === 1 ? deadline : AbortSignal.any(signals),
+		},
+		deadlineMs,
+		expired: () => deadline.aborted,
+	};
+}
+
+/** A Base URL mistake that the credential's authenticate refused (credential.ts), whatever n8n wrapped it in. */
+function baseUrlMistake(failure: unknown): Error | undefined {
+	for (
+		let error = failure as { name?: string; cause?: unknown } | undefined, depth = 0;
+		error && depth < 4;
+		depth++
+	) {
+		if (error.name === 'BaseUrlError') return error as Error;
+		error = error.cause as typeof error;
+	}
+	return undefined;
+}
+
+/**
  * A failed call of n8n's request helper as the error to report. Our own errors (envelope,
- * validation) pass through; a network failure, which n8n wraps around the AxiosError whose
- * `config` holds the request body and headers (token inside), becomes our transport error.
+ * validation) pass through; a Base URL mistake becomes a NodeOperationError naming the field (nothing was sent); a
+ * network failure, which n8n wraps around the AxiosError whose `config` holds the request body and headers (token
+ * inside), becomes our transport error.
  */
 export function reportedFailure(
 	context: Pick<RequestContext, 'getNode'>,
 	failure: unknown,
 	secret: string,
 	itemIndex?: number,
+	deadline?: { deadlineMs: number; expired: () => boolean },
 ): unknown {
+	const mistake = baseUrlMistake(failure);
+	if (mistake)
+		return new NodeOperationError(context.getNode(), mistake.message, {
+			description:
+				'Fix the Base URL in the BotSailor credential. Nothing was sent to the platform.',
+			itemIndex,
+		});
 	const cause = (failure as { cause?: Error & { isAxiosError?: boolean } }).cause;
 	if (failure instanceof NodeOperationError) return failure;
 	if (failure instanceof NodeApiError && cause?.isAxiosError !== true) return failure;
@@ -70,12 +201,27 @@ export function reportedFailure(
 		cause?.isAxiosError === true ? cause : (failure as Error),
 		secret,
 		itemIndex,
+		deadline?.expired() ? deadline.deadlineMs : undefined,
 	);
 }
 
 /**
- * The envelope of a response, or the NodeApiError of its failure. The token is read (to redact it
- * from the API's text) only when there is a failure: decrypting credentials costs time per item.
+ * Adds the Base URL hint to a failure whose answer says the address is wrong (a 404, a web page), when the Base URL
+ * has a path: "/dashboard" copied from the browser is the usual mistake.
+ */
+export function withBaseUrlHint(failure: unknown, baseUrl: unknown): unknown {
+	if (!(failure instanceof NodeApiError)) return failure;
+	const notFound = Number(failure.httpCode) === 404;
+	const page = failure.context?.answer === 'page';
+	if (!notFound && !page) return failure;
+	const hint = baseUrlHint(baseUrl, notFound ? 'notFound' : 'page');
+	if (hint && !String(failure.description ?? '').includes(hint))
+		failure.description = `${failure.description ?? ''} ${hint}`.trim();
+	return failure;
+}
+
+/**
+ * The envelope of a response, or the NodeApiError of its failure, the token redacted from either by value.
  */
 export async function envelopeOf(
 	this: RequestContext,
@@ -83,9 +229,16 @@ export async function envelopeOf(
 	itemIndex?: number,
 ): Promise<IDataObject> {
 	const reading = readResponse(response);
-	if ('failure' in reading)
-		throw apiError(this.getNode(), { ...reading.failure, itemIndex }, await apiToken(this));
-	return reading.envelope;
+	const secret = await apiToken(this);
+	if ('failure' in reading) {
+		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+		throw withBaseUrlHint(
+			apiError(this.getNode(), { ...reading.failure, itemIndex }, secret),
+			credentials.baseUrl,
+		);
+	}
+	// Whatever the platform echoes, the token leaves in no output (by value, in every encoding: envelope.ts redact).
+	return redactDeep(reading.envelope, secret);
 }
 
 /**
@@ -147,16 +300,34 @@ export const READ_RETRY = Object.freeze({
 
 /** HTTP answers to a read that are worth repeating: rate limited, or a gateway or server that is momentarily away. */
 const READ_RETRY_STATUS = new Set([429, 502, 503, 504]);
-/** Connections that failed or dropped (a timeout is not repeated: it has used the time already). */
-const READ_RETRY_CONNECTION =
-	/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE)$/;
-
-/** Whether a failed read may be repeated (see READ_RETRY_STATUS and READ_RETRY_CONNECTION). */
+/** Whether a failed read may be repeated: READ_RETRY_STATUS, a connection worth retrying (connectionVerdict), a drop. */
 export function isRetryableRead(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
 	const connection = error.context?.connection;
-	if (typeof connection === 'string') return READ_RETRY_CONNECTION.test(connection);
+	// A dropped connection is worth repeating for a read (it changes nothing); a timeout has used the time already.
+	if (typeof connection === 'string')
+		return connectionVerdict(connection).retry || /^(ECONNRESET|EPIPE)$/.test(connection);
 	return READ_RETRY_STATUS.has(Number(error.httpCode));
+}
+
+/**
+ * The wait before another try: the platform's Retry-After when it gave one, held between the backoff's own floor
+ * (so a Retry-After of 0 does not hammer the platform) and `maxDelayMs`; undefined when the platform asked for longer
+ * than that (the caller gives up). A negative or unreadable Retry-After is no Retry-After (envelope.ts reads it).
+ */
+export function retryWait(
+	failure: unknown,
+	tries: number,
+	settings: { baseDelayMs: number; maxDelayMs: number },
+	random = Math.random,
+): number | undefined {
+	const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** tries);
+	const backoff = Math.round(ceiling / 2 + (ceiling / 2) * random());
+	const retryAfterMs =
+		failure instanceof NodeApiError ? Number(failure.context?.retryAfterMs) : Number.NaN;
+	if (!Number.isFinite(retryAfterMs) || retryAfterMs < 0) return backoff;
+	if (retryAfterMs > settings.maxDelayMs) return undefined;
+	return Math.max(retryAfterMs, Math.round(ceiling / 2));
 }
 
 /**
@@ -177,13 +348,9 @@ export async function retryRead<T>(
 		}
 		if (!isRetryableRead(error)) throw error;
 		const failure = error as NodeApiError;
-		const retryAfterMs = Number(failure.context?.retryAfterMs);
-		const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** tries);
-		const wait = Number.isFinite(retryAfterMs)
-			? retryAfterMs
-			: Math.round(ceiling / 2 + (ceiling / 2) * Math.random());
+		const wait = retryWait(failure, tries, settings);
 		const elapsed = Date.now() - started;
-		if (tries >= settings.retries || elapsed + wait > settings.budgetMs) {
+		if (tries >= settings.retries || wait === undefined || elapsed + wait > settings.budgetMs) {
 			if (tries > 0) {
 				failure.description =
 					`${failure.description ?? ''} The platform refused this read ${tries + 1} times in ${Math.round(elapsed / 100) / 10} s; it was not retried further.`.trim();
@@ -207,24 +374,37 @@ export async function sendRequest(
 	credentials?: ICredentialsDecrypted,
 ): Promise<IDataObject> {
 	const secret = async () =>
-		credentials ? String(credentials.data?.apiToken ?? '') : await apiToken(this);
+		credentials ? String(credentials.data?.apiToken ?? '').trim() : await apiToken(this);
+	const baseUrl = async () =>
+		credentials ? credentials.data?.baseUrl : (await this.getCredentials(CREDENTIAL_TYPE)).baseUrl;
 	const once = async () => {
+		// Never follow a redirect: n8n's client would send the form body, API token included, to the new address.
+		const deadline = withDeadline(this, {
+			...options,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+		});
 		let response: IN8nHttpFullResponse;
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				CREDENTIAL_TYPE,
-				{ ...options, returnFullResponse: true, ignoreHttpStatusErrors: true },
+				deadline.options,
 				// The run's credential, when the caller decrypted it once for many requests.
 				credentials ? { credentialsDecrypted: credentials } : undefined,
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
-			throw reportedFailure(this, error, await secret(), itemIndex);
+			throw reportedFailure(this, error, await secret(), itemIndex, deadline);
 		}
 		const reading = readResponse(response);
 		if ('failure' in reading)
-			throw apiError(this.getNode(), { ...reading.failure, itemIndex }, await secret());
-		return reading.envelope;
+			throw withBaseUrlHint(
+				apiError(this.getNode(), { ...reading.failure, itemIndex }, await secret()),
+				await baseUrl(),
+			);
+		// Whatever the platform echoes, the token leaves in no output (by value, in every encoding: envelope.ts redact).
+		return redactDeep(reading.envelope, await secret());
 	};
 	return isReadPath(options.url) ? await retryRead(once) : await once();
 }

@@ -111,7 +111,7 @@ describe('BotSailor API credential', () => {
 		[' wa.agency.example/api/v1 ', 'https://wa.agency.example/api/v1'],
 		['//wa.agency.example', 'https://wa.agency.example/api/v1'],
 		['https://app.botsailor.com/', 'https://app.botsailor.com/api/v1'],
-		['HTTPS://App.BotSailor.com', 'HTTPS://App.BotSailor.com/api/v1'],
+		['HTTPS://App.BotSailor.com', 'https://app.botsailor.com/api/v1'],
 		['http://127.0.0.1:5055', 'http://127.0.0.1:5055/api/v1'],
 		['localhost:5055', 'https://localhost:5055/api/v1'],
 	])('normalises the Base URL %j to %j', (typed, expected) => {

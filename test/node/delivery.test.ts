@@ -7,6 +7,7 @@ import {
 	Limiter,
 	outcomeOf,
 } from '../../nodes/BotSailor/shared/delivery';
+import { connectionVerdict } from '../../nodes/shared/transport';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 
@@ -291,9 +292,23 @@ describe('delivery building blocks', () => {
 			'refused',
 			'refused',
 		]);
+		// Issue 34: an unknown host (DNS) proves nothing left but is not retried: trying again cannot help.
+		const verdict = (code: string) =>
+			Object.assign(withCode('0'), {
+				context: { connection: code, ...connectionVerdict(code) },
+			});
 		expect(
-			['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].map((code) => isRetryable(connection(code))),
-		).toEqual([true, true, true]);
+			['ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND', 'EPROTO', 'CERT_HAS_EXPIRED'].map((code) => [
+				outcomeOf(verdict(code)),
+				isRetryable(verdict(code)),
+			]),
+		).toEqual([
+			['notSent', true],
+			['notSent', true],
+			['notSent', false],
+			['notSent', false],
+			['notSent', false],
+		]);
 		expect(
 			['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'UNKNOWN'].map((code) =>
 				outcomeOf(connection(code)),

@@ -8,7 +8,7 @@ import type {
 	INodeExecutionData,
 	INodeType,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, sendsInFlight } from '../../shared/credential';
+import { baseUrlProblem, CREDENTIAL_TYPE, sendsInFlight } from '../../shared/credential';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { DELIVERY_DEFAULTS, deliver, type DeliveryOptions } from './delivery';
 import { payloadRecords } from '../../shared/envelope';
@@ -22,6 +22,7 @@ import {
 	type SendItem,
 } from './sendDefinition';
 import { fingerprintOf, sendRecordOf } from './sendRecord';
+import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
 
 /**
  * The sends in a workflow run (the node's `customOperations`), for many items at once:
@@ -146,34 +147,54 @@ function itemList(indexes: number[]): string {
 	return `${indexes.length === 1 ? 'item' : 'items'} ${ranges.join(', ')}`;
 }
 
-/** The first failure of a run, its description extended with what was delivered and what was not attempted. */
+/** The description of a failure before a run's report was added: Retry On Fail reports the same error again. */
+const ownDescriptions = new WeakMap<object, string>();
+
+/**
+ * The first failure of a run, its description extended with the three outcomes of the run's items: delivered (with
+ * their wa_message_id), may have been delivered (the platform may have acted: check before sending them again), and
+ * not sent (refused, failed before reaching the platform, or not attempted: safe to send again).
+ */
 function failureReport(
 	failure: NodeApiError | NodeOperationError,
 	outcomes: ItemOutcome[],
 ): NodeApiError | NodeOperationError {
-	const delivered = outcomes.flatMap((outcome, index) =>
-		outcome && 'records' in outcome ? [index] : [],
+	const indexesWhere = (test: (outcome: ItemOutcome) => boolean) =>
+		outcomes.flatMap((outcome, index) => (test(outcome) ? [index] : []));
+	const delivered = indexesWhere((outcome) => outcome !== undefined && 'records' in outcome);
+	const unknown = indexesWhere(
+		(outcome) =>
+			outcome !== undefined && 'error' in outcome && outcome.error.context?.outcome === 'unknown',
 	);
-	const failed = outcomes.flatMap((outcome, index) =>
-		outcome && 'error' in outcome ? [index] : [],
+	const failed = indexesWhere(
+		(outcome) =>
+			outcome !== undefined && 'error' in outcome && outcome.error.context?.outcome !== 'unknown',
 	);
-	const notAttempted = outcomes.flatMap((outcome, index) => (outcome === undefined ? [index] : []));
+	const notAttempted = indexesWhere((outcome) => outcome === undefined);
 	const ids = delivered.slice(0, 20).map((index) => {
 		const outcome = outcomes[index] as { records: IDataObject[] };
 		const id = outcome.records[0]?.wa_message_id;
 		return id ? `${index}: ${String(id)}` : String(index);
 	});
+	const notSent = [
+		failed.length ? `${itemList(failed)} (failed)` : '',
+		notAttempted.length ? `${itemList(notAttempted)} (not attempted)` : '',
+	].filter(Boolean);
 	const parts = [
 		`Delivered: ${delivered.length} of ${outcomes.length} items${delivered.length ? ` (${ids.join('; ')}${delivered.length > ids.length ? `; and ${delivered.length - ids.length} more` : ''})` : ''}.`,
-		`Failed: ${itemList(failed)}.`,
-		notAttempted.length ? `Not attempted: ${itemList(notAttempted)}.` : '',
+		unknown.length
+			? `May have been delivered: ${itemList(unknown)} (check the conversation before sending again).`
+			: '',
+		notSent.length ? `Not sent: ${notSent.join(', ')}.` : '',
 	];
-	failure.description = [failure.description, parts.filter(Boolean).join(' ')]
+	if (!ownDescriptions.has(failure)) ownDescriptions.set(failure, failure.description ?? '');
+	failure.description = [ownDescriptions.get(failure), parts.filter(Boolean).join(' ')]
 		.filter(Boolean)
 		.join(' ');
 	failure.context = {
 		...failure.context,
 		delivered: delivered.length,
+		mayHaveBeenDelivered: unknown.length,
 		notAttempted: notAttempted.length,
 	};
 	return failure;
@@ -196,6 +217,13 @@ async function runSends(
 		type: CREDENTIAL_TYPE,
 		data: await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE),
 	};
+	// A Base URL mistake fails the run before anything is sent (it would fail every item alike).
+	const problem = baseUrlProblem(credentials.data?.baseUrl);
+	if (problem)
+		throw new NodeOperationError(node, problem, {
+			description:
+				'Fix the Base URL in the BotSailor credential. Nothing was sent to the platform.',
+		});
 	const record = sendRecordOf(this);
 	const sendItems = items.map((_, index) => sendItemAt(this, index, credentials));
 	const outcomes: ItemOutcome[] = items.map(() => undefined);
@@ -205,7 +233,7 @@ async function runSends(
 	const fingerprints: string[] = [];
 	for (const [index, item] of sendItems.entries()) {
 		try {
-			fields[index] = await definition.build(item);
+			fields[index] = checkWhatsAppLimits(item, definition.url, await definition.build(item));
 			const files = Object.values(item.binaries()).map(({ id, fileName, mimeType, fileSize }) => [
 				id,
 				fileName,

@@ -2,20 +2,25 @@ import type { INode } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_SENDS_IN_FLIGHT } from '../../shared/credential';
 import { NodeApiError, sleep } from 'n8n-workflow';
 import { apiError } from '../../shared/envelope';
+import { retryWait } from '../../shared/transport';
 
 /**
  * The delivery policy of every send (the bulk path in bulkSend.ts and the declarative path in
  * sendDefinition.ts alike): a bounded number of requests in flight per account, and a retry only
  * when the failure proves the platform did not act on the request.
  *
- * | Failure                                  | Retried | Why                                               |
- * |------------------------------------------|---------|---------------------------------------------------|
- * | HTTP 429, HTTP 503                        | yes     | the platform (or its proxy) refused before acting |
- * | connection refused, host not found        | yes     | the request never left                            |
- * | HTTP 500, 502, 504                        | no      | the platform may have acted before failing        |
- * | timeout, reset, dropped connection        | no      | the request left; the answer was lost             |
- * | `status: "0"`, other 4xx, non-JSON answer | no      | the platform's own refusal                        |
+ * | Failure                                        | Outcome  | Retried | Why                                          |
+ * |------------------------------------------------|----------|---------|----------------------------------------------|
+ * | HTTP 429, HTTP 503                             | not sent | yes     | the platform (or its proxy) refused first    |
+ * | connection refused, network away (EAI_AGAIN)   | not sent | yes     | the request never left                       |
+ * | TLS handshake, certificate, unknown host (DNS) | not sent | no      | never left, and trying again cannot help     |
+ * | HTTP 3xx (a redirect, never followed)          | not sent | no      | answered before the API; fix the Base URL    |
+ * | HTTP 500, 502, 504                             | unknown  | no      | the platform may have acted before failing   |
+ * | HTTP 2xx whose body cannot be read             | unknown  | no      | the platform acted; its answer is lost       |
+ * | deadline, timeout, reset, dropped connection   | unknown  | no      | the request left; the answer was lost        |
+ * | `status: "0"`, other 4xx, a web page           | refused  | no      | the platform's own refusal (not sent)        |
  *
+ * The connection verdicts come from transport.ts (connectionVerdict), the answer kinds from envelope.ts.
  * A send that is not retried because its outcome is unknown fails as "may have been delivered",
  * never as a plain error and never as success.
  */
@@ -88,29 +93,28 @@ export type Outcome = 'notSent' | 'refused' | 'unknown';
 
 /** HTTP answers that prove nothing was done: rate limited, or unavailable. */
 const NOT_SENT_STATUS = new Set([429, 503]);
-/** Connection failures before any byte of the request left. */
-const NOT_CONNECTED = new Set([
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-]);
 
-/** Reads what a failure (our NodeApiError from envelope.ts or request.ts) says about the send. */
+/** Reads what a failure (our NodeApiError from envelope.ts or transport.ts) says about the send. */
 export function outcomeOf(error: unknown): Outcome {
 	if (!(error instanceof NodeApiError)) return 'refused';
-	const connection = error.context?.connection;
-	if (typeof connection === 'string') return NOT_CONNECTED.has(connection) ? 'notSent' : 'unknown';
+	if (error.context?.outcome === 'notSent') return 'notSent';
+	if (error.context?.outcome === 'unknown') return 'unknown';
+	if (typeof error.context?.connection === 'string')
+		return error.context.sent === 'no' ? 'notSent' : 'unknown';
+	if (error.context?.answer === 'redirect') return 'notSent';
 	const status = Number(error.httpCode);
+	if (error.context?.answer === 'unreadable' && status < 300) return 'unknown';
 	if (NOT_SENT_STATUS.has(status)) return 'notSent';
 	if (status >= 500) return 'unknown';
 	return 'refused';
 }
 
-/** Whether a failed send may be repeated: only when it proves the platform did not act. */
+/** Whether a failed send may be repeated: only when it proves the platform did not act, and trying again can help. */
 export function isRetryable(error: unknown): boolean {
-	return outcomeOf(error) === 'notSent';
+	if (outcomeOf(error) !== 'notSent') return false;
+	const context = (error as NodeApiError).context;
+	if (context?.outcome === 'notSent' || context?.answer === 'redirect') return false;
+	return context?.retry !== false;
 }
 
 /** Exponential backoff with "equal jitter": half the delay fixed, half random, so retries spread out. */
@@ -124,17 +128,13 @@ export function backoffDelay(
 	return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
-/** The wait before the next attempt: the platform's Retry-After when it gave one, else the backoff. */
+/** The wait before the next attempt: the platform's Retry-After held between a floor and a ceiling (retryWait), else the backoff. */
 function waitBefore(
 	failure: unknown,
 	attempt: number,
 	settings: Required<DeliveryOptions>,
 ): number | undefined {
-	const retryAfterMs =
-		failure instanceof NodeApiError ? Number(failure.context?.retryAfterMs) : NaN;
-	if (Number.isFinite(retryAfterMs))
-		return retryAfterMs <= settings.maxDelayMs ? retryAfterMs : undefined;
-	return backoffDelay(attempt, settings.baseDelayMs, settings.maxDelayMs);
+	return retryWait(failure, attempt, settings);
 }
 
 /**
@@ -146,10 +146,12 @@ export function mayHaveBeenDelivered(
 	failure: NodeApiError,
 	itemIndex: number,
 ): NodeApiError {
+	const unreadable = failure.context?.answer === 'unreadable';
 	const error = apiError(node, {
 		message: `The message may have been delivered: ${failure.message}`,
-		description:
-			'The request reached the platform but its answer was lost, so the node did not send it again. Check the conversation (Message → Get Many) before sending this item again.',
+		description: unreadable
+			? 'The platform took the request and answered, but its answer cannot be read, so the node did not send it again. Check the conversation (Message → Get Many) before sending this item again.'
+			: `The request reached the platform but its answer was lost, so the node did not send it again. Check the conversation (Message → Get Many) before sending this item again.${failure.context?.connection === 'DEADLINE' ? ' Raise Options → Timeout if the platform is slow.' : ''}`,
 		httpCode: Number(failure.httpCode) || 0,
 		itemIndex,
 	});
@@ -178,6 +180,17 @@ export function notSent(
 	attempts: number,
 	retryAfterMs?: number,
 ): NodeApiError {
+	if (!isRetryable(failure)) {
+		// Proves nothing left, and repeating cannot help (TLS, certificate, DNS, a redirect): the cause and its fix.
+		const error = apiError(node, {
+			message: `Not sent: ${failure.message}`,
+			description: `Nothing was delivered. ${String(failure.description ?? '').replace(/^BotSailor .*? failed\. /, '')}`,
+			httpCode: Number(failure.httpCode) || 0,
+			itemIndex,
+		});
+		error.context = { ...error.context, outcome: 'notSent', attempts };
+		return error;
+	}
 	const cause = notSentCause(failure);
 	const rateLimited = Number(failure.httpCode) === 429;
 	const error = apiError(node, {
@@ -226,6 +239,7 @@ export async function deliver<T>(
 			if (outcome === 'unknown')
 				throw mayHaveBeenDelivered(node, failure as NodeApiError, itemIndex);
 			if (outcome === 'refused' || cancelled()) throw failure;
+			if (!isRetryable(failure)) throw notSent(node, failure as NodeApiError, itemIndex, tries + 1);
 			const wait = tries < settings.retries ? waitBefore(failure, tries, settings) : undefined;
 			if (wait === undefined) {
 				const retryAfterMs =

@@ -14,7 +14,8 @@ import { CREDENTIAL_TYPE, sendsInFlight } from '../../shared/credential';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { deliver } from './delivery';
 import { unwrap } from './output';
-import { apiToken, reportedFailure, sendRequest } from '../../shared/transport';
+import { apiToken, reportedFailure, sendRequest, withDeadline } from '../../shared/transport';
+import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
 
 /**
  * One definition per send (Send Text, Send Template, Send Buttons, Send Media, Template → Send
@@ -126,17 +127,18 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 		const item = sendItemOf(this);
 		const itemIndex = this.getItemIndex();
 		try {
-			let fields = await definition.build(item);
+			let fields = checkWhatsAppLimits(item, definition.url, await definition.build(item));
 			if (definition.beforeSend) fields = await definition.beforeSend(item, fields);
-			const request = { ...requestData, options: { ...requestData.options, body: fields } };
 			const items = await deliver(
 				this.getNode(),
 				itemIndex,
 				async () => {
+					// Options → Timeout as a deadline for the whole request (transport.ts withDeadline).
+					const deadline = withDeadline(this, { ...requestData.options, body: fields });
 					try {
-						return await this.makeRoutingRequest(request);
+						return await this.makeRoutingRequest({ ...requestData, options: deadline.options });
 					} catch (error) {
-						throw reportedFailure(this, error, await apiToken(this), itemIndex);
+						throw reportedFailure(this, error, await apiToken(this), itemIndex, deadline);
 					}
 				},
 				{

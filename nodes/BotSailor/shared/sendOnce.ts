@@ -3,7 +3,13 @@ import type {
 	IExecutePaginationFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { apiToken, isReadPath, reportedFailure, retryRead } from '../../shared/transport';
+import {
+	apiToken,
+	isReadPath,
+	reportedFailure,
+	retryRead,
+	withDeadline,
+} from '../../shared/transport';
 import { answersAsTool, asNodeError, errorItem } from './sendDefinition';
 
 /**
@@ -18,10 +24,12 @@ export async function sendOnce(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const once = async () => {
+		// Options → Timeout as a deadline for the whole request (transport.ts withDeadline).
+		const deadline = withDeadline(this, requestData.options);
 		try {
-			return await this.makeRoutingRequest(requestData);
+			return await this.makeRoutingRequest({ ...requestData, options: deadline.options });
 		} catch (error) {
-			throw reportedFailure(this, error, await apiToken(this), this.getItemIndex());
+			throw reportedFailure(this, error, await apiToken(this), this.getItemIndex(), deadline);
 		}
 	};
 	let failure: unknown;
