@@ -1,0 +1,591 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- raw servers that answer the hostile ways, in plain Node.js */
+/**
+ * Hostile answers (issue 34): a raw HTTP server inside the test answers every way a PHP platform and the proxies in
+ * front of it can, against the node in n8n's engine. Each send case runs on both drivers (the bulk path and the
+ * declarative path) and under Retry On Fail and Continue On Fail.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { INodeType } from 'n8n-workflow';
+import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
+import { redact, redactDeep } from '../../nodes/shared/envelope';
+import { runNode, type RunResult } from '../harness/harness';
+
+/** A token with every character that encodings change: |, /, +, space, quote, backslash, & and =. */
+const TOKEN = '41|Hostile/Token+with "quote" \\ & =end';
+const PHONE_NUMBER_ID = '104382179270221';
+const OK = { status: '1', message: 'Message sent successfully.', wa_message_id: 'wamid.HOSTILE1' };
+
+interface Seen {
+	method: string;
+	url: string;
+	body: string;
+}
+
+interface RawServer {
+	url: string;
+	requests: Seen[];
+	close(): Promise<void>;
+}
+
+/** A raw server: every request recorded (whole body), then answered by `answer`. */
+async function rawServer(
+	answer: (request: Seen, response: ServerResponse, index: number) => void,
+): Promise<RawServer> {
+	const requests: Seen[] = [];
+	const server: Server = createServer((request: IncomingMessage, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			const seen = {
+				method: request.method ?? '',
+				url: request.url ?? '',
+				body: Buffer.concat(chunks).toString('utf8'),
+			};
+			requests.push(seen);
+			answer(seen, response, requests.length - 1);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+const servers: RawServer[] = [];
+async function serve(
+	answer: (request: Seen, response: ServerResponse, index: number) => void,
+): Promise<RawServer> {
+	const server = await rawServer(answer);
+	servers.push(server);
+	return server;
+}
+afterEach(async () => {
+	await Promise.all(servers.splice(0).map(async (server) => await server.close()));
+});
+
+function text(response: ServerResponse, status: number, body: string, headers = {}) {
+	response.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+	response.end(body);
+}
+
+const bulk = sendTextNode({ baseDelayMs: 1 });
+const declarative = sendTextNode(false);
+const DRIVERS: Array<[string, INodeType]> = [
+	['bulk path', bulk],
+	['declarative path', declarative],
+];
+const MODES = [
+	['plain', {}],
+	['Retry On Fail', { retryOnFail: { maxTries: 3, waitBetweenTries: 0 } }],
+	['Continue On Fail', { continueOnFail: true }],
+] as const;
+
+function sendText(
+	nodeType: INodeType,
+	baseUrl: string,
+	extra: {
+		continueOnFail?: boolean;
+		retryOnFail?: { maxTries: number; waitBetweenTries?: number };
+		items?: number;
+		parameters?: Record<string, unknown>;
+		apiToken?: string;
+	} = {},
+): Promise<RunResult> {
+	return runNode({
+		nodeType,
+		credentials: { baseUrl, apiToken: extra.apiToken ?? TOKEN, apiForm: 'current' },
+		items: Array.from({ length: extra.items ?? 1 }, (_, index) => ({
+			json: { phone: `1999000${String(index).padStart(4, '0')}`, text: `Hello ${index}` },
+		})),
+		continueOnFail: extra.continueOnFail,
+		retryOnFail: extra.retryOnFail,
+		parameters: { ...sendTextParameters(PHONE_NUMBER_ID), ...extra.parameters } as never,
+	});
+}
+
+/** The failure of a run: the execution's error, or the first error item under Continue On Fail. */
+function failureOf(result: RunResult) {
+	return result.error ?? result.items.find((item) => item.error)?.error;
+}
+
+/** Every form of the token (envelope.ts redact) that must not appear in a text. */
+function tokenForms(token: string): string[] {
+	const json = JSON.stringify(token).slice(1, -1);
+	return [
+		token,
+		encodeURIComponent(token),
+		encodeURIComponent(token).replace(/%20/g, '+'),
+		json,
+		JSON.stringify(json).slice(1, -1),
+	];
+}
+function leaksToken(value: unknown, token = TOKEN): string[] {
+	const serialized = JSON.stringify(value);
+	return tokenForms(token).filter((form) => serialized.includes(form));
+}
+
+describe('1. a processed send whose answer cannot be read is never sent again', () => {
+	const UNREADABLE: Array<[string, string]> = [
+		['truncated JSON', '{"status":"1","message":"Message sent succ'],
+		['an empty body', ''],
+		[
+			'a PHP notice, then truncated JSON',
+			'<br />\n<b>Notice</b>:  Undefined index: x in /var/www/app.php on line 12<br />\n{"status":"1","mess',
+		],
+	];
+	for (const [driver, nodeType] of DRIVERS)
+		for (const [answer, body] of UNREADABLE)
+			for (const [mode, extra] of MODES)
+				it(`HTTP 200 with ${answer} (${driver}, ${mode}): "may have been delivered", one request`, async () => {
+					const server = await serve((_request, response) => text(response, 200, body));
+					const result = await sendText(nodeType, server.url, extra);
+					expect(server.requests).toHaveLength(1);
+					const failure = failureOf(result);
+					expect(failure?.message).toMatch(
+						/^The message may have been delivered: The platform answered with (an empty body|a body that is not valid JSON) \(HTTP 200\)$/,
+					);
+					expect(failure?.description).toMatch(/did not send it again/);
+					if ('continueOnFail' in extra) {
+						expect(result.error).toBeUndefined();
+						expect(result.items[0].pairedItem).toEqual({ item: 0 });
+					} else expect(result.error).toBeDefined();
+				});
+
+	it.each([
+		[
+			'a PHP notice (HTML display_errors)',
+			'<br />\n<b>Notice</b>:  Undefined variable: id in /var/www/html/api.php on line 88<br />\n',
+		],
+		[
+			'a PHP warning (CLI style)',
+			'PHP Warning:  Cannot modify header information - headers already sent {x} in /app.php on line 3\n',
+		],
+		[
+			'a deprecation',
+			'Deprecated: Function create_function() is deprecated in /app.php on line 9\n',
+		],
+	])('reads the complete JSON after %s (both paths)', async (_name, notice) => {
+		for (const [, nodeType] of DRIVERS) {
+			const server = await serve((_request, response) =>
+				text(response, 200, `${notice}${JSON.stringify(OK)}`),
+			);
+			const result = await sendText(nodeType, server.url);
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json).toMatchObject({
+				success: true,
+				wa_message_id: 'wamid.HOSTILE1',
+			});
+			expect(server.requests).toHaveLength(1);
+		}
+	});
+
+	it('does not read JSON after anything but a PHP diagnostic (a web page stays a web page)', async () => {
+		const server = await serve((_request, response) =>
+			text(response, 200, `<html><body>Welcome</body></html>${JSON.stringify(OK)}`),
+		);
+		const result = await sendText(bulk, server.url);
+		expect(result.error?.message).toMatch(/web page/);
+	});
+});
+
+describe('2. a stopped run separates delivered, may have been delivered, not sent', () => {
+	it.each([
+		['plain', undefined],
+		['Retry On Fail', { maxTries: 3, waitBetweenTries: 0 }],
+	])('%s: the report lists each outcome once', async (_mode, retryOnFail) => {
+		// Item 0 delivered, item 1 answered unreadably; items 2–3 never start (concurrency 1, stop at the first failure).
+		const server = await serve((request, response) => {
+			if (request.body.includes('Hello+1') || request.body.includes('Hello%201'))
+				return text(response, 200, '{"status":"1","mes');
+			text(response, 200, JSON.stringify(OK));
+		});
+		const result = await sendText(sendTextNode({ concurrency: 1 }), server.url, {
+			items: 4,
+			retryOnFail,
+		});
+		expect(result.error?.message).toMatch(/^The message may have been delivered/);
+		const description = String(result.error?.description);
+		expect(description).toMatch(
+			/Delivered: 1 of 4 items \(0: wamid\.HOSTILE1\)\. May have been delivered: item 1 \(check the conversation before sending again\)\. Not sent: items 2–3 \(not attempted\)\.$/,
+		);
+		// Issue 34 point 4: Retry On Fail does not repeat the summary once per try.
+		expect(description.match(/Delivered:/g)).toHaveLength(1);
+		// Each item went out at most once, whatever Retry On Fail did.
+		expect(server.requests).toHaveLength(2);
+	});
+});
+
+describe('3. a failure that proves nothing left is "not sent", with a hint at the Base URL', () => {
+	for (const [driver, nodeType] of DRIVERS)
+		for (const [mode, extra] of MODES)
+			it(`a Base URL without a scheme against a plain-http server (EPROTO) says what to type (${driver}, ${mode})`, async () => {
+				const server = await serve((_request, response) => text(response, 200, JSON.stringify(OK)));
+				const host = server.url.replace('http://', '');
+				const result = await sendText(nodeType, host, extra);
+				const failure = failureOf(result);
+				expect(failure?.message).toMatch(/^Not sent: The connection to the platform failed/);
+				expect(failure?.description).toContain(`type http://${host} in the Base URL`);
+				expect(failure?.message).not.toMatch(/may have been delivered/);
+				expect(server.requests).toHaveLength(0);
+			});
+
+	it('an unknown host (ENOTFOUND) names the host and what to type, not retried', async () => {
+		const started = Date.now();
+		const result = await sendText(bulk, 'https://no-such-platform.invalid');
+		expect(result.error?.message).toMatch(
+			/^Not sent: The connection to the platform failed: .*ENOTFOUND/,
+		);
+		expect(result.error?.description).toMatch(
+			/The host no-such-platform\.invalid of the Base URL was not found \(DNS\).*Check its spelling/,
+		);
+		expect(Date.now() - started).toBeLessThan(5_000);
+	});
+
+	it('nothing listening (ECONNREFUSED) is not sent, and retried', async () => {
+		const server = await serve(() => undefined);
+		const url = server.url;
+		await server.close();
+		servers.pop();
+		const result = await sendText(sendTextNode({ retries: 2, baseDelayMs: 1 }), url);
+		expect(result.error?.message).toMatch(
+			/^Not sent: the platform answered no connection to the platform \(ECONNREFUSED\) to all 3 attempts/,
+		);
+	});
+});
+
+describe('4. Retry-After: a floor and a ceiling, whatever it says', () => {
+	it.each([
+		['0', 40],
+		['-5', 40],
+		['soon', 40],
+		['1.5e3', 40],
+	])(
+		'Retry-After "%s": waits at least the backoff floor, then delivers once',
+		async (value, floorMs) => {
+			const arrivals: number[] = [];
+			const server = await serve((_request, response, index) => {
+				arrivals.push(Date.now());
+				if (index === 0)
+					return text(response, 429, '{"status":"0","message":"Too Many Requests"}', {
+						'Retry-After': value,
+					});
+				text(response, 200, JSON.stringify(OK));
+			});
+			const result = await sendText(sendTextNode({ baseDelayMs: 2 * floorMs }), server.url);
+			expect(result.error).toBeUndefined();
+			expect(server.requests).toHaveLength(2);
+			expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(floorMs - 5);
+		},
+	);
+
+	it('a huge Retry-After is not waited for: not sent at once, naming it', async () => {
+		const server = await serve((_request, response) =>
+			text(response, 429, '{"status":"0","message":"Too Many Requests"}', {
+				'Retry-After': '99999999999',
+			}),
+		);
+		const started = Date.now();
+		const result = await sendText(bulk, server.url, { continueOnFail: true });
+		expect(result.items[0].json.error).toMatch(
+			/asked to wait \d+ s \(Retry-After\), longer than the node waits/,
+		);
+		expect(server.requests).toHaveLength(1);
+		expect(Date.now() - started).toBeLessThan(5_000);
+	});
+});
+
+describe('5. no request follows a redirect: the token never leaves for another host', () => {
+	for (const status of [301, 302, 303, 307, 308])
+		for (const [driver, nodeType] of DRIVERS)
+			it(`HTTP ${status} to another host (${driver}): an error naming the target; the other host gets nothing`, async () => {
+				const elsewhere = await serve((_request, response) =>
+					text(response, 200, JSON.stringify({ ...OK, wa_message_id: 'wamid.FOREIGN' })),
+				);
+				const platform = await serve((_request, response) => {
+					response.writeHead(status, { Location: `${elsewhere.url}/api/v1/whatsapp/send?x=1` });
+					response.end();
+				});
+				for (const [, extra] of MODES) {
+					const result = await sendText(nodeType, platform.url, extra);
+					const failure = failureOf(result);
+					expect(failure?.message).toMatch(
+						new RegExp(
+							`redirect to ${elsewhere.url.replace(/[.]/g, '\\.')}/api/v1/whatsapp/send \\(HTTP ${status}\\)`,
+						),
+					);
+					expect(failure?.description).toMatch(/Put the final address in the Base URL/);
+					expect(JSON.stringify(result.items)).not.toContain('wamid.FOREIGN');
+				}
+				expect(elsewhere.requests).toHaveLength(0);
+				// Once per mode: a redirect proves nothing was sent, and it is not repeated.
+				expect(platform.requests).toHaveLength(MODES.length);
+			});
+
+	it('a read (User → Get Me) does not follow a 307 either', async () => {
+		const elsewhere = await serve((_request, response) =>
+			text(response, 200, '{"status":"1","message":{}}'),
+		);
+		const platform = await serve((_request, response) => {
+			response.writeHead(307, { Location: `${elsewhere.url}/api/v1/user/myInfo` });
+			response.end();
+		});
+		const result = await runNode({
+			parameters: { resource: 'user', operation: 'getMe' },
+			credentials: { baseUrl: platform.url, apiToken: TOKEN, apiForm: 'current' },
+		});
+		expect(result.error?.message).toMatch(/redirect to .*\/api\/v1\/user\/myInfo \(HTTP 307\)/);
+		expect(elsewhere.requests).toHaveLength(0);
+	});
+});
+
+describe('6. the token never appears, however the platform echoes it', () => {
+	const echo = {
+		status: '1',
+		message: 'Message sent successfully.',
+		wa_message_id: 'wamid.ECHO',
+		note: `Sent with token ${TOKEN}.`,
+		debug_request: `POST /api/v1/whatsapp/send?apiToken=${encodeURIComponent(TOKEN)}`,
+		form: `apiToken=${encodeURIComponent(TOKEN).replace(/%20/g, '+')}&phone_number=1`,
+		payload: JSON.stringify({ token_used: TOKEN }),
+		nested: { deeper: [TOKEN] },
+		[TOKEN]: 'a key',
+	};
+	for (const [driver, nodeType] of DRIVERS)
+		it(`in output items and run data (${driver}): every encoding redacted`, async () => {
+			const server = await serve((_request, response) => text(response, 200, JSON.stringify(echo)));
+			const result = await sendText(nodeType, server.url);
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json).toMatchObject({
+				wa_message_id: 'wamid.ECHO',
+				note: 'Sent with token ***.',
+			});
+			expect(leaksToken(result.items)).toEqual([]);
+			expect(leaksToken(result.run)).toEqual([]);
+			// The token did go where the API reads it.
+			expect(server.requests[0].body).toContain(
+				`apiToken=${encodeURIComponent(TOKEN).replace(/%20/g, '+')}`,
+			);
+		});
+
+	it('in a read (User → Get Me) and in an error text', async () => {
+		const server = await serve((request, response) =>
+			request.url.endsWith('/user/myInfo')
+				? text(
+						response,
+						200,
+						JSON.stringify({ status: '1', message: { name: 'x', api_key: TOKEN } }),
+					)
+				: text(
+						response,
+						200,
+						JSON.stringify({ status: '0', message: `Bad token ${encodeURIComponent(TOKEN)}` }),
+					),
+		);
+		const read = await runNode({
+			parameters: { resource: 'user', operation: 'getMe' },
+			credentials: { baseUrl: server.url, apiToken: TOKEN, apiForm: 'current' },
+		});
+		expect(read.error).toBeUndefined();
+		expect(leaksToken(read.run)).toEqual([]);
+		const failed = await sendText(bulk, server.url, { continueOnFail: true });
+		expect(failed.items[0].json.error).toBe('Bad token ***');
+		expect(leaksToken(failed.run)).toEqual([]);
+	});
+
+	it('redact and redactDeep: raw, URL-encoded (%20 and +, either hex case), JSON-escaped, doubly JSON-escaped', () => {
+		const forms = tokenForms(TOKEN);
+		for (const form of [...forms, encodeURIComponent(TOKEN).toLowerCase()])
+			expect(redact(`before ${form} after`, TOKEN)).toBe('before *** after');
+		expect(redactDeep({ [TOKEN]: [TOKEN, 1, null] }, TOKEN)).toEqual({ '***': ['***', 1, null] });
+	});
+});
+
+describe('7 and 8. the Base URL is checked before any request, and its secrets are never shown', () => {
+	it.each([
+		['with a user and password', 'https://admin:s3cr3t-pass@HOST', /user name or password/],
+		['with a query', 'http://HOST/?page=1', /contains a query \(\?…\)/],
+		['with a fragment', 'http://HOST/#/dashboard', /contains a fragment \(#…\)/],
+		[
+			'with another scheme',
+			'ftp://HOST',
+			/starts with ftp:\/\/, which is not http:\/\/ or https:\/\//,
+		],
+		[
+			'with an API endpoint',
+			'http://HOST/api/v1/whatsapp/send',
+			/contains the API path \/api\/v1\/whatsapp\/send/,
+		],
+	])(
+		'%s: an error naming the field and the fix, nothing sent (both paths)',
+		async (_name, template, problem) => {
+			for (const [, nodeType] of DRIVERS) {
+				const server = await serve((_request, response) => text(response, 200, JSON.stringify(OK)));
+				const baseUrl = template.replace('HOST', server.url.replace('http://', ''));
+				for (const [, extra] of MODES) {
+					const result = await sendText(nodeType, baseUrl, extra);
+					const failure = failureOf(result);
+					expect(failure?.message).toMatch(/^Base URL: /);
+					expect(failure?.message).toMatch(problem);
+					expect(failure?.message).toMatch(
+						/Type only your platform’s address, e\.g\. https:\/\/botsailor\.com/,
+					);
+					expect(JSON.stringify(result.run)).not.toContain('s3cr3t-pass');
+				}
+				expect(server.requests).toHaveLength(0);
+			}
+		},
+	);
+
+	it('trims the token and the Base URL', async () => {
+		const server = await serve((_request, response) => text(response, 200, JSON.stringify(OK)));
+		const result = await sendText(bulk, `  ${server.url}/ \n`, { apiToken: `  ${TOKEN}\n` });
+		expect(result.error).toBeUndefined();
+		expect(server.requests[0].body).toContain(
+			`apiToken=${encodeURIComponent(TOKEN).replace(/%20/g, '+')}&`.slice(0, -1),
+		);
+		expect(server.requests[0].body).not.toMatch(/apiToken=(\+|%20|%0A)/);
+	});
+
+	it('a path copied from the address bar (/dashboard): the 404 says what to type', async () => {
+		const server = await serve((_request, response) => {
+			response.writeHead(404, { 'Content-Type': 'text/html' });
+			response.end('<!DOCTYPE html><html><body>404 Not Found</body></html>');
+		});
+		for (const [, nodeType] of DRIVERS) {
+			const result = await sendText(nodeType, `${server.url}/dashboard`, { continueOnFail: true });
+			const failure = result.items[0].error;
+			expect(failure?.message).toBe(
+				'The platform answered with a web page instead of an API response (HTTP 404)',
+			);
+			expect(failure?.description).toContain(
+				`The Base URL has the path /dashboard, under which the platform has no API: if it was copied from the browser’s address bar, type only ${server.url}.`,
+			);
+		}
+	});
+});
+
+describe('9. WhatsApp limits are refused before any request, naming the field', () => {
+	const buttons = (titles: string[]) => ({
+		resource: 'message',
+		operation: 'sendButtons',
+		phoneNumberId: { __rl: true, mode: 'id', value: PHONE_NUMBER_ID },
+		phoneNumber: '={{ $json.phone }}',
+		message: 'Pick one',
+		buttons: { button: titles.map((title) => ({ title })) },
+		additionalFields: {},
+	});
+	it.each([
+		[
+			'Send Text, 4,097 characters',
+			{ message: 'x'.repeat(4097) },
+			'Message is too long for WhatsApp: 4097 characters, at most 4096',
+		],
+		[
+			'Send Text, a megabyte',
+			{ message: 'x'.repeat(1_048_576) },
+			'Message is too long for WhatsApp: 1048576 characters, at most 4096',
+		],
+		[
+			'Send Text, 4,097 emoji',
+			{ message: '😀'.repeat(4097) },
+			'Message is too long for WhatsApp: 4097 characters, at most 4096',
+		],
+		[
+			'Send Buttons, a 21-character title',
+			buttons(['x'.repeat(21)]),
+			'Button 1 Title is too long for WhatsApp: 21 characters, at most 20',
+		],
+		[
+			'Send Buttons, a 1,025-character body',
+			{ ...buttons(['Yes']), message: 'x'.repeat(1025) },
+			'Message is too long for WhatsApp: 1025 characters, at most 1024',
+		],
+		[
+			'Send Buttons, a 61-character header',
+			{ ...buttons(['Yes']), additionalFields: { headerText: 'h'.repeat(61) } },
+			'Header Text is too long for WhatsApp: 61 characters, at most 60',
+		],
+		[
+			'Send Buttons, a 61-character footer',
+			{ ...buttons(['Yes']), additionalFields: { footerText: 'f'.repeat(61) } },
+			'Footer Text is too long for WhatsApp: 61 characters, at most 60',
+		],
+	])('%s', async (_name, parameters, message) => {
+		for (const [, nodeType] of DRIVERS)
+			for (const [, extra] of MODES) {
+				const server = await serve((_request, response) => text(response, 200, JSON.stringify(OK)));
+				const result = await sendText(nodeType, server.url, { ...extra, parameters });
+				const failure = failureOf(result);
+				expect(failure?.message).toBe(message);
+				expect(failure?.description).toMatch(/Nothing was sent to the platform\.$/);
+				expect(server.requests).toHaveLength(0);
+			}
+	});
+
+	it('4,096 characters of text and 20-character titles are sent', async () => {
+		const server = await serve((_request, response) => text(response, 200, JSON.stringify(OK)));
+		const result = await sendText(bulk, server.url, { parameters: { message: 'x'.repeat(4096) } });
+		expect(result.error).toBeUndefined();
+		const titles = await sendText(bulk, server.url, {
+			parameters: buttons(['y'.repeat(20), 'Yes']),
+		});
+		expect(titles.error).toBeUndefined();
+		expect(server.requests).toHaveLength(2);
+	});
+
+	it('a Send Media caption over 1,024 characters', async () => {
+		const server = await serve((_request, response) => text(response, 200, JSON.stringify(OK)));
+		const result = await sendText(bulk, server.url, {
+			parameters: {
+				resource: 'message',
+				operation: 'sendMedia',
+				phoneNumberId: { __rl: true, mode: 'id', value: PHONE_NUMBER_ID },
+				phoneNumber: '={{ $json.phone }}',
+				source: 'url',
+				mediaUrl: 'https://example.com/menu.jpg',
+				additionalFields: { caption: 'c'.repeat(1025) },
+			},
+		});
+		expect(result.error?.message).toBe(
+			'Caption is too long for WhatsApp: 1025 characters, at most 1024',
+		);
+		expect(server.requests).toHaveLength(0);
+	});
+});
+
+describe('10. Options → Timeout is a deadline for the whole request', () => {
+	/** Headers at once, then one byte every 100 ms, never ending: n8n's idle timeout never fires. */
+	function trickle(_request: Seen, response: ServerResponse) {
+		response.writeHead(200, { 'Content-Type': 'application/json' });
+		response.write('{');
+		const timer = setInterval(() => {
+			if (response.destroyed || response.writableEnded) return clearInterval(timer);
+			response.write(' ');
+		}, 100);
+		response.on('close', () => clearInterval(timer));
+	}
+	for (const [driver, nodeType] of DRIVERS)
+		for (const [mode, extra] of MODES)
+			it(`a server trickling a byte at a time is cut at the deadline (${driver}, ${mode})`, async () => {
+				const server = await serve(trickle);
+				const started = Date.now();
+				const result = await sendText(nodeType, server.url, {
+					...extra,
+					parameters: { requestOptions: { timeout: 800 } },
+				});
+				const elapsed = Date.now() - started;
+				const failure = failureOf(result);
+				expect(failure?.message).toBe(
+					'The message may have been delivered: The connection to the platform timed out: no complete answer within 0.8 s',
+				);
+				expect(server.requests).toHaveLength(1);
+				expect(elapsed).toBeLessThan(3_000);
+			});
+});
