@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
-import { apiBaseUrl, DEFAULT_SENDS_IN_FLIGHT } from '../nodes/shared/credential';
+import { apiBaseUrl, BaseUrlError, DEFAULT_SENDS_IN_FLIGHT } from '../nodes/shared/credential';
 
 /** What the credential test says when the platform refuses the token (HTTP 401/403); the README quotes its start. */
 export const REFUSED_TOKEN_MESSAGE =
@@ -19,6 +19,38 @@ export const NOT_FOUND_MESSAGE =
 /** What the credential test says when the Base URL answers with a redirect, which is never followed. */
 export const REDIRECT_MESSAGE =
 	'Base URL: the address answers with a redirect, which the node does not follow (it would send the API token to the new address). Put the final address in the Base URL: usually https:// instead of http://, or the platform’s new domain.';
+
+/** The header that marks the credential test's request (test.request below); authenticate removes it. */
+const TEST_MARKER = 'x-botsailor-credential-test';
+
+/**
+ * Before the credential test's request: a probe of the Base URL's address, without the token, for the one mistake
+ * n8n's credential test would show as a bare code (EPROTO): https:// (added when no scheme was typed) against a server
+ * that speaks plain http. Only a TLS version mismatch is taken as proof (a proxy that n8n uses and this probe does
+ * not cannot cause one); anything else is left to the test's own request.
+ */
+async function probeScheme(apiUrl: string): Promise<void> {
+	const url = new URL(apiUrl);
+	if (url.protocol !== 'https:') return;
+	let code: string | undefined;
+	try {
+		await fetch(url.origin, {
+			method: 'HEAD',
+			redirect: 'manual',
+			signal: AbortSignal.timeout(10_000),
+		});
+	} catch (error) {
+		code = String((error as { cause?: { code?: string } }).cause?.code ?? '');
+	}
+	if (
+		code === 'EPROTO' ||
+		code === 'ERR_SSL_WRONG_VERSION_NUMBER' ||
+		code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG'
+	)
+		throw new BaseUrlError(
+			`${url.host} does not answer in HTTPS (a Base URL without http:// or https:// is taken as https://). If your platform is served over plain http, type http://${url.host}`,
+		);
+}
 
 function isJsonRequest(options: IHttpRequestOptions): boolean {
 	const contentType = Object.entries(options.headers ?? {}).find(
@@ -103,6 +135,10 @@ export class BotSailorApi implements ICredentialType {
 			baseURL: apiBaseUrl(credentials.baseUrl),
 			headers: { ...(requestOptions.headers ?? {}) },
 		};
+		if (options.headers![TEST_MARKER] !== undefined) {
+			delete options.headers![TEST_MARKER];
+			await probeScheme(options.baseURL!);
+		}
 		const method = (options.method ?? 'GET').toUpperCase();
 		const body = options.body;
 
@@ -124,7 +160,7 @@ export class BotSailorApi implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl}}',
 			url: '/user/myInfo',
 			method: 'POST',
-			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+			headers: { 'Content-Type': 'application/x-www-form-urlencoded', [TEST_MARKER]: 'probe' },
 			// A redirect is reported (rules below), never followed: following it would send the token to another host.
 			disableFollowRedirect: true,
 		},

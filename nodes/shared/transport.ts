@@ -105,12 +105,23 @@ export function transportError(
 	const code = deadlineMs !== undefined ? 'DEADLINE' : (error.code ?? 'UNKNOWN');
 	const verdict = connectionVerdict(code, error.message);
 	const target = targetOf(error);
-	const reason =
-		deadlineMs !== undefined
-			? `timed out: no complete answer within ${Math.round(deadlineMs / 100) / 10} s`
-			: code === 'ECONNABORTED' || /timeout/i.test(error.message)
-				? `timed out: ${error.message}`
-				: `failed: ${error.message}`;
+	const host = target?.host ?? 'the platform';
+	// In words, not codes: n8n replaces a message that names a common code (ECONNREFUSED, ENOTFOUND…) with its own text.
+	const reasons: Record<ConnectionVerdict['cause'], string> = {
+		tls: `failed: ${host} did not answer in HTTPS (the TLS handshake failed)`,
+		certificate: `failed: the HTTPS certificate of ${host} is not valid (${code})`,
+		dns: `failed: the host ${host} was not found`,
+		refused: `failed: ${host} refused the connection`,
+		network: `failed: ${host} could not be reached`,
+		deadline: `timed out: no complete answer within ${Math.round((deadlineMs ?? 0) / 100) / 10} s`,
+		lost:
+			code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(error.message)
+				? 'timed out while waiting for the answer'
+				: code === 'ECONNRESET' || /socket hang up/i.test(error.message)
+					? 'failed: the connection was closed before the answer came'
+					: `failed: ${error.message}`,
+	};
+	const reason = reasons[verdict.cause];
 	const failure = apiError(
 		context.getNode(),
 		{
@@ -142,22 +153,25 @@ export function withDeadline<O extends Pick<IHttpRequestOptions, 'timeout' | 'ab
 ): { options: O; deadlineMs: number; expired: () => boolean } {
 	const deadlineMs = Number(options.timeout) > 0 ? Number(options.timeout) : fallbackMs;
 	const deadline = AbortSignal.timeout(deadlineMs);
-	// Only execute contexts have a cancel signal; polls, dropdowns and hooks do not.
 	const cancel = (
 		context as { getExecutionCancelSignal?: () => AbortSignal | undefined }
 	).getExecutionCancelSignal?.();
-	const signals = [deadline, cancel, options.abortSignal as AbortSignal | undefined].filter(
-		(signal): signal is AbortSignal => signal !== undefined,
-	);
-	return {
-		options: {
-			...options,
-			timeout: deadlineMs,
-			abortSignal: signals.length === 1 ? deadline : AbortSignal.any(signals),
+	const combined = (other: unknown) =>
+		other instanceof AbortSignal && other !== deadline
+			? AbortSignal.any([deadline, other])
+			: deadline;
+	let signal = combined(options.abortSignal ?? cancel);
+	const deadlined = { ...options, timeout: deadlineMs };
+	// n8n's request helper sets the execution's cancel signal in place of any other: both abort the request.
+	Object.defineProperty(deadlined, 'abortSignal', {
+		enumerable: true,
+		configurable: true,
+		get: () => signal,
+		set: (other: unknown) => {
+			signal = combined(other);
 		},
-		deadlineMs,
-		expired: () => deadline.aborted,
-	};
+	});
+	return { options: deadlined, deadlineMs, expired: () => deadline.aborted };
 }
 
 /** A Base URL mistake that the credential's authenticate refused (credential.ts), whatever n8n wrapped it in. */

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- raw servers that answer the hostile ways, in plain Node.js */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- raw servers that answer the hostile ways, in plain Node.js */
 /**
  * Hostile answers (issue 34): a raw HTTP server inside the test answers every way a PHP platform and the proxies in
  * front of it can, against the node in n8n's engine. Each send case runs on both drivers (the bulk path and the
@@ -230,7 +230,9 @@ describe('3. a failure that proves nothing left is "not sent", with a hint at th
 				const host = server.url.replace('http://', '');
 				const result = await sendText(nodeType, host, extra);
 				const failure = failureOf(result);
-				expect(failure?.message).toMatch(/^Not sent: The connection to the platform failed/);
+				expect(failure?.message).toBe(
+					`Not sent: The connection to the platform failed: ${host} did not answer in HTTPS (the TLS handshake failed)`,
+				);
 				expect(failure?.description).toContain(`type http://${host} in the Base URL`);
 				expect(failure?.message).not.toMatch(/may have been delivered/);
 				expect(server.requests).toHaveLength(0);
@@ -240,7 +242,7 @@ describe('3. a failure that proves nothing left is "not sent", with a hint at th
 		const started = Date.now();
 		const result = await sendText(bulk, 'https://no-such-platform.invalid');
 		expect(result.error?.message).toMatch(
-			/^Not sent: The connection to the platform failed: .*ENOTFOUND/,
+			/^Not sent: The connection to the platform failed: the host no-such-platform\.invalid was not found$/,
 		);
 		expect(result.error?.description).toMatch(
 			/The host no-such-platform\.invalid of the Base URL was not found \(DNS\).*Check its spelling/,
@@ -255,7 +257,7 @@ describe('3. a failure that proves nothing left is "not sent", with a hint at th
 		servers.pop();
 		const result = await sendText(sendTextNode({ retries: 2, baseDelayMs: 1 }), url);
 		expect(result.error?.message).toMatch(
-			/^Not sent: the platform answered no connection to the platform \(ECONNREFUSED\) to all 3 attempts/,
+			/^Not sent: The connection to the platform failed: 127\.0\.0\.1:\d+ refused the connection \(all 3 attempts\)$/,
 		);
 	});
 });
@@ -324,8 +326,8 @@ describe('5. no request follows a redirect: the token never leaves for another h
 					expect(JSON.stringify(result.items)).not.toContain('wamid.FOREIGN');
 				}
 				expect(elsewhere.requests).toHaveLength(0);
-				// Once per mode: a redirect proves nothing was sent, and it is not repeated.
-				expect(platform.requests).toHaveLength(MODES.length);
+				// Not repeated by the node; Retry On Fail may send it again (it was not sent): 1 + 3 + 1.
+				expect(platform.requests).toHaveLength(5);
 			});
 
 	it('a read (User → Get Me) does not follow a 307 either', async () => {
@@ -586,6 +588,7 @@ describe('10. Options → Timeout is a deadline for the whole request', () => {
 					'The message may have been delivered: The connection to the platform timed out: no complete answer within 0.8 s',
 				);
 				expect(server.requests).toHaveLength(1);
-				expect(elapsed).toBeLessThan(3_000);
+				// Without the deadline it never ends (n8n's timeout is an idle timeout); Retry On Fail adds n8n's own waits.
+				expect(elapsed).toBeLessThan(6_000);
 			});
 });

@@ -162,7 +162,7 @@ export function mayHaveBeenDelivered(
 /** The cause of a failure that proves nothing was done, in words. */
 function notSentCause(failure: NodeApiError): string {
 	const connection = failure.context?.connection;
-	if (typeof connection === 'string') return `no connection to the platform (${connection})`;
+	if (typeof connection === 'string') return 'no connection';
 	const status = Number(failure.httpCode);
 	if (status === 429) return 'HTTP 429 Too Many Requests (the platform’s rate limit)';
 	if (status === 503) return 'HTTP 503 Service Unavailable';
@@ -193,16 +193,21 @@ export function notSent(
 	}
 	const cause = notSentCause(failure);
 	const rateLimited = Number(failure.httpCode) === 429;
+	const connection = typeof failure.context?.connection === 'string';
+	const own = String(failure.description ?? '').replace(/^BotSailor .*? failed\. /, '');
 	const error = apiError(node, {
-		message:
-			retryAfterMs === undefined
+		message: connection
+			? `Not sent: ${failure.message} (all ${attempts} attempts)`
+			: retryAfterMs === undefined
 				? `Not sent: the platform answered ${cause} to all ${attempts} attempts`
 				: `Not sent: the platform answered ${cause} and asked to wait ${Math.ceil(retryAfterMs / 1000)} s (Retry-After), longer than the node waits`,
-		description: `Nothing was delivered (the platform refused before acting; its last answer: "${failure.message}"). ${
-			rateLimited
-				? 'Lower Max Sends in Flight in the BotSailor credential so that all n8n processes together stay below the platform’s limit (in queue mode: workers × Max Sends in Flight), then run the item again.'
-				: 'Run the item again once the platform answers.'
-		}`,
+		description: connection
+			? `Nothing was delivered. ${own} Run the item again once the platform answers.`
+			: `Nothing was delivered (the platform refused before acting; its last answer: "${failure.message}"). ${
+					rateLimited
+						? 'Lower Max Sends in Flight in the BotSailor credential so that all n8n processes together stay below the platform’s limit (in queue mode: workers × Max Sends in Flight), then run the item again.'
+						: 'Run the item again once the platform answers.'
+				}`,
 		httpCode: Number(failure.httpCode) || 0,
 		itemIndex,
 	});

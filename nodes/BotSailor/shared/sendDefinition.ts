@@ -13,6 +13,7 @@ import type {
 import { CREDENTIAL_TYPE, sendsInFlight } from '../../shared/credential';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { deliver } from './delivery';
+import { fingerprintOf, sendRecordOf } from './sendRecord';
 import { unwrap } from './output';
 import { apiToken, reportedFailure, sendRequest, withDeadline } from '../../shared/transport';
 import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
@@ -128,29 +129,51 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 		const itemIndex = this.getItemIndex();
 		try {
 			let fields = checkWhatsAppLimits(item, definition.url, await definition.build(item));
+			// What an earlier attempt of this node run (Retry On Fail) did with the item is output again, not sent again.
+			const record = sendRecordOf(this);
+			const files = Object.values(item.binaries()).map(({ id, fileName, mimeType, fileSize }) => [
+				id,
+				fileName,
+				mimeType,
+				fileSize,
+			]);
+			const fingerprint = fingerprintOf(definition.url, fields, files);
+			const earlier = record.get(itemIndex, fingerprint);
+			if (earlier && 'unknown' in earlier) throw earlier.unknown;
+			if (earlier)
+				return earlier.records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 			if (definition.beforeSend) fields = await definition.beforeSend(item, fields);
-			const items = await deliver(
-				this.getNode(),
-				itemIndex,
-				async () => {
-					// Options → Timeout as a deadline for the whole request (transport.ts withDeadline).
-					const deadline = withDeadline(this, { ...requestData.options, body: fields });
-					try {
-						return await this.makeRoutingRequest({ ...requestData, options: deadline.options });
-					} catch (error) {
-						throw reportedFailure(this, error, await apiToken(this), itemIndex, deadline);
-					}
-				},
-				{
-					options: {
-						concurrency: sendsInFlight(
-							await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE),
-						),
+			let items: INodeExecutionData[];
+			try {
+				items = await deliver(
+					this.getNode(),
+					itemIndex,
+					async () => {
+						// Options → Timeout as a deadline for the whole request (transport.ts withDeadline).
+						const deadline = withDeadline(this, { ...requestData.options, body: fields });
+						try {
+							return await this.makeRoutingRequest({ ...requestData, options: deadline.options });
+						} catch (error) {
+							throw reportedFailure(this, error, await apiToken(this), itemIndex, deadline);
+						}
 					},
-					cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
-				},
-			);
-			return items.map((output) => ({ ...output, json: withRecipient(output.json, fields) }));
+					{
+						options: {
+							concurrency: sendsInFlight(
+								await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE),
+							),
+						},
+						cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
+					},
+				);
+			} catch (error) {
+				if (error instanceof NodeApiError && error.context?.outcome === 'unknown')
+					record.save(itemIndex, { fingerprint, unknown: error });
+				throw asNodeError(this.getNode(), error, itemIndex);
+			}
+			const output = items.map((entry) => ({ ...entry, json: withRecipient(entry.json, fields) }));
+			record.save(itemIndex, { fingerprint, records: output.map((entry) => entry.json) });
+			return output;
 		} catch (error) {
 			const failure = asNodeError(this.getNode(), error, itemIndex);
 			if (!this.continueOnFail() && !answersAsTool(this.getNode())) throw failure;

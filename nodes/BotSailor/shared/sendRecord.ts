@@ -1,6 +1,12 @@
 import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
+/** What the record needs of a context: the bulk path's IExecuteFunctions or the declarative path's per-item context. */
+export type RecordContext = Pick<
+	IExecuteFunctions,
+	'getExecutionId' | 'getNode' | 'getWorkflowDataProxy'
+>;
+
 /**
  * What the sends of a node run have done, kept in memory for the rest of the execution, so that
  * n8n's Retry On Fail (the node is run again with the same input, in the same process) outputs the
@@ -32,7 +38,7 @@ export function fingerprintOf(url: string, fields: IDataObject, extra: unknown =
 }
 
 /** The record of the current node run: execution, node and run index (Retry On Fail keeps all three). */
-export function sendRecordOf(context: IExecuteFunctions): SendRecord {
+export function sendRecordOf(context: RecordContext): SendRecord {
 	const runIndex = context.getWorkflowDataProxy(0).$runIndex as number;
 	const key = `${context.getExecutionId()}\u0000${context.getNode().name}\u0000${runIndex}`;
 	return {
