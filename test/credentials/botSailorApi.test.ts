@@ -4,7 +4,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject, IHttpRequestOptions, INodeType } from 'n8n-workflow';
 import { apiBaseUrl } from '../../nodes/shared/credential';
-import { BotSailorApi, REFUSED_TOKEN_MESSAGE } from '../../credentials/BotSailorApi.credentials';
+import {
+	BotSailorApi,
+	NOT_FOUND_MESSAGE,
+	REDIRECT_MESSAGE,
+	REFUSED_TOKEN_MESSAGE,
+} from '../../credentials/BotSailorApi.credentials';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 
@@ -45,11 +50,15 @@ async function testCredential(
 		credentials: { ...fx.credentials, apiToken, baseUrl },
 	});
 	if (error) {
-		const status = Number((error as { httpCode?: string }).httpCode);
+		// As n8n 2.41's CredentialsTester.runRequestTest reads a failed test request: an HTTP answer by its status
+		// (responseCode rules, else the status text), a connection failure by its bare code, anything else by its message.
+		const cause = (error as { cause?: { response?: { status?: number }; code?: string } }).cause;
+		const status = Number(cause?.response?.status ?? (error as { httpCode?: string }).httpCode);
 		for (const rule of credential.test.rules ?? []) {
 			if (rule.type === 'responseCode' && rule.properties.value === status)
 				return { status: 'Error', message: rule.properties.message };
 		}
+		if (!cause?.response && cause?.code) return { status: 'Error', message: cause.code };
 		return { status: 'Error', message: error.message };
 	}
 	const body = items[0].json as IDataObject;
@@ -199,5 +208,54 @@ describe('BotSailor API credential', () => {
 			expect(request.tokenIn).toEqual(['body', 'bearer']);
 			expect(request.contentType).toMatch(/^multipart\/form-data/);
 		});
+	});
+});
+
+describe('Base URL mistakes in the credential test: what is wrong and what to type (issues 34 and 35)', () => {
+	it('no scheme against a plain-http server: not a bare EPROTO, but "type http://<host>"', async () => {
+		const host = fx.sim.url.replace('http://', '');
+		const result = await testCredential(fx.sim.token, host);
+		expect(result.status).toBe('Error');
+		expect(result.message).toBe(
+			`Base URL: ${host} does not answer in HTTPS (a Base URL without http:// or https:// is taken as https://). If your platform is served over plain http, type http://${host}. Type only your platform’s address, e.g. https://botsailor.com or wa.youragency.com.`,
+		);
+		expect(fx.sim.requests).toEqual([]);
+	});
+
+	it('a path copied from the address bar (/dashboard): the 404 explains the Base URL', async () => {
+		const result = await testCredential(fx.sim.token, `${fx.sim.url}/dashboard`);
+		expect(result).toEqual({ status: 'Error', message: NOT_FOUND_MESSAGE });
+	});
+
+	it('a redirect is reported, never followed (the token would go to the new address)', async () => {
+		// The simulator answers a request without a token with HTTP 302 to its login page.
+		const result = await testCredential('', fx.sim.url);
+		expect(result).toEqual({ status: 'Error', message: REDIRECT_MESSAGE });
+		expect(fx.sim.requests.map((request) => request.path)).toEqual(['/user/myInfo']);
+	});
+
+	it.each([
+		['a query', `?lang=en`, /contains a query/],
+		['a fragment', `/#/dashboard`, /contains a fragment/],
+		['an API endpoint', `/api/v1/user/myInfo`, /contains the API path \/api\/v1\/user\/myInfo/],
+	])(
+		'%s: refused before any request, naming the field and the fix',
+		async (_name, suffix, problem) => {
+			const result = await testCredential(fx.sim.token, `${fx.sim.url}${suffix}`);
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/^Base URL: /);
+			expect(result.message).toMatch(problem);
+			expect(fx.sim.requests).toEqual([]);
+		},
+	);
+
+	it('a user and password in the Base URL: refused, and never shown', async () => {
+		const result = await testCredential(
+			fx.sim.token,
+			fx.sim.url.replace('http://', 'http://admin:s3cr3t-pass@'),
+		);
+		expect(result.message).toMatch(/^Base URL: it contains a user name or password/);
+		expect(result.message).not.toContain('s3cr3t-pass');
+		expect(fx.sim.requests).toEqual([]);
 	});
 });
