@@ -4,7 +4,12 @@
  * front of it can, against the node in n8n's engine. Each send case runs on both drivers (the bulk path and the
  * declarative path) and under Retry On Fail and Continue On Fail.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { INodeType } from 'n8n-workflow';
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
@@ -248,6 +253,57 @@ describe('3. a failure that proves nothing left is "not sent", with a hint at th
 			/The host no-such-platform\.invalid of the Base URL was not found \(DNS\).*Check its spelling/,
 		);
 		expect(Date.now() - started).toBeLessThan(5_000);
+	});
+
+	it('a certificate not valid for the host (self-signed) is not sent, not retried, and says what to check', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'hostile-cert-'));
+		execFileSync(
+			'openssl',
+			[
+				'req',
+				'-x509',
+				'-newkey',
+				'rsa:2048',
+				'-nodes',
+				'-days',
+				'1',
+				'-subj',
+				'/CN=localhost',
+				'-keyout',
+				join(dir, 'key.pem'),
+				'-out',
+				join(dir, 'cert.pem'),
+			],
+			{ stdio: 'ignore' },
+		);
+		let requests = 0;
+		const server = createHttpsServer(
+			{ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+			(_request, response) => {
+				requests++;
+				text(response, 200, JSON.stringify(OK));
+			},
+		);
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as AddressInfo;
+		try {
+			for (const [, nodeType] of DRIVERS) {
+				const result = await sendText(nodeType, `https://127.0.0.1:${port}`, {
+					continueOnFail: true,
+				});
+				const failure = result.items[0].error;
+				expect(failure?.message).toMatch(
+					/^Not sent: The connection to the platform failed: the HTTPS certificate of 127\.0\.0\.1:\d+ is not valid \((DEPTH_ZERO_SELF_SIGNED_CERT|ERR_TLS_CERT_ALTNAME_INVALID)\)$/,
+				);
+				expect(failure?.description).toMatch(
+					/Check that the Base URL is your platform’s own address/,
+				);
+			}
+			expect(requests).toBe(0);
+		} finally {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
 	});
 
 	it('nothing listening (ECONNREFUSED) is not sent, and retried', async () => {

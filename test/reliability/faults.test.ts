@@ -51,6 +51,10 @@ const FAULTS: FaultKind[] = [
 	'status0',
 	'drop',
 	'timeout',
+	// Issue 34: a processed request whose 200 answer is cut or empty, and a redirect to another host.
+	'processThenTruncated',
+	'processThenEmpty',
+	'redirectOffsite',
 ];
 
 /** The problems of one case, and its behaviour (behaviourOf its errors: what a distinct code path did). */

@@ -4,6 +4,8 @@
  * `processThen504`, `processThen502` and `processThenDrop` handle the request completely (token check, the route's
  * handler, its state changes: a send is recorded in state.messages) and then answer HTTP 504 / HTTP 502 with an
  * nginx-style HTML page, or destroy the socket without an answer: the client cannot tell whether its request was done.
+ * `processThenTruncated` and `processThenEmpty` handle it and answer HTTP 200 with half a JSON body, or none (a PHP
+ * fatal error after the work, a proxy that cuts the body). `redirectOffsite` answers 307 to another host.
  * SPEC-GAP: the spec (../shared/spec/api.md) says nothing about gateways; these model a reverse proxy or CDN in front
  * of the platform that gives up on, or loses, the platform's answer after the platform has acted.
  */
@@ -20,13 +22,18 @@ export type FaultKind =
 	| 'redirect'
 	| 'processThen504'
 	| 'processThen502'
-	| 'processThenDrop';
+	| 'processThenDrop'
+	| 'processThenTruncated'
+	| 'processThenEmpty'
+	| 'redirectOffsite';
 
 /** The kinds that run the request before failing it. */
 export const PROCESSING_FAULTS: readonly FaultKind[] = [
 	'processThen504',
 	'processThen502',
 	'processThenDrop',
+	'processThenTruncated',
+	'processThenEmpty',
 ];
 
 export interface Fault {

@@ -408,12 +408,24 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			if (fault?.kind === 'unauthorized')
 				return send(response, 401, { status: '0', message: 'Unauthenticated.' });
 			if (fault?.kind === 'redirect') return respond(response, REDIRECT_TO_LOGIN);
+			// SPEC-GAP: a moved domain or a CDN in front of the platform; the target is another host (a closed port).
+			if (fault?.kind === 'redirectOffsite')
+				return respond(response, {
+					status: 307,
+					body: '',
+					contentType: 'text/html',
+					headers: { location: `http://127.0.0.1:9/api/v1${path}` },
+				});
 			// SPEC-GAP (see FaultKind): a gateway in front of the platform loses the answer after the platform acted. Over the
 			// concurrency cap such a request was answered 429 above without being processed, like any other.
 			if (processesFirst) {
 				processApiRequest(received); // done, state changed; its answer is lost
 				if (fault.latencyMs) await wait();
 				if (fault.kind === 'processThenDrop') return request.socket.destroy();
+				// SPEC-GAP: PHP (or a proxy) cuts the body after the platform acted: HTTP 200, then half the JSON or nothing.
+				if (fault.kind === 'processThenTruncated')
+					return send(response, 200, '{"status":"1","message":"Message sent succ', 'application/json');
+				if (fault.kind === 'processThenEmpty') return send(response, 200, '', 'application/json');
 				return send(
 					response,
 					fault.kind === 'processThen504' ? 504 : 502,
