@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- raw servers that answer the hostile ways, in plain Node.js */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- raw servers that answer the hostile ways, in plain Node.js */
 /**
  * Hostile answers (issue 34): a raw HTTP server inside the test answers every way a PHP platform and the proxies in
  * front of it can, against the node in n8n's engine. Each send case runs on both drivers (the bulk path and the

@@ -414,7 +414,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 					status: 307,
 					body: '',
 					contentType: 'text/html',
-					headers: { location: `http://127.0.0.1:9/api/v1${path}` },
+					headers: { location: 'http://127.0.0.1:9/moved' },
 				});
 			// SPEC-GAP (see FaultKind): a gateway in front of the platform loses the answer after the platform acted. Over the
 			// concurrency cap such a request was answered 429 above without being processed, like any other.
@@ -424,7 +424,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				if (fault.kind === 'processThenDrop') return request.socket.destroy();
 				// SPEC-GAP: PHP (or a proxy) cuts the body after the platform acted: HTTP 200, then half the JSON or nothing.
 				if (fault.kind === 'processThenTruncated')
-					return send(response, 200, '{"status":"1","message":"Message sent succ', 'application/json');
+					return send(
+						response,
+						200,
+						'{"status":"1","message":"Message sent succ',
+						'application/json',
+					);
 				if (fault.kind === 'processThenEmpty') return send(response, 200, '', 'application/json');
 				return send(
 					response,
