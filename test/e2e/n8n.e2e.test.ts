@@ -333,6 +333,32 @@ describe('n8n start', () => {
 		);
 		expect(refused.status).toBe('Error');
 		expect(refused.message).not.toContain('wrong-token');
+		// Issues 34 and 35: Base URL mistakes say what to type, through n8n's own CredentialsTester.
+		const test = async (baseUrl: string) =>
+			await session.request<{ status: string; message: string }>(
+				'POST',
+				'/credentials/test',
+				credential({ baseUrl, apiToken: sim.token }),
+			);
+		const host = sim.url.replace('http://', '');
+		expect(await test(host)).toEqual(
+			expect.objectContaining({
+				status: 'Error',
+				message: expect.stringContaining(`type http://${host}`),
+			}),
+		);
+		expect(await test(`${sim.url}/dashboard`)).toEqual(
+			expect.objectContaining({
+				status: 'Error',
+				message: expect.stringMatching(/^Base URL: no API answers at this address \(HTTP 404\)/),
+			}),
+		);
+		expect(await test(`${sim.url}/?lang=en`)).toEqual(
+			expect.objectContaining({
+				status: 'Error',
+				message: expect.stringMatching(/^Base URL: it contains a query/),
+			}),
+		);
 	});
 
 	test('an active BotSailor Trigger workflow starts an execution when a customer writes', async () => {
