@@ -56,7 +56,8 @@ describe('User → Get Me through the engine', () => {
 		[
 			'a 302 to the login page',
 			() => fx.sim.faults.add('/user/myInfo', { kind: 'redirect' }),
-			/web page instead of an API response/,
+			// Issue 34: redirects are no longer followed to the login page; the error names the target (changed on purpose).
+			/redirect to \/login \(HTTP 302\); the node does not follow redirects/,
 		],
 		[
 			'malformed JSON',

@@ -105,10 +105,31 @@ const oneOfInvalid: InvalidValue[] = [{ why: 'not an option', value: 'bogus' }];
 const UNICODE = 'Grüße, naïve café — 你好, مرحبا, Привет';
 const EMOJI = 'Order shipped 🎉📦👍🏽 — thanks! 🇫🇷';
 export const LONG_TEXT = 'x'.repeat(4_000) + '🎉'.repeat(48); // 4,096 UTF-16 units
-const textEdges = (field: string, long = false): EdgeValue[] => [
+/** WhatsApp's limit, to the character (an emoji is one): `max` x's ending in emoji. */
+const textOf = (max: number) => 'x'.repeat(max - 48) + '🎉'.repeat(48);
+const textEdges = (field: string, long: boolean | number = false): EdgeValue[] => [
 	{ why: 'unicode', value: UNICODE, field, sent: UNICODE },
 	{ why: 'emoji', value: EMOJI, field, sent: EMOJI },
-	...(long ? [{ why: '4,096-character text', value: LONG_TEXT, field, sent: LONG_TEXT }] : []),
+	...(long === true
+		? [{ why: '4,096-character text', value: LONG_TEXT, field, sent: LONG_TEXT }]
+		: []),
+	...(typeof long === 'number'
+		? [
+				{
+					why: `${long.toLocaleString('en')}-character text (WhatsApp's limit)`,
+					value: textOf(long),
+					field,
+					sent: textOf(long),
+				},
+			]
+		: []),
+];
+/** Issue 34: text one character over WhatsApp's limit (nodes/shared/whatsAppLimits.ts) is refused before any request. */
+const overLimit = (max: number): InvalidValue[] => [
+	{
+		why: `${(max + 1).toLocaleString('en')} characters (over WhatsApp's ${max.toLocaleString('en')})`,
+		value: 'y'.repeat(max + 1),
+	},
 ];
 const phoneEdges = (field: string): EdgeValue[] => [
 	{ why: 'leading zeros kept', value: '0015550100000', field, sent: '0015550100000' },
@@ -528,7 +549,10 @@ export const catalog: CatalogEntry[] = [
 		cases: [
 			whatsAppNumber,
 			recipientPhone,
-			required('message', 'Message', textEdges('message', true)),
+			{
+				...required('message', 'Message', textEdges('message', 1024)),
+				invalid: [...empty, ...overLimit(1024)],
+			},
 		],
 	},
 	{
@@ -551,8 +575,8 @@ export const catalog: CatalogEntry[] = [
 			{
 				path: 'additionalFields.caption',
 				parameter: 'Caption',
-				invalid: [],
-				edge: textEdges('media_caption_text'),
+				invalid: overLimit(1024),
+				edge: textEdges('media_caption_text', 1024),
 			},
 		],
 	},
@@ -592,7 +616,10 @@ export const catalog: CatalogEntry[] = [
 		cases: [
 			whatsAppNumber,
 			recipientPhone,
-			required('message', 'Message', textEdges('message', true)),
+			{
+				...required('message', 'Message', textEdges('message', true)),
+				invalid: [...empty, ...overLimit(4096)],
+			},
 		],
 	},
 	// Module, Package, Team Member, Transaction
