@@ -110,34 +110,41 @@ function encodingsOf(secret: string): string[] {
 	return [...new Set(forms)].filter((form) => form.length > 0).sort((a, b) => b.length - a.length);
 }
 
-/** Removes every occurrence of the secrets, in every encoding (encodingsOf), so no API text can echo one back. */
-export function redact(text: string, secret?: string | readonly string[]): string {
+/** The forms of the secrets to remove, longest first, computed once per text or per answer. */
+function formsOf(secret?: string | readonly string[]): string[] {
 	const secrets = (typeof secret === 'string' ? [secret] : (secret ?? [])).filter(
 		(value) => value.length > 0,
 	);
+	return [...new Set(secrets.flatMap(encodingsOf))].sort((a, b) => b.length - a.length);
+}
+
+function redactForms(text: string, forms: readonly string[]): string {
 	let result = text;
-	for (const value of secrets)
-		for (const form of encodingsOf(value)) {
-			if (result.includes(form)) result = result.split(form).join('***');
-			// URL encoding's hex digits may come in either case (%7C, %7c).
-			if (form.includes('%'))
-				result = result.replace(
-					new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'),
-					'***',
-				);
-		}
+	for (const form of forms) {
+		if (result.length < form.length) continue;
+		if (result.includes(form)) result = result.split(form).join('***');
+		// URL encoding's hex digits may come in either case (%7C, %7c).
+		if (form.includes('%') && result.toLowerCase().includes(form.toLowerCase()))
+			result = result.replace(new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '***');
+	}
 	return result;
+}
+
+/** Removes every occurrence of the secrets, in every encoding (encodingsOf), so no API text can echo one back. */
+export function redact(text: string, secret?: string | readonly string[]): string {
+	return redactForms(text, formsOf(secret));
 }
 
 /** API data with every occurrence of the secrets removed from its strings and keys, by value (see redact). */
 export function redactDeep<T>(value: T, secret?: string | readonly string[]): T {
-	if (!secret || secret.length === 0) return value;
+	const forms = formsOf(secret);
+	if (forms.length === 0) return value;
 	const walk = (entry: unknown): unknown => {
-		if (typeof entry === 'string') return redact(entry, secret);
+		if (typeof entry === 'string') return redactForms(entry, forms);
 		if (Array.isArray(entry)) return entry.map(walk);
 		if (isRecord(entry))
 			return Object.fromEntries(
-				Object.entries(entry).map(([key, inner]) => [redact(key, secret), walk(inner)]),
+				Object.entries(entry).map(([key, inner]) => [redactForms(key, forms), walk(inner)]),
 			);
 		return entry;
 	};
