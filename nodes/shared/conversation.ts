@@ -232,8 +232,8 @@ export async function readConversation(
  * see messageItem.ts), then the record, its JSON-text fields decoded when `decode`.
  */
 export function conversationRow(row: IDataObject, decode = true): IDataObject {
-	const flat = rowFields(row);
-	return { ...flat, ...(decode ? decodeJsonFields(row) : row), ...flat };
+	const { sender, ...flat } = rowFields(row);
+	return { ...flat, ...(decode ? decodeJsonFields(row) : row), ...flat, sender };
 }
 
 /** Whether a row is `wa_message_id` or record `id` `messageId`. */

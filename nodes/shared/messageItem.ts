@@ -50,8 +50,10 @@ export function messageItem(
 	phoneNumberId: string,
 ): IDataObject {
 	const decoded = decodeJsonFields(message);
+	// The sender kind stays where the record has it; the rest of what a workflow reads most comes first.
+	const { sender, ...flat } = rowFields(message);
 	const main: IDataObject = {
-		...rowFields(message),
+		...flat,
 		direction: isIncoming(message) ? 'incoming' : 'outgoing',
 		phone_number: String(subscriber.chat_id ?? message.whatsapp_bot_subscriber_subscriber_id ?? ''),
 		subscriber_name: subscriberName(subscriber),
@@ -61,6 +63,7 @@ export function messageItem(
 		...main,
 		...decoded,
 		...main,
+		sender,
 		subscriber_id: subscriber.subscriber_id,
 		phone_number_id: phoneNumberId,
 	};
