@@ -1,7 +1,7 @@
 import type { Faults, Fault } from './faults';
 import type { SeedOptions } from './seed';
 import type { RecordedRequest } from './server';
-import { timestamp, type ConversationMessage, type SimState, type Subscriber } from './state';
+import { timestamp, type Bot, type ConversationMessage, type SimState, type Subscriber } from './state';
 import {
 	conversationWebhook,
 	flowDataWebhook,
@@ -75,6 +75,19 @@ export function addMessage(
 	const subscriber = ensureSubscriber(state, phoneNumberId, input.phone_number, input.name);
 	const time = state.now();
 	const sender = input.sender ?? 'user';
+	// SPEC-GAP: panel events (sender "system": "Label added: …") are rows without a wa_message_id or a status,
+	// their content the event's text; integrators saw them, and senders automation, sequence, ai_agent.
+	const system = sender === 'system';
+	const whatsApp = input.content ?? { type: 'text', text: { body: input.text ?? 'Hello' } };
+	// Stored as '' (the route answers null: routes/messaging.ts conversationMessage).
+	const waMessageId = system ? '' : state.newWaMessageId();
+	const stored = system
+		? (input.text ?? 'Label added: VIP')
+		: JSON.stringify(
+				sender === 'user' && state.incomingAsMetaWebhook
+					? metaWebhookOf(bot, subscriber.chat_id, waMessageId, whatsApp)
+					: whatsApp,
+			);
 	const message: ConversationMessage = {
 		id: state.nextId(),
 		phone_number_id: phoneNumberId,
@@ -82,13 +95,11 @@ export function addMessage(
 		whatsapp_bot_id: bot.whatsapp_bot_id,
 		sender,
 		agent_name: sender === 'agent' ? 'Alex Agent' : null,
-		message_content: JSON.stringify(
-			input.content ?? { type: 'text', text: { body: input.text ?? 'Hello' } },
-		),
+		message_content: stored,
 		conversation_time: time,
-		wa_message_id: state.newWaMessageId(),
+		wa_message_id: waMessageId,
 		reaction_data: null,
-		message_status: sender === 'user' ? null : (input.status ?? 'sent'),
+		message_status: sender === 'user' || system ? null : (input.status ?? 'sent'),
 		delivery_status_updated_at: time,
 		failed_reason: '',
 		read_time: null,
@@ -96,8 +107,46 @@ export function addMessage(
 	};
 	state.messages.push(message);
 	subscriber.last_message_at = time;
-	messageWebhook(state, message);
+	if (!system) messageWebhook(state, message);
 	return message;
+}
+
+/** A subscriber's message as Meta's webhook posts it (what incomingAsMetaWebhook deployments store). */
+function metaWebhookOf(
+	bot: Bot,
+	chatId: string,
+	waMessageId: string,
+	message: unknown,
+): Record<string, unknown> {
+	return {
+		object: 'whatsapp_business_account',
+		entry: [
+			{
+				id: bot.whatsapp_business_account_id,
+				changes: [
+					{
+						field: 'messages',
+						value: {
+							messaging_product: 'whatsapp',
+							metadata: {
+								display_phone_number: bot.display_phone_number,
+								phone_number_id: bot.phone_number_id,
+							},
+							contacts: [{ wa_id: chatId, profile: { name: '' } }],
+							messages: [
+								{
+									from: chatId,
+									id: waMessageId,
+									timestamp: String(Math.floor(Date.now() / 1000)),
+									...(message as Record<string, unknown>),
+								},
+							],
+						},
+					},
+				],
+			},
+		],
+	};
 }
 
 /** Moves an outgoing message's status: sent → delivered → read, or failed with a reason. */
