@@ -213,8 +213,11 @@ export function listRecords(
 	envelope: IDataObject,
 	key: 'message' | 'data' = 'message',
 ): IDataObject[] | undefined {
-	const payload = decodedListPayload(envelope[key]);
+	const sent = envelope[key];
+	const payload = decodedListPayload(sent);
 	if (payload === undefined || payload === null || payload === '') return [];
+	// An empty list sent as JSON text of an object ("{}", PHP's empty keyed array) is no record.
+	if (typeof sent === 'string' && isRecord(payload) && Object.keys(payload).length === 0) return [];
 	if (Array.isArray(payload))
 		return payload.map((entry) => (isRecord(entry) ? entry : { value: entry }));
 	if (!isRecord(payload)) return undefined;

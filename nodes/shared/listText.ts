@@ -28,5 +28,3 @@ export function isServedOrder(payload: unknown): boolean {
 	if (!isRecord(decoded)) return true;
 	return Object.keys(decoded).every((key, index) => key === String(index));
 }
-
-

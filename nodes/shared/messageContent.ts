@@ -46,7 +46,11 @@ export function innerMessage(content: unknown): unknown {
  */
 function templateOf(message: IDataObject): IDataObject | undefined {
 	if (message.type === 'template') return objectAt(message, 'template') ?? message;
-	if (message.type === undefined && typeof message.name === 'string' && Array.isArray(message.components))
+	if (
+		message.type === undefined &&
+		typeof message.name === 'string' &&
+		Array.isArray(message.components)
+	)
 		return message;
 	return undefined;
 }
@@ -56,7 +60,9 @@ function templateText(template: IDataObject): string {
 	const components: IDataObject[] = Array.isArray(template.components)
 		? template.components.filter(isRecord)
 		: [];
-	const body = components.find((component) => String(component.type ?? '').toLowerCase() === 'body');
+	const body = components.find(
+		(component) => String(component.type ?? '').toLowerCase() === 'body',
+	);
 	if (!body) return '';
 	if (typeof body.text === 'string') return body.text;
 	const parameters: IDataObject[] = Array.isArray(body.parameters)

@@ -1,7 +1,13 @@
 import type { Faults, Fault } from './faults';
 import type { SeedOptions } from './seed';
 import type { RecordedRequest } from './server';
-import { timestamp, type Bot, type ConversationMessage, type SimState, type Subscriber } from './state';
+import {
+	timestamp,
+	type Bot,
+	type ConversationMessage,
+	type SimState,
+	type Subscriber,
+} from './state';
 import {
 	conversationWebhook,
 	flowDataWebhook,
@@ -268,6 +274,18 @@ export function addOrder(
 	return order;
 }
 
+/** The deployment variants `/__control/deployment` switches (each documented on SimState). */
+const DEPLOYMENT_VARIANTS = [
+	'conversationOrder',
+	'conversationListShape',
+	'incomingAsMetaWebhook',
+	'templateSendsAsTemplate',
+	'listOfOneAsObject',
+	'subscriberDefaultOrder',
+	'earlierFormOnly',
+	'hidesTemplateTokens',
+] as const;
+
 export const controlRoutes: Record<string, (context: ControlContext) => unknown> = {
 	message: ({ state, input }) => addMessage(state, input),
 	'message-status': ({ state, input }) => setMessageStatus(state, input),
@@ -295,7 +313,14 @@ export const controlRoutes: Record<string, (context: ControlContext) => unknown>
 	requests: ({ requests }) => requests.map((request) => ({ ...request, headers: undefined })),
 	'clear-requests': ({ requests }) => void requests.splice(0),
 	reset: ({ reset, input }) => void reset(input.seed),
-	// Outgoing webhooks (webhooks.ts): `{"phone_number_id", "urls": {"incoming_message": "http://…"}, "format"?: "json"|"form"}`.
+	// A deployment's variants (SPEC-GAP, state.ts): `{"conversationOrder": "oldestFirst", "conversationListShape": "jsonById", …}`.
+	deployment: ({ state, input }) => {
+		for (const key of DEPLOYMENT_VARIANTS)
+			if (input[key] !== undefined) Object.assign(state, { [key]: input[key] });
+		return Object.fromEntries(DEPLOYMENT_VARIANTS.map((key) => [key, state[key]]));
+	},
+	// Outgoing webhooks (webhooks.ts): `{"phone_number_id", "urls": {"incoming_message": "http://…", "outgoing_message": "http://…"},
+	// "format"?: "json"|"form", "contentType"?: "text/plain" ("" = no header), "outgoing"?: "likeIncoming"|"noText"}`.
 	webhooks: ({ state, input }) =>
 		void state.webhooks.configure(input.phone_number_id ?? state.bots[0].phone_number_id, input),
 	'webhook-fault': ({ state, input }) => void state.webhooks.addFault(input as WebhookFault),

@@ -20,7 +20,8 @@ export const OUTGOING_WEBHOOK = 'setup';
 export const outgoingMessage: WebhookEvent = {
 	value: OUTGOING_EVENT,
 	name: 'Outgoing Message',
-	description: 'The bot, an agent or an automation sent a message (posted to the Outgoing Message URL)',
+	description:
+		'The bot, an agent or an automation sent a message (posted to the Outgoing Message URL)',
 	setup: setupNotice(
 		'In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the <b>Outgoing Message</b> Production URL (the one ending in <code>/outgoing</code>) into the <b>Outgoing Message</b> field, and select <b>Publish Changes</b>. The other URL ending in <code>/webhook</code> is for the other fields: never paste it into Outgoing Message, or sent messages start the workflow as incoming ones.',
 		'Outgoing Message',
@@ -43,4 +44,3 @@ export const outgoingMessage: WebhookEvent = {
 		};
 	},
 };
-

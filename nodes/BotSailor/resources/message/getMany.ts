@@ -39,7 +39,10 @@ async function getManyMessages(
 		{ limit },
 	);
 	const decode = this.getNodeParameter('options.decodeJsonFields', true) !== false;
-	return rows.map((row) => ({ json: conversationRow(row, decode), pairedItem: { item: itemIndex } }));
+	return rows.map((row) => ({
+		json: conversationRow(row, decode),
+		pairedItem: { item: itemIndex },
+	}));
 }
 
 export const getMany: OperationDescription = {
