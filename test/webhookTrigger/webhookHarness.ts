@@ -250,11 +250,12 @@ export class WebhookRunner {
 				typeof delivery.body === 'string' ? delivery.body : JSON.stringify(delivery.body ?? {}),
 			);
 		// n8n 2.41 (middlewares/body-parser.js) parses JSON, XML, form and text/plain; any other type (or none) reaches the node as {} with the bytes in rawBody.
-		const parsed = /^(application\/json|application\/x-www-form-urlencoded|text\/plain|multipart\/)/.test(
-			contentType,
-		)
-			? delivery.body
-			: {};
+		const parsed =
+			/^(application\/json|application\/x-www-form-urlencoded|text\/plain|multipart\/)/.test(
+				contentType,
+			)
+				? delivery.body
+				: {};
 		const request = {
 			method: 'POST',
 			body: parsed,

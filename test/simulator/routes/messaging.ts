@@ -109,7 +109,8 @@ function listAsServed(state: SimState, rows: Array<{ id: number }>): unknown {
 		case 'jsonIndexed':
 			return JSON.stringify(Object.fromEntries(rows.map((row, index) => [String(index), row])));
 		case 'jsonById':
-			return JSON.stringify(Object.fromEntries(rows.map((row) => [String(row.id), row])));
+			// Written by hand: PHP keeps the page's order in the text; JSON.stringify would sort integer keys.
+			return `{${rows.map((row) => `${JSON.stringify(String(row.id))}:${JSON.stringify(row)}`).join(',')}}`;
 		default:
 			return rows;
 	}
