@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code in plain Node.js, not node code */
 /**
  * What real deployments send in a conversation (issue 25), served by the simulator's SPEC-GAP deployment
  * variants (state.ts: conversationOrder, conversationListShape, incomingAsMetaWebhook,
@@ -78,6 +77,13 @@ describe.each(SHAPES)('conversation list sent as %s', (shape) => {
 					sender: (size - 1) % 2 ? 'bot' : 'user',
 				});
 				expect(all.items.every((item) => typeof item.json.message_content === 'object')).toBe(true);
+				// The platform's times carry no zone (its server's local time): passed on as written, never as UTC.
+				expect(all.items.map((item) => item.json.conversation_time)).toEqual(
+					[...messages].reverse().map((message) => message.conversation_time),
+				);
+				expect(String(all.items[0].json.conversation_time)).toMatch(
+					/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/,
+				);
 
 				fx.sim.requests.splice(0);
 				const newest = await getMany({ returnAll: false, limit: 3 });
