@@ -99,6 +99,8 @@ export class BotSailorWebhookTrigger implements INodeType {
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
 				path: 'webhook',
+				// The panel shows the URLs the chosen event needs: this one for every field but Outgoing Message.
+				ndvHideUrl: '={{ $parameter["event"] === "outgoingMessage" }}',
 			},
 			// The platform's Outgoing Message field gets its own URL: nothing in the body tells a sent message from a received one.
 			{
@@ -106,6 +108,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
 				path: 'outgoing',
+				ndvHideUrl: '={{ !["outgoingMessage", "anyEvent"].includes($parameter["event"]) }}',
 			},
 		],
 		properties: [
