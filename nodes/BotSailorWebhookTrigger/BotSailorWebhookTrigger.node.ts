@@ -18,6 +18,7 @@ import {
 } from '../shared/deliveryMemory';
 import { locatorValue } from '../shared/parameters';
 import { ANY_EVENT, EVENTS, eventOf } from './events';
+import { OUTGOING_WEBHOOK, outgoingMessage } from './events/outgoingMessage';
 import { setupNotice, showForEvents } from './lib/event';
 import { checkSecret, readBody, type Refusal } from './lib/request';
 
@@ -25,14 +26,15 @@ import { checkSecret, readBody, type Refusal } from './lib/request';
 function whatsAppNumberProperty(): INodeProperties {
 	return {
 		...whatsAppNumberLocator(),
-		default: { mode: 'id', value: '' },
+		// From list, as on the action node: an empty By ID field would keep "Test this trigger" greyed out.
+		default: { mode: 'list', value: '' },
 		description:
-			'The WhatsApp number whose Bot Settings → Webhook hold this URL. Fills phone_number_id in the output; choosing From List needs the credential.',
+			'The WhatsApp number whose Bot Settings → Webhook hold this URL. Fills phone_number_id in the output; the list needs the credential (or switch to By ID).',
 	};
 }
 
 const ANY_EVENT_SETUP = setupNotice(
-	"In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL into each field you want (Incoming Message, Message Status, Conversation Status) and select <b>Publish Changes</b>; a flow's Forward Data to Webhook step can use it too. Every item carries <code>event_type</code>.",
+	"In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL ending in <code>/webhook</code> into each field you want (Incoming Message, Message Status, Conversation Status) and the one ending in <code>/outgoing</code> into Outgoing Message, then select <b>Publish Changes</b>; a flow's Forward Data to Webhook step can use the first too. Every item carries <code>event_type</code>.",
 );
 
 function setupNotices(): INodeProperties[] {
@@ -97,6 +99,16 @@ export class BotSailorWebhookTrigger implements INodeType {
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
 				path: 'webhook',
+				// The panel shows the URLs the chosen event needs: this one for every field but Outgoing Message.
+				ndvHideUrl: '={{ $parameter["event"] === "outgoingMessage" }}',
+			},
+			// The platform's Outgoing Message field gets its own URL: nothing in the body tells a sent message from a received one.
+			{
+				name: OUTGOING_WEBHOOK,
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'outgoing',
+				ndvHideUrl: '={{ !["outgoingMessage", "anyEvent"].includes($parameter["event"]) }}',
 			},
 		],
 		properties: [
@@ -117,7 +129,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 				typeOptions: { password: true },
 				default: '',
 				description:
-					'Optional. When set, only deliveries whose URL ends with ?secret= followed by this value start the workflow; others are answered 401. The platform cannot sign its webhooks or add headers, so the URL is the only secret.',
+					'Recommended. When set, only deliveries whose URL ends with ?secret= followed by this value start the workflow; others are answered 401. Without it anyone who learns the URL can start the workflow with made-up messages. The platform cannot sign its webhooks or add headers, so the URL is the only secret.',
 			},
 			...EVENTS.flatMap((event) => event.properties),
 			{
@@ -127,7 +139,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 				typeOptions: { minValue: 1 },
 				default: 300,
 				description:
-					'How long an identical delivery without a message ID or a time (flow data, for example) counts as a repeat. Deliveries with a message ID are remembered for 24 hours.',
+					'How long an identical delivery of flow data or of an unrecognised body counts as a repeat. Messages are deduplicated by their message ID (remembered for 24 hours), status and conversation changes by their time; a message without an ID always starts the workflow (a customer who repeats themselves is not a duplicate).',
 			},
 		],
 	};
@@ -157,6 +169,18 @@ export class BotSailorWebhookTrigger implements INodeType {
 				return true;
 			},
 		},
+		// The second URL shares the default one's memory: nothing of its own to set up.
+		[OUTGOING_WEBHOOK]: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -167,7 +191,8 @@ export class BotSailorWebhookTrigger implements INodeType {
 		const { body } = read;
 
 		const chosen = this.getNodeParameter('event') as string;
-		const event = eventOf(body);
+		// A post to the Outgoing Message URL is outgoing whatever it carries (the same shape as an incoming one on some deployments).
+		const event = this.getWebhookName() === OUTGOING_WEBHOOK ? outgoingMessage : eventOf(body);
 		if (chosen !== ANY_EVENT && event.value !== chosen)
 			return ignored(`a ${event.value} event; this node starts on ${chosen}`);
 		const skipped = event.skipReason?.(this, body);
@@ -175,9 +200,12 @@ export class BotSailorWebhookTrigger implements INodeType {
 
 		// A test delivery (Test URL, editor listening) is never remembered, so it cannot hide a real one later.
 		if (this.getMode() !== 'manual') {
-			const { key, life } = event.key(body);
+			const delivery = event.key(body);
 			const window = Math.max(1, Number(this.getNodeParameter('duplicateWindow', 300)) || 300);
-			if (!claimDelivery(this, key, life === 'id' ? ID_TTL_SECONDS : window)) {
+			if (
+				delivery &&
+				!claimDelivery(this, delivery.key, delivery.life === 'id' ? ID_TTL_SECONDS : window)
+			) {
 				return { webhookResponse: { received: true, started: false, duplicate: true } };
 			}
 		}

@@ -1,6 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { operationLabel } from './operationLabel';
+import { decodedListPayload } from './listText';
 import { isRecord } from './values';
 
 /** The HTTP response as n8n's helpers return it with `returnFullResponse`. */
@@ -339,15 +340,19 @@ export interface Page {
 
 /**
  * The records of a list answer, for every reader (outputs, dropdowns, the trigger): an array, an
- * object of records keyed by id, or a single record (some deployments answer a list of one that way).
+ * object of records keyed by id, or a single record (some deployments answer a list of one that way),
+ * each also as JSON text (listText.ts).
  * Undefined when the payload is no list at all (a text).
  */
 export function listRecords(
 	envelope: IDataObject,
 	key: 'message' | 'data' = 'message',
 ): IDataObject[] | undefined {
-	const payload = envelope[key];
+	const sent = envelope[key];
+	const payload = decodedListPayload(sent);
 	if (payload === undefined || payload === null || payload === '') return [];
+	// An empty list sent as JSON text of an object ("{}", PHP's empty keyed array) is no record.
+	if (typeof sent === 'string' && isRecord(payload) && Object.keys(payload).length === 0) return [];
 	if (Array.isArray(payload))
 		return payload.map((entry) => (isRecord(entry) ? entry : { value: entry }));
 	if (!isRecord(payload)) return undefined;
@@ -362,7 +367,7 @@ export function payloadRecords(
 	shape: PayloadShape = 'message',
 ): IDataObject[] {
 	if (shape !== 'confirmation') {
-		const payload = envelope[shape];
+		const payload = decodedListPayload(envelope[shape]);
 		if (Array.isArray(payload) || isRecord(payload)) return listRecords(envelope, shape) ?? [];
 	}
 	const confirmation: IDataObject = { success: true, ...envelope };

@@ -19,6 +19,7 @@ import {
 	mimeTypeFromFileName,
 } from './mediaTypes';
 import { errorMessage, isRecord, text } from './values';
+import { innerMessage } from './messageContent';
 
 /**
  * The media customers send: where a message's `message_content` keeps its file, and the download that
@@ -63,7 +64,9 @@ function mediaOf(type: string, body: IDataObject): MessageMedia | undefined {
  * `filename`, `caption`; a voice note is `audio` with `voice: true` or type `voice`. Also a flat
  * `{"type":"image","link":…}`. Undefined when the message carries no file.
  */
-export function findMedia(content: unknown): MessageMedia | undefined {
+export function findMedia(stored: unknown): MessageMedia | undefined {
+	// A row stored in Meta's webhook format holds the message inside (messageContent.ts).
+	const content = innerMessage(stored);
 	if (typeof content === 'string') {
 		const trimmed = content.trim();
 		if (!trimmed.startsWith('{')) return undefined;

@@ -24,15 +24,84 @@ function interactiveText(interactive: IDataObject | undefined): string {
 	);
 }
 
+const firstOf = (value: unknown): unknown => (Array.isArray(value) ? value[0] : undefined);
+
+/**
+ * The WhatsApp message inside a `message_content`: the content itself, or, for rows stored in Meta's
+ * webhook format (SPEC-GAP: reported by integrators, not in the spec), `entry[0].changes[0].value.messages[0]`.
+ * A Meta webhook that holds no message (a `value.statuses` report) gives undefined.
+ */
+export function innerMessage(content: unknown): unknown {
+	if (!isRecord(content) || !Array.isArray(content.entry)) return content;
+	const entry = firstOf(content.entry);
+	const change = isRecord(entry) ? firstOf(entry.changes) : undefined;
+	const messages = objectAt(change, 'value')?.messages;
+	const message = firstOf(messages);
+	return isRecord(message) ? message : undefined;
+}
+
+/**
+ * The template of a template send: `{type: "template", template: {…}}` as sent to Meta, or the template
+ * itself with no `type` (name, language, components), as deployments store template and broadcast sends.
+ */
+function templateOf(message: IDataObject): IDataObject | undefined {
+	if (message.type === 'template') return objectAt(message, 'template') ?? message;
+	if (
+		message.type === undefined &&
+		typeof message.name === 'string' &&
+		Array.isArray(message.components)
+	)
+		return message;
+	return undefined;
+}
+
+/** The body text of a template: its body component's `text`, else the body's parameters' texts. */
+function templateText(template: IDataObject): string {
+	const components: IDataObject[] = Array.isArray(template.components)
+		? template.components.filter(isRecord)
+		: [];
+	const body = components.find(
+		(component) => String(component.type ?? '').toLowerCase() === 'body',
+	);
+	if (!body) return '';
+	if (typeof body.text === 'string') return body.text;
+	const parameters: IDataObject[] = Array.isArray(body.parameters)
+		? body.parameters.filter(isRecord)
+		: [];
+	return parameters
+		.map((parameter) => stringAt(parameter, 'text'))
+		.filter((value): value is string => value !== undefined)
+		.join(' ');
+}
+
+/** The text of a panel event row (sender `system`): the content as text, or the text it holds. */
+function systemText(content: unknown): string {
+	if (typeof content === 'string') return content;
+	if (!isRecord(content)) return '';
+	return (
+		stringAt(content, 'text') ??
+		stringAt(objectAt(content, 'text'), 'body') ??
+		stringAt(content, 'message') ??
+		stringAt(content, 'body') ??
+		''
+	);
+}
+
 /**
  * The flat fields a workflow switches on, read from a decoded `message_content` (WhatsApp's message
- * JSON): `text` (the text body, a media caption, a button's or list row's title, a reaction emoji; ''
- * when the message has none), `message_type`, and `caption` for media that carry one.
+ * JSON, or Meta's webhook holding it): `text` (the text body, a media caption, a button's or list row's
+ * title, a reaction emoji, a template's body; '' when the message has none), `message_type`, and
+ * `caption` for media that carry one. `sender` "system" (a panel event such as "Label added: …") gives
+ * `message_type` "system".
  */
-export function flatMessageFields(content: unknown): IDataObject {
+export function flatMessageFields(content: unknown, sender?: string): IDataObject {
+	if (sender === 'system') return { text: systemText(content), message_type: 'system' };
 	if (typeof content === 'string') return { text: content, message_type: 'text' };
-	if (!isRecord(content)) return { text: '', message_type: '' };
-	const message = content;
+	const inner = innerMessage(content);
+	if (!isRecord(inner)) return { text: '', message_type: '' };
+	const message = inner;
+	const template = templateOf(message);
+	if (template) return { text: templateText(template), message_type: 'template' };
 	const type = typeof message.type === 'string' ? message.type : '';
 	const body = objectAt(message, type);
 	const fields: IDataObject = { text: '', message_type: type };

@@ -45,6 +45,13 @@ const WEBHOOK_ONLY = {
 	phoneNumberId: NUMBER,
 	secret: SECRET,
 };
+const ANY_EVENT = {
+	id: 'bsE2eAnyEvent',
+	webhookId: 'bs-e2e-any-event',
+	phoneNumberId: NUMBER,
+	secret: SECRET,
+	event: 'anyEvent',
+};
 const BOTH = {
 	id: 'bsE2eBothTriggers',
 	webhookId: 'bs-e2e-both-triggers',
@@ -102,7 +109,11 @@ beforeAll(async () => {
 	n8n = instance(paths, join(work, 'user'), await freePortPair());
 	installCommunityPackage(n8n, pack(join(work, 'pack')));
 	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
-	await importTriggerWorkflows(n8n, [triggerWorkflow(WEBHOOK_ONLY), triggerWorkflow(BOTH)]);
+	await importTriggerWorkflows(n8n, [
+		triggerWorkflow(WEBHOOK_ONLY),
+		triggerWorkflow(ANY_EVENT),
+		triggerWorkflow(BOTH),
+	]);
 	server = await start(n8n);
 	session = new Session(n8n.url);
 	await session.setupOwner();
@@ -120,7 +131,8 @@ test('n8n lists the webhook trigger beside the polling one', async () => {
 	const webhookTrigger = types.find(
 		(type) => type.name === `${PACKAGE_NAME}.botSailorWebhookTrigger`,
 	);
-	expect(webhookTrigger?.webhooks).toHaveLength(1);
+	// Two Production URLs since the Outgoing Message event: …/webhook and …/outgoing.
+	expect(webhookTrigger?.webhooks).toHaveLength(2);
 	expect(types.map((type) => type.name)).toContain(`${PACKAGE_NAME}.botSailorTrigger`);
 });
 
@@ -205,6 +217,71 @@ describe('a published workflow with the webhook trigger', () => {
 		const executions = await waitForExecutions(session, WEBHOOK_ONLY.id, before + 1);
 		expect(executions).toHaveLength(before + 1);
 	}, 120_000);
+});
+
+describe('what real deployments post: the outgoing-message webhook and any Content-Type', () => {
+	beforeAll(async () => {
+		sim.reset();
+		await publish(session, ANY_EVENT.id);
+		await waitForProductionWebhook(n8n, ANY_EVENT.webhookId);
+	}, 120_000);
+	afterAll(async () => await unpublish(session, ANY_EVENT.id));
+
+	test('a bot reply posted to the Outgoing Message URL in the incoming shape starts an Outgoing Message, never an Incoming one; bodies as text/plain, without a header or as octet-stream start the workflow', async () => {
+		const webhooks = sim.state.webhooks;
+		const urls = {
+			incoming_message: productionUrl(n8n, ANY_EVENT.webhookId, SECRET),
+			outgoing_message: productionUrl(n8n, ANY_EVENT.webhookId, SECRET, 'outgoing'),
+		};
+		const messages: ConversationMessage[] = [];
+		const write = (text: string, sender = 'user') =>
+			messages.push(
+				addMessage(sim.state, {
+					phone_number_id: NUMBER,
+					phone_number: '15550100031',
+					text,
+					sender,
+				}),
+			);
+		webhooks.configure(NUMBER, { urls, outgoing: 'likeIncoming' });
+		write('do you ship to Lyon?');
+		write('Yes, in 2 days', 'bot');
+		for (const [format, contentType] of [
+			['json', 'text/plain'],
+			['json', ''],
+			['form', 'application/octet-stream'],
+		] as const) {
+			webhooks.configure(NUMBER, { urls, format, contentType });
+			write(`sent as ${format} with "${contentType}"`);
+		}
+		await webhooks.idle();
+		expect(webhooks.deliveries.map((post) => [post.event, post.status])).toEqual([
+			['incoming_message', 200],
+			['outgoing_message', 200],
+			['incoming_message', 200],
+			['incoming_message', 200],
+			['incoming_message', 200],
+		]);
+		expect(webhooks.deliveries[1].body).toHaveProperty('user_message', 'Yes, in 2 days');
+		await waitForExecutions(session, ANY_EVENT.id, messages.length);
+		const started = await startedMessages(ANY_EVENT.id);
+		expect(countsOf(messages, started)).toEqual(messages.map(() => 1));
+		const item = (message: ConversationMessage) =>
+			started.find((entry) => entry.id === message.wa_message_id)!.item;
+		expect(item(messages[0])).toMatchObject({
+			event_type: 'incomingMessage',
+			direction: 'incoming',
+			text: 'do you ship to Lyon?',
+		});
+		expect(item(messages[1])).toMatchObject({
+			event_type: 'outgoingMessage',
+			direction: 'outgoing',
+			sender: 'bot',
+			text: 'Yes, in 2 days',
+		});
+		for (const message of messages.slice(2))
+			expect(item(message)).toMatchObject({ event_type: 'incomingMessage', direction: 'incoming' });
+	}, 180_000);
 });
 
 describe('the webhook trigger and the polling trigger in one published workflow', () => {

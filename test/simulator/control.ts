@@ -1,7 +1,13 @@
 import type { Faults, Fault } from './faults';
 import type { SeedOptions } from './seed';
 import type { RecordedRequest } from './server';
-import { timestamp, type ConversationMessage, type SimState, type Subscriber } from './state';
+import {
+	timestamp,
+	type Bot,
+	type ConversationMessage,
+	type SimState,
+	type Subscriber,
+} from './state';
 import {
 	conversationWebhook,
 	flowDataWebhook,
@@ -75,6 +81,19 @@ export function addMessage(
 	const subscriber = ensureSubscriber(state, phoneNumberId, input.phone_number, input.name);
 	const time = state.now();
 	const sender = input.sender ?? 'user';
+	// SPEC-GAP: panel events (sender "system": "Label added: …") are rows without a wa_message_id or a status,
+	// their content the event's text; integrators saw them, and senders automation, sequence, ai_agent.
+	const system = sender === 'system';
+	const whatsApp = input.content ?? { type: 'text', text: { body: input.text ?? 'Hello' } };
+	// Stored as '' (the route answers null: routes/messaging.ts conversationMessage).
+	const waMessageId = system ? '' : state.newWaMessageId();
+	const stored = system
+		? (input.text ?? 'Label added: VIP')
+		: JSON.stringify(
+				sender === 'user' && state.incomingAsMetaWebhook
+					? metaWebhookOf(bot, subscriber.chat_id, waMessageId, whatsApp)
+					: whatsApp,
+			);
 	const message: ConversationMessage = {
 		id: state.nextId(),
 		phone_number_id: phoneNumberId,
@@ -82,13 +101,11 @@ export function addMessage(
 		whatsapp_bot_id: bot.whatsapp_bot_id,
 		sender,
 		agent_name: sender === 'agent' ? 'Alex Agent' : null,
-		message_content: JSON.stringify(
-			input.content ?? { type: 'text', text: { body: input.text ?? 'Hello' } },
-		),
+		message_content: stored,
 		conversation_time: time,
-		wa_message_id: state.newWaMessageId(),
+		wa_message_id: waMessageId,
 		reaction_data: null,
-		message_status: sender === 'user' ? null : (input.status ?? 'sent'),
+		message_status: sender === 'user' || system ? null : (input.status ?? 'sent'),
 		delivery_status_updated_at: time,
 		failed_reason: '',
 		read_time: null,
@@ -96,8 +113,46 @@ export function addMessage(
 	};
 	state.messages.push(message);
 	subscriber.last_message_at = time;
-	messageWebhook(state, message);
+	if (!system) messageWebhook(state, message);
 	return message;
+}
+
+/** A subscriber's message as Meta's webhook posts it (what incomingAsMetaWebhook deployments store). */
+function metaWebhookOf(
+	bot: Bot,
+	chatId: string,
+	waMessageId: string,
+	message: unknown,
+): Record<string, unknown> {
+	return {
+		object: 'whatsapp_business_account',
+		entry: [
+			{
+				id: bot.whatsapp_business_account_id,
+				changes: [
+					{
+						field: 'messages',
+						value: {
+							messaging_product: 'whatsapp',
+							metadata: {
+								display_phone_number: bot.display_phone_number,
+								phone_number_id: bot.phone_number_id,
+							},
+							contacts: [{ wa_id: chatId, profile: { name: '' } }],
+							messages: [
+								{
+									from: chatId,
+									id: waMessageId,
+									timestamp: String(Math.floor(Date.now() / 1000)),
+									...(message as Record<string, unknown>),
+								},
+							],
+						},
+					},
+				],
+			},
+		],
+	};
 }
 
 /** Moves an outgoing message's status: sent → delivered → read, or failed with a reason. */
@@ -219,6 +274,18 @@ export function addOrder(
 	return order;
 }
 
+/** The deployment variants `/__control/deployment` switches (each documented on SimState). */
+const DEPLOYMENT_VARIANTS = [
+	'conversationOrder',
+	'conversationListShape',
+	'incomingAsMetaWebhook',
+	'templateSendsAsTemplate',
+	'listOfOneAsObject',
+	'subscriberDefaultOrder',
+	'earlierFormOnly',
+	'hidesTemplateTokens',
+] as const;
+
 export const controlRoutes: Record<string, (context: ControlContext) => unknown> = {
 	message: ({ state, input }) => addMessage(state, input),
 	'message-status': ({ state, input }) => setMessageStatus(state, input),
@@ -246,7 +313,14 @@ export const controlRoutes: Record<string, (context: ControlContext) => unknown>
 	requests: ({ requests }) => requests.map((request) => ({ ...request, headers: undefined })),
 	'clear-requests': ({ requests }) => void requests.splice(0),
 	reset: ({ reset, input }) => void reset(input.seed),
-	// Outgoing webhooks (webhooks.ts): `{"phone_number_id", "urls": {"incoming_message": "http://…"}, "format"?: "json"|"form"}`.
+	// A deployment's variants (SPEC-GAP, state.ts): `{"conversationOrder": "oldestFirst", "conversationListShape": "jsonById", …}`.
+	deployment: ({ state, input }) => {
+		for (const key of DEPLOYMENT_VARIANTS)
+			if (input[key] !== undefined) Object.assign(state, { [key]: input[key] });
+		return Object.fromEntries(DEPLOYMENT_VARIANTS.map((key) => [key, state[key]]));
+	},
+	// Outgoing webhooks (webhooks.ts): `{"phone_number_id", "urls": {"incoming_message": "http://…", "outgoing_message": "http://…"},
+	// "format"?: "json"|"form", "contentType"?: "text/plain" ("" = no header), "outgoing"?: "likeIncoming"|"noText"}`.
 	webhooks: ({ state, input }) =>
 		void state.webhooks.configure(input.phone_number_id ?? state.bots[0].phone_number_id, input),
 	'webhook-fault': ({ state, input }) => void state.webhooks.addFault(input as WebhookFault),

@@ -1,3 +1,4 @@
+import { addMessage } from './control';
 import { useContractSimulator, type Envelope } from './contractClient';
 
 /** The SPEC-GAP deployment variants of state.ts serve what they say (the trigger's tests rely on them). */
@@ -90,5 +91,69 @@ describe('deployment variants', () => {
 		expect(
 			(await call('/whatsapp/subscriber/list', { phone_number_id: NUMBER, orderBy: '0' })).message,
 		).toHaveLength(context.sim.state.subscribersOf(NUMBER).length);
+	});
+
+	it('conversation list as JSON text: of an array, of an object keyed 0,1,… and of an object keyed by row id; /__control/deployment switches it', async () => {
+		const read = async () =>
+			await call('/whatsapp/get/conversation', {
+				phone_number_id: NUMBER,
+				phone_number: PHONE,
+				limit: '50',
+			});
+		const rows = (await read()).message as Array<{ id: number }>;
+		const switched = await fetch(`${context.sim.url}/__control/deployment`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ conversationListShape: 'jsonArray' }),
+		});
+		expect(((await switched.json()) as { result: object }).result).toMatchObject({
+			conversationListShape: 'jsonArray',
+			conversationOrder: 'newestFirst',
+		});
+		expect((await read()).message).toBe(JSON.stringify(rows));
+		context.sim.state.conversationListShape = 'jsonIndexed';
+		expect(Object.keys(JSON.parse((await read()).message as string))).toEqual(
+			rows.map((_, index) => String(index)),
+		);
+		context.sim.state.conversationListShape = 'jsonById';
+		const text = (await read()).message as string;
+		expect(text.startsWith(`{"${rows[0].id}":`)).toBe(true);
+		expect(Object.values(JSON.parse(text))).toHaveLength(rows.length);
+	});
+
+	it("Meta's webhook format for customers' messages, template sends as the template, panel events without wa_message_id", async () => {
+		context.sim.state.incomingAsMetaWebhook = true;
+		const customer = addMessage(context.sim.state, { phone_number: PHONE, text: 'hi' });
+		expect(
+			JSON.parse(customer.message_content).entry[0].changes[0].value.messages[0],
+		).toMatchObject({
+			type: 'text',
+			text: { body: 'hi' },
+			id: customer.wa_message_id,
+		});
+		const bot = addMessage(context.sim.state, {
+			phone_number: PHONE,
+			text: 'hello',
+			sender: 'bot',
+		});
+		expect(JSON.parse(bot.message_content)).toEqual({ type: 'text', text: { body: 'hello' } });
+		addMessage(context.sim.state, {
+			phone_number: PHONE,
+			sender: 'system',
+			text: 'Label added: VIP',
+		});
+		const [event] = (
+			await call('/whatsapp/get/conversation', {
+				phone_number_id: NUMBER,
+				phone_number: PHONE,
+				limit: '1',
+			})
+		).message;
+		expect(event).toMatchObject({
+			sender: 'system',
+			message_content: 'Label added: VIP',
+			wa_message_id: null,
+			message_status: null,
+		});
 	});
 });

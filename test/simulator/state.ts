@@ -110,6 +110,21 @@ export class SimState {
 	 */
 	conversationOrder: 'newestFirst' | 'oldestFirst' | 'unordered' = 'newestFirst';
 	/**
+	 * How the conversation's `message` list is sent: an array (the spec), or JSON text of an array, of an
+	 * object keyed "0","1",…, or of an object keyed by row id. SPEC-GAP: reported by five integrators.
+	 */
+	conversationListShape: 'array' | 'jsonArray' | 'jsonIndexed' | 'jsonById' = 'array';
+	/**
+	 * Whether the subscriber's messages are stored in Meta's webhook format (`message_content` = the whole
+	 * webhook, the message at entry[0].changes[0].value.messages[0]). SPEC-GAP: reported by integrators.
+	 */
+	incomingAsMetaWebhook = false;
+	/**
+	 * Whether a template send is stored as the template itself (name, language, components with the body
+	 * text; no top-level `type`). SPEC-GAP: seen on deployments; the default keeps the sent message.
+	 */
+	templateSendsAsTemplate = false;
+	/**
 	 * A deployment on the earlier API form only: the subscriber list and the conversation have no
 	 * pagination parameters and answer the whole list. SPEC-GAP: what such a deployment does with
 	 * limit/offset is not shown; the simulator refuses them, so a client that sends them cannot pass by accident.

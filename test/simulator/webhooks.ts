@@ -50,6 +50,16 @@ export interface WebhookConfig {
 	urls: Partial<Record<WebhookEventKind, string>>;
 	/** How bodies are encoded (default json). */
 	format?: 'json' | 'form';
+	/**
+	 * The Content-Type header sent, instead of the one of the format; '' sends none. SPEC-GAP: nobody
+	 * recorded which one the platform sends (spec/webhooks.md).
+	 */
+	contentType?: string;
+	/**
+	 * What the outgoing-message webhook carries: the incoming message's flat shape, text included (default:
+	 * seen live on one deployment), or no text (another integrator's report). SPEC-GAP: both observed.
+	 */
+	outgoing?: 'likeIncoming' | 'noText';
 }
 
 /** One POST (or a dropped one) as it happened, for tests and the bench. */
@@ -84,7 +94,11 @@ export class Webhooks {
 
 	/** Sets a number's webhook URLs (replacing earlier ones); `urls: {}` turns them off. */
 	configure(phoneNumberId: string, config: WebhookConfig): void {
-		this.configs.set(phoneNumberId, { urls: { ...config.urls }, format: config.format ?? 'json' });
+		this.configs.set(phoneNumberId, {
+			...config,
+			urls: { ...config.urls },
+			format: config.format ?? 'json',
+		});
 	}
 
 	config(phoneNumberId: string): WebhookConfig | undefined {
@@ -154,7 +168,8 @@ export class Webhooks {
 			dropped.dropped = true;
 			return [dropped];
 		}
-		const post = (delivery: WebhookDelivery) => this.post(delivery, config.format ?? 'json');
+		const post = (delivery: WebhookDelivery) =>
+			this.post(delivery, config.format ?? 'json', config.contentType);
 		let work: Promise<unknown>;
 		let made: WebhookDelivery[];
 		if (fault?.kind === 'concurrent') {
@@ -180,7 +195,11 @@ export class Webhooks {
 		return made;
 	}
 
-	private async post(delivery: WebhookDelivery, format: 'json' | 'form'): Promise<void> {
+	private async post(
+		delivery: WebhookDelivery,
+		format: 'json' | 'form',
+		contentType?: string,
+	): Promise<void> {
 		const encoded =
 			format === 'form'
 				? new URLSearchParams(
@@ -195,8 +214,13 @@ export class Webhooks {
 			const response = await fetch(delivery.url, {
 				method: 'POST',
 				headers: {
-					'content-type':
-						format === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
+					...(contentType === ''
+						? {}
+						: {
+								'content-type':
+									contentType ??
+									(format === 'form' ? 'application/x-www-form-urlencoded' : 'application/json'),
+							}),
 					'user-agent': USER_AGENT,
 				},
 				body: encoded,
@@ -281,9 +305,12 @@ export function messageWebhook(state: SimState, message: ConversationMessage): W
 				: {}),
 		});
 	}
-	// The outgoing-message webhook carries no message text (spec); SPEC-GAP: its other fields.
+	// SPEC-GAP (WebhookConfig.outgoing): the same flat shape as an incoming message, text included, as one
+	// deployment was seen posting; or without the text, as another integrator reported. `sender`: not seen.
+	const outgoing = state.webhooks.config(message.phone_number_id)?.outgoing ?? 'likeIncoming';
 	return state.webhooks.emit(message.phone_number_id, 'outgoing_message', {
 		...common,
+		...(outgoing === 'likeIncoming' ? { user_message: userMessageOf(message) } : {}),
 		sender: message.sender,
 	});
 }

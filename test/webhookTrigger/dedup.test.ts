@@ -71,18 +71,26 @@ describe('duplicates', () => {
 		expect(trigger.executions).toHaveLength(2);
 	});
 
-	it('without wa_message_id: bot, phone, text and event; identical content inside the Duplicate Window is one delivery', async () => {
+	it('without wa_message_id: a customer who repeats themselves is not a duplicate (every "yes" starts, inside the Duplicate Window too)', async () => {
+		// Behaviour changed on purpose (issue 34, point 11): text alone never identified one delivery.
 		const trigger = await activeRunner('incomingMessage', { duplicateWindow: 60 });
 		const body = { chat_id: '15550100007', user_message: 'yes', whatsapp_bot_id: 11 };
-		const now = Date.now();
-		const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
 		await trigger.deliver({ body });
-		await trigger.deliver({ body });
-		await trigger.deliver({ body: { ...body, chat_id: '15550100008' } }); // another subscriber
-		expect(trigger.executions).toHaveLength(2);
-		clock.mockReturnValue(now + 61_000);
-		await trigger.deliver({ body }); // the window is over: a new "yes"
-		expect(trigger.executions).toHaveLength(3);
+		const second = await trigger.deliver({ body });
+		expect(second.started).toHaveLength(1);
+		await trigger.deliver({ body: { ...body, chat_id: '15550100008' } });
+		expect(trigger.started().map((item) => [item.phone_number, item.text])).toEqual([
+			['15550100007', 'yes'],
+			['15550100007', 'yes'],
+			['15550100008', 'yes'],
+		]);
+		// With an id the second delivery of one message is still a duplicate.
+		const withId = { ...body, wa_message_id: 'wamid.REPEAT-1' };
+		expect((await trigger.deliver({ body: withId })).started).toHaveLength(1);
+		expect(await trigger.deliver({ body: withId })).toEqual({
+			status: 200,
+			body: { received: true, started: false, duplicate: true },
+		});
 	});
 
 	it('a status change is keyed on message and status: sent, delivered, read each start once', async () => {

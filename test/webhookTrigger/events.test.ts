@@ -403,3 +403,83 @@ describe('the setup notice', () => {
 		},
 	);
 });
+
+describe('the panel a first-timer sees', () => {
+	const { description } = new BotSailorWebhookTrigger();
+	const property = (name: string) => description.properties.find((entry) => entry.name === name)!;
+
+	it('WhatsApp Number starts in From List, as on the action node (Test this trigger is not greyed out)', () => {
+		expect(property('phoneNumberId').default).toEqual({ mode: 'list', value: '' });
+	});
+
+	it('every setup notice recommends the Secret, says what a URL without one lets anyone do, that the platform must reach the URL, and which URL goes where', () => {
+		const notices = description.properties.filter((entry) => entry.type === 'notice');
+		expect(notices.map((notice) => notice.name).sort()).toEqual(
+			[
+				'anyEvent',
+				'conversationStatusChanged',
+				'flowData',
+				'incomingMessage',
+				'messageStatusChanged',
+				'outgoingMessage',
+			].map((event) => `setupNotice_${event}`),
+		);
+		for (const notice of notices) {
+			expect(notice.displayName).toContain('<b>Set a Secret</b>');
+			expect(notice.displayName).toContain('anyone who learns the URL can start this workflow');
+			expect(notice.displayName).toContain('WEBHOOK_URL');
+			expect(notice.displayName).toContain('tunnel');
+		}
+		expect(property('setupNotice_outgoingMessage').displayName).toMatch(
+			/ending in <code>\/outgoing<\/code>.*<b>Outgoing Message<\/b> field/,
+		);
+		expect(property('setupNotice_incomingMessage').displayName).toContain(
+			'The Outgoing Message field takes the other URL',
+		);
+		expect(property('setupNotice_anyEvent').displayName).toMatch(
+			/<code>\/webhook<\/code>.*<code>\/outgoing<\/code> into Outgoing Message/,
+		);
+	});
+
+	it('two Production URLs: /webhook for every field but Outgoing Message, /outgoing for it', () => {
+		expect(description.webhooks!.map((webhook) => [webhook.name, webhook.path])).toEqual([
+			['default', 'webhook'],
+			['setup', 'outgoing'],
+		]);
+	});
+});
+
+describe('bodies whatever their Content-Type', () => {
+	const incoming = { chat_id: '15550100007', user_message: 'hi', wa_message_id: 'wamid.CT-1' };
+	it.each([
+		['text/plain', JSON.stringify(incoming)],
+		['', JSON.stringify(incoming)],
+		['application/octet-stream', new URLSearchParams(incoming).toString()],
+		['text/html', JSON.stringify(incoming)],
+	])('Content-Type "%s": read as JSON or form fields', async (contentType, raw) => {
+		const answer = await new WebhookRunner({
+			webhookType: new BotSailorWebhookTrigger(),
+			parameters: { event: 'incomingMessage' },
+		}).deliver({
+			body: contentType === 'text/plain' ? raw : {},
+			contentType,
+			raw: Buffer.from(raw),
+		});
+		expect(answer.started![0].json).toMatchObject({ text: 'hi', wa_message_id: 'wamid.CT-1' });
+	});
+
+	it('a plain sentence is neither: 415 naming what was sent', async () => {
+		const answer = await new WebhookRunner({
+			webhookType: new BotSailorWebhookTrigger(),
+			parameters: { event: 'incomingMessage' },
+		}).deliver({ body: {}, contentType: 'application/octet-stream', raw: Buffer.from('hi there') });
+		expect(answer).toEqual({
+			status: 415,
+			body: {
+				received: false,
+				error:
+					'The body cannot be read as JSON or form data (Content-Type application/octet-stream); send the event as a JSON object or as form fields',
+			},
+		});
+	});
+});

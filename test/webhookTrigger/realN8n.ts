@@ -34,6 +34,8 @@ export interface WorkflowOptions {
 	webhookId: string;
 	phoneNumberId: string;
 	secret?: string;
+	/** The webhook node's Event (default Incoming Message). */
+	event?: string;
 	/** Also a polling trigger (New Message, every minute) into the same node. */
 	withPolling?: boolean;
 	/** Only the polling trigger (the bench's comparison). */
@@ -50,7 +52,7 @@ export function triggerWorkflow(options: WorkflowOptions) {
 		position: [0, 0],
 		webhookId: options.webhookId,
 		parameters: {
-			event: 'incomingMessage',
+			event: options.event ?? 'incomingMessage',
 			phoneNumberId: numberParameter(options.phoneNumberId),
 			...(options.secret ? { secret: options.secret } : {}),
 		},
@@ -112,9 +114,14 @@ export async function unpublish(session: Session, id: string): Promise<void> {
 	await deactivateWorkflow(session, id);
 }
 
-export function productionUrl(n8n: N8nInstance, webhookId: string, secret?: string): string {
+export function productionUrl(
+	n8n: N8nInstance,
+	webhookId: string,
+	secret?: string,
+	path: 'webhook' | 'outgoing' = 'webhook',
+): string {
 	// 127.0.0.1: n8n listens there only, and the platform's POST should not try ::1 first.
-	return `${n8n.url.replace('//localhost:', '//127.0.0.1:')}/webhook/${webhookId}/webhook${secret ? `?secret=${encodeURIComponent(secret)}` : ''}`;
+	return `${n8n.url.replace('//localhost:', '//127.0.0.1:')}/webhook/${webhookId}/${path}${secret ? `?secret=${encodeURIComponent(secret)}` : ''}`;
 }
 
 /**

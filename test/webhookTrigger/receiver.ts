@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test infrastructure runs in plain Node.js, not inside n8n */
 /**
  * An HTTP stand-in for n8n's production webhook URL in-process: the simulator's outgoing webhooks POST
- * to it, it parses the body as n8n's body parser does (JSON, form-encoded) and hands the delivery to a
+ * to it, it parses the body as n8n's body parser does (JSON, form-encoded, text; {} for other types) and hands the delivery to a
  * WebhookRunner, answering with what the node answered.
  */
 import http from 'node:http';
@@ -9,7 +9,10 @@ import type { AddressInfo } from 'node:net';
 import type { WebhookRunner } from './webhookHarness';
 
 export interface Receiver {
+	/** The node's Production URL (Incoming Message and the other fields). */
 	url: string;
+	/** The node's Outgoing Message Production URL. */
+	outgoingUrl: string;
 	/** Every request received, with the answer given. */
 	received: Array<{ query: Record<string, string>; body: unknown; status: number }>;
 	close(): Promise<void>;
@@ -30,13 +33,14 @@ export async function startReceiver(target: () => WebhookRunner): Promise<Receiv
 			if (contentType === 'application/json') body = JSON.parse(raw.toString('utf8'));
 			else if (contentType === 'application/x-www-form-urlencoded')
 				body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
-			else body = raw.toString('utf8');
+			else if (contentType === 'text/plain') body = raw.toString('utf8');
 		} catch {
 			response.writeHead(422).end('{"message":"Failed to parse request body"}');
 			return;
 		}
 		const query = Object.fromEntries(url.searchParams);
-		const answer = await target().deliver({ body, contentType, query, raw });
+		const webhook = url.pathname.endsWith('/outgoing') ? 'setup' : 'default';
+		const answer = await target().deliver({ body, contentType, query, raw, webhook });
 		received.push({ query, body, status: answer.status });
 		response
 			.writeHead(answer.status, { 'content-type': 'application/json' })
@@ -46,6 +50,7 @@ export async function startReceiver(target: () => WebhookRunner): Promise<Receiv
 	const { port } = server.address() as AddressInfo;
 	return {
 		url: `http://127.0.0.1:${port}/webhook/hook-1/webhook`,
+		outgoingUrl: `http://127.0.0.1:${port}/webhook/hook-1/outgoing`,
 		received,
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};

@@ -157,18 +157,88 @@ describe('what the platform posts', () => {
 		).toEqual(['conversationStatusChanged', 'flowData', 'incomingMessage', 'messageStatusChanged']);
 	});
 
-	it('the outgoing-message webhook carries no text: Any Event outputs it as unknown', async () => {
-		webhooks().configure(PNID, { urls: { outgoing_message: receiver.url } });
-		addMessage(fx.sim.state, {
-			phone_number_id: PNID,
-			phone_number: '15550100000',
-			text: 'Thanks!',
-			sender: 'bot',
+	it.each(['likeIncoming', 'noText'] as const)(
+		'the outgoing-message webhook (%s) posted to the Outgoing Message URL is an outgoing message, never incoming',
+		async (outgoing) => {
+			webhooks().configure(PNID, {
+				urls: { incoming_message: receiver.url, outgoing_message: receiver.outgoingUrl },
+				outgoing,
+			});
+			const reply = addMessage(fx.sim.state, {
+				phone_number_id: PNID,
+				phone_number: '15550100000',
+				text: 'Thanks!',
+				sender: 'bot',
+			});
+			await webhooks().idle();
+			expect(receiver.received).toHaveLength(1);
+			if (outgoing === 'likeIncoming')
+				expect(receiver.received[0].body).toMatchObject({ user_message: 'Thanks!' });
+			else expect(receiver.received[0].body).not.toHaveProperty('user_message');
+			expect(runner.started()).toEqual([
+				expect.objectContaining({
+					event_type: 'outgoingMessage',
+					direction: 'outgoing',
+					sender: 'bot',
+					wa_message_id: reply.wa_message_id,
+					text: outgoing === 'likeIncoming' ? 'Thanks!' : '',
+				}),
+			]);
+		},
+	);
+
+	it('a node on Incoming Message ignores what reaches its Outgoing Message URL; a node on Outgoing Message ignores incoming ones', async () => {
+		webhooks().configure(PNID, {
+			urls: { incoming_message: receiver.url, outgoing_message: receiver.outgoingUrl },
 		});
-		await webhooks().idle();
-		expect(receiver.received[0].body).not.toHaveProperty('user_message');
-		expect(runner.started()).toEqual([expect.objectContaining({ event_type: 'unknown' })]);
+		for (const event of ['incomingMessage', 'outgoingMessage']) {
+			runner = new WebhookRunner({
+				webhookType: new BotSailorWebhookTrigger(),
+				parameters: { event, phoneNumberId: number },
+			});
+			await runner.activate();
+			write('a question');
+			addMessage(fx.sim.state, {
+				phone_number_id: PNID,
+				phone_number: '15550100000',
+				text: 'an answer',
+				sender: 'bot',
+			});
+			await webhooks().idle();
+			expect(runner.started().map((item) => [item.event_type, item.text])).toEqual([
+				event === 'incomingMessage'
+					? ['incomingMessage', 'a question']
+					: ['outgoingMessage', 'an answer'],
+			]);
+		}
 	});
+
+	it.each([
+		['json', 'text/plain'],
+		['json', ''],
+		['json', 'application/octet-stream'],
+		['form', 'text/plain'],
+		['form', ''],
+	] as const)(
+		'a %s body with Content-Type "%s" (not recorded which one the platform sends) starts the workflow',
+		async (format, contentType) => {
+			webhooks().configure(PNID, {
+				urls: { incoming_message: receiver.url },
+				format,
+				contentType,
+			});
+			const message = write('is it open?');
+			await webhooks().idle();
+			expect(receiver.received[0].status).toBe(200);
+			expect(runner.started()).toEqual([
+				expect.objectContaining({
+					event_type: 'incomingMessage',
+					text: 'is it open?',
+					wa_message_id: message.wa_message_id,
+				}),
+			]);
+		},
+	);
 
 	it('form-encoded bodies when the number is set so', async () => {
 		webhooks().configure(PNID, {

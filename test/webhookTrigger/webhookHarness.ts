@@ -33,6 +33,8 @@ export interface Delivery {
 	query?: Record<string, string>;
 	/** Bytes as sent (default: the JSON of body); sets content-length and rawBody. */
 	raw?: Buffer;
+	/** Which of the node's webhooks (its URL) receives it: default (Incoming and the rest) or outgoing. */
+	webhook?: string;
 }
 
 export interface Answer {
@@ -166,12 +168,17 @@ export class WebhookRunner {
 		} as unknown as IWorkflowExecuteAdditionalData;
 	}
 
-	private webhookData(additionalData: IWorkflowExecuteAdditionalData): IWebhookData {
-		const description = this.webhookType.description.webhooks![0];
+	private webhookData(
+		additionalData: IWorkflowExecuteAdditionalData,
+		name = 'default',
+	): IWebhookData {
+		const description = this.webhookType.description.webhooks!.find(
+			(webhook) => webhook.name === name,
+		)!;
 		return {
 			httpMethod: 'POST',
 			node: WEBHOOK_NODE,
-			path: 'hook-1/webhook',
+			path: `hook-1/${String(description.path)}`,
 			webhookDescription: description,
 			workflowId: this.workflowId,
 			workflowExecuteAdditionalData: additionalData,
@@ -235,20 +242,31 @@ export class WebhookRunner {
 	/** One delivery to the production URL (mode 'webhook'), or to the Test URL (mode 'manual'). */
 	async deliver(delivery: Delivery, mode: WorkflowExecuteMode = 'webhook'): Promise<Answer> {
 		const workflow = this.workflow(this.saved);
+		// '' sends no Content-Type header at all.
 		const contentType = delivery.contentType ?? 'application/json';
 		const raw =
 			delivery.raw ??
 			Buffer.from(
 				typeof delivery.body === 'string' ? delivery.body : JSON.stringify(delivery.body ?? {}),
 			);
+		// n8n 2.41 (middlewares/body-parser.js) parses JSON, XML, form and text/plain; any other type (or none) reaches the node as {} with the bytes in rawBody.
+		const parsed =
+			/^(application\/json|application\/x-www-form-urlencoded|text\/plain|multipart\/)/.test(
+				contentType,
+			)
+				? delivery.body
+				: {};
 		const request = {
 			method: 'POST',
-			body: delivery.body,
-			headers: { 'content-type': contentType, 'content-length': String(raw.length) },
+			body: parsed,
+			headers: {
+				...(contentType ? { 'content-type': contentType } : {}),
+				'content-length': String(raw.length),
+			},
 			query: delivery.query ?? {},
 			params: {},
 			rawBody: raw,
-			contentType,
+			contentType: contentType || undefined,
 		};
 		const { response, answer } = responseRecorder();
 		const additionalData = this.additionalData({
@@ -260,7 +278,7 @@ export class WebhookRunner {
 			this.webhookNode,
 			additionalData,
 			mode,
-			this.webhookData(additionalData),
+			this.webhookData(additionalData, delivery.webhook),
 			[],
 			null,
 		);

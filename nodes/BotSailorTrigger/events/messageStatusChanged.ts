@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { botSailorRequest } from '../../shared/transport';
 import { recordOf } from '../../shared/values';
-import { isIncoming, messageItem, subscriberName } from '../../shared/messageItem';
+import { isIncoming, isSystemRow, messageItem, subscriberName } from '../../shared/messageItem';
 import { compareMessages } from '../lib/api';
 import { readConversation } from '../lib/conversation';
 import {
@@ -172,7 +172,7 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 		// Messages sent since the last poll: followed from now on; a status that already moved is a change.
 		for (const { subscriber, fresh } of found) {
 			for (const message of fresh) {
-				if (isIncoming(message) || !message.wa_message_id) continue;
+				if (isIncoming(message) || isSystemRow(message) || !message.wa_message_id) continue;
 				if (changedSinceSent(message)) changes.push({ message, subscriber, previous: null });
 				following.set(String(message.wa_message_id), {
 					waMessageId: String(message.wa_message_id),
@@ -300,7 +300,10 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 		const newest = found
 			.flatMap(({ subscriber, fresh }) =>
 				fresh
-					.filter((message) => !isIncoming(message) && statuses.has(statusOf(message)))
+					.filter(
+						(message) =>
+							!isIncoming(message) && !isSystemRow(message) && statuses.has(statusOf(message)),
+					)
 					.map((message) => ({ message, subscriber })),
 			)
 			.sort((a, b) => compareMessages(a.message, b.message))

@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 import { withMedia } from '../../shared/media';
 import { inputs } from '../../shared/inputs';
-import { isIncoming, messageItem } from '../../shared/messageItem';
+import { isIncoming, isSystemRow, messageItem } from '../../shared/messageItem';
 import { compareMessages } from '../lib/api';
 import {
 	recentActivity,
@@ -32,6 +32,7 @@ const EVENT = 'newMessage';
 
 interface Filters {
 	includeOutgoing: boolean;
+	includeSystem: boolean;
 	phoneNumbers: Set<string>;
 }
 
@@ -52,7 +53,11 @@ function filtersOf(context: IPollFunctions): Filters {
 		}
 		phoneNumbers.add(parsed.data);
 	}
-	return { includeOutgoing: options.includeOutgoing === true, phoneNumbers };
+	return {
+		includeOutgoing: options.includeOutgoing === true,
+		includeSystem: options.includeSystem === true,
+		phoneNumbers,
+	};
 }
 
 function itemsOf(
@@ -68,7 +73,11 @@ function itemsOf(
 		)
 		.flatMap((entry) =>
 			entry.fresh
-				.filter((message) => filters.includeOutgoing || isIncoming(message))
+				.filter((message) =>
+					isSystemRow(message)
+						? filters.includeSystem
+						: filters.includeOutgoing || isIncoming(message),
+				)
 				.map((message) => ({ message, subscriber: entry.subscriber })),
 		)
 		.sort((a, b) => compareMessages(a.message, b.message))
@@ -118,7 +127,16 @@ export const newMessage: TriggerEvent<ActivityCursor> = {
 					name: 'includeOutgoing',
 					type: 'boolean',
 					default: false,
-					description: 'Whether to also emit messages sent by the bot or an agent',
+					description:
+						'Whether to also emit messages sent by the bot, an agent, an automation, a sequence or an AI agent',
+				},
+				{
+					displayName: 'Include Panel Events',
+					name: 'includeSystem',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether to also emit the conversation\'s panel events ("Label added: …", "Conversation was assigned to …"), with message_type "system"',
 				},
 				{
 					displayName: 'Only From Phone Numbers',

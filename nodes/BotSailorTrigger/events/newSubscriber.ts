@@ -2,8 +2,8 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import type { Page } from '../../shared/envelope';
 import { earlierForm, nextPage, subscriberPage, SUBSCRIBER_PAGE_SIZE } from '../lib/api';
 import { phoneNumberIdOf, type PollResult, type TriggerEvent } from '../lib/event';
-import { listOrderError, subscriberPageOrder, type ListOrder } from '../lib/listOrder';
-import { findLastPage, onceEach, type PageFetch } from '../lib/pages';
+import { listOrderError, subscriberPageOrder, type ListOrder } from '../../shared/listOrder';
+import { findLastPage, onceEach, type PageFetch } from '../../shared/pages';
 
 const EVENT = 'newSubscriber';
 

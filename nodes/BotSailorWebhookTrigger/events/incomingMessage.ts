@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { withMedia } from '../../shared/media';
 import { fetchFullMessage } from '../lib/fullMessage';
-import { botOf, chatId, integerOrText, subscriberName, text } from '../lib/fields';
+import { chatId, integerOrText, subscriberName, text } from '../lib/fields';
 import { botSettingsStep, setupNotice, showForEvents, type WebhookEvent } from '../lib/event';
 
 const EVENT = 'incomingMessage';
@@ -94,16 +94,15 @@ export const incomingMessage: WebhookEvent = {
 				'Whether to attach the file of a photo, voice note, video or document as binary data (field data). The webhook carries no media link, so a media message is read from the platform first, as Fetch Full Message does (needs the credential); text messages cost nothing. A failed download is reported in media_download_error and the message still starts the workflow.',
 		},
 	],
-	// The outgoing-message webhook has no user_message (it carries no text): it is not this event.
+	// A post to the node's Outgoing Message URL never gets here (events/outgoingMessage.ts).
 	matches: (body) => 'user_message' in body,
 	key(body) {
 		const id = text(body, 'wa_message_id');
 		// The same key as the polling trigger's, so that a workflow with both starts once per message.
 		if (id) return { key: `message:${id}`, life: 'id' };
-		return {
-			key: `incoming:${botOf(body)}|${chatId(body)}|${text(body, 'user_message')}`,
-			life: 'content',
-		};
+		// Without an id nothing tells a second "yes" from a second delivery of the first: a customer who
+		// repeats themselves is not a duplicate, so every such delivery starts the workflow.
+		return undefined;
 	},
 	async item({ context, phoneNumberId }, body) {
 		const item = messageItemFromWebhook(body, phoneNumberId);

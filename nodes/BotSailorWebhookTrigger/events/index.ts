@@ -5,6 +5,7 @@ import { conversationStatusChanged } from './conversationStatusChanged';
 import { flowData } from './flowData';
 import { incomingMessage } from './incomingMessage';
 import { messageStatusChanged } from './messageStatusChanged';
+import { outgoingMessage } from './outgoingMessage';
 
 /** Every event, alphabetised by name as n8n lists options. */
 export const EVENTS: WebhookEvent[] = [
@@ -12,6 +13,7 @@ export const EVENTS: WebhookEvent[] = [
 	flowData,
 	incomingMessage,
 	messageStatusChanged,
+	outgoingMessage,
 ];
 
 /**

@@ -31,8 +31,8 @@ export interface WebhookEvent {
 	properties: INodeProperties[];
 	/** Whether a flat body is this event. */
 	matches(body: IDataObject): boolean;
-	/** What identifies the delivery, for deduplication. */
-	key(body: IDataObject): DeliveryKey;
+	/** What identifies one delivery, for deduplication; undefined when nothing does (every delivery starts). */
+	key(body: IDataObject): DeliveryKey | undefined;
 	/** Why the node's options leave this delivery out (for example a status not chosen), or undefined. */
 	skipReason?(context: IWebhookFunctions, body: IDataObject): string | undefined;
 	/** The output item (without `event_type` and `webhook_body`, which the node adds). */
@@ -46,12 +46,16 @@ export function showForEvents(events: string[]): INodeProperties['displayOptions
 }
 
 /**
- * The setup notice: copy the URL, paste it where the platform posts this event (`where`: the second
- * step), publish; and the Test URL's limit.
+ * The setup notice: which Production URL to copy (the node has two: `/webhook` for every field but
+ * Outgoing Message, `/outgoing` for that one), that BotSailor's servers must reach it, where to paste
+ * it (`where`: the second step), publish; the Secret and what a URL without one lets anyone do; the
+ * Test URL's limit.
  */
-export function setupNotice(where: string): string {
+export function setupNotice(where: string, urlFor = 'Incoming Message'): string {
+	const path = urlFor === 'Outgoing Message' ? '/outgoing' : '/webhook';
 	return (
-		'<b>Setup</b>: 1. Open <b>Webhook URLs</b> above and copy the <b>Production URL</b>; if you set a Secret below, add <code>?secret=</code> and the secret to its end. ' +
+		`<b>Setup</b>: 1. Open <b>Webhook URLs</b> above and copy the <b>Production URL</b> ending in <code>${path}</code>. BotSailor's servers must reach it: a <code>localhost</code> address works only for a simulator on the same machine; use an n8n on a public address (set <code>WEBHOOK_URL</code>) or a tunnel. ` +
+		'<b>Set a Secret</b> below and add <code>?secret=</code> and the secret to the end of the URL: without it, anyone who learns the URL can start this workflow with messages they make up (any text, any phone number), and the workflow acts on them. ' +
 		`2. ${where} ` +
 		'3. Publish (activate) this workflow. The <b>Test URL</b> only answers while this editor is listening ("Listen for test event"), for one delivery.'
 	);
@@ -59,5 +63,5 @@ export function setupNotice(where: string): string {
 
 /** Step 2 for the events set in Bot Settings → Webhook. */
 export function botSettingsStep(field: string): string {
-	return `In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL into the <b>${field}</b> field and select <b>Publish Changes</b>.`;
+	return `In BotSailor open <b>Bot Settings → Webhook</b> of this WhatsApp number, paste the URL into the <b>${field}</b> field and select <b>Publish Changes</b>.${field === 'Incoming Message' ? ' The Outgoing Message field takes the other URL (ending in <code>/outgoing</code>, shown when Event is Outgoing Message or Any Event), never this one.' : ''}`;
 }

@@ -1,21 +1,24 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { findInConversation } from '../../shared/conversation';
 import { listRecords } from '../../shared/envelope';
-import { botSailorRequest } from '../../shared/transport';
+import { botSailorRequest, usesEarlierForm } from '../../shared/transport';
 import { messageItem } from '../../shared/messageItem';
 import { errorMessage } from '../../shared/values';
 
-/** The conversation page read to find the message: its newest messages (the webhook arrives right after it was written). */
-const CONVERSATION_PAGE_SIZE = 50;
-
-const records = (envelope: IDataObject): IDataObject[] => listRecords(envelope) ?? [];
+/**
+ * How far back the message is looked for, in pages of 50 from the newest: the webhook arrives right
+ * after the message was written, so it is on the newest page unless a burst followed it.
+ */
+const MAX_PAGES = 4;
 
 export type FullMessage = { item: IDataObject } | { error: string };
 
 /**
- * "Fetch Full Message": the message record from the conversation endpoint and the subscriber's record,
- * made into exactly the item the polling trigger's New Message event outputs (same function). Two
- * requests, made at once. A failure is returned, not thrown: the platform does not deliver a webhook
- * again, so the event must still start the workflow (with the fields the webhook carried).
+ * "Fetch Full Message": the message record from the conversation (the shared reader, so either page
+ * order and lists as JSON text) and the subscriber's record, made into exactly the item the polling
+ * trigger's New Message event outputs (same function). The two reads run at once. A failure is
+ * returned, not thrown: the platform does not deliver a webhook again, so the event must still start
+ * the workflow (with the fields the webhook carried).
  */
 export async function fetchFullMessage(
 	context: IWebhookFunctions,
@@ -33,26 +36,33 @@ export async function fetchFullMessage(
 	if (!waMessageId)
 		return { error: 'The webhook carried no wa_message_id to look the message up by' };
 	try {
-		const [conversation, subscriber] = await Promise.all([
-			botSailorRequest.call(context, '/whatsapp/get/conversation', {
-				phone_number_id: phoneNumberId,
-				phone_number: phoneNumber,
-				limit: CONVERSATION_PAGE_SIZE,
-				offset: 1,
-			}),
+		const conversation = {
+			node: context.getNode(),
+			chatId: phoneNumber,
+			earlierForm: await usesEarlierForm(context),
+			fetch: async (page: number | undefined) =>
+				await botSailorRequest.call(context, '/whatsapp/get/conversation', {
+					phone_number_id: phoneNumberId,
+					phone_number: phoneNumber,
+					...(page === undefined ? {} : { limit: 50, offset: page }),
+				}),
+		};
+		const [message, subscriber] = await Promise.all([
+			findInConversation(
+				conversation,
+				(record) => String(record.wa_message_id ?? '') === waMessageId,
+				{ maxPages: MAX_PAGES },
+			),
 			botSailorRequest.call(context, '/whatsapp/subscriber/get', {
 				phone_number_id: phoneNumberId,
 				phone_number: phoneNumber,
 			}),
 		]);
-		const message = records(conversation).find(
-			(record) => String(record.wa_message_id ?? '') === waMessageId,
-		);
 		if (!message)
 			return {
-				error: `The message was not among the latest ${CONVERSATION_PAGE_SIZE} of the conversation`,
+				error: `The message was not among the latest ${MAX_PAGES * 50} of the conversation`,
 			};
-		const person = records(subscriber)[0] ?? { chat_id: phoneNumber };
+		const person = (listRecords(subscriber) ?? [])[0] ?? { chat_id: phoneNumber };
 		return {
 			item: messageItem(
 				message,

@@ -17,12 +17,6 @@ export const SECRET_PARAMETER = 'secret';
  */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-const ACCEPTED_TYPES = [
-	'application/json',
-	'application/x-www-form-urlencoded',
-	'multipart/form-data',
-];
-
 export interface Refusal {
 	status: number;
 	message: string;
@@ -79,23 +73,64 @@ function bodySize(context: IWebhookFunctions): number {
 	);
 }
 
+/** The bytes of the request as text: n8n's rawBody, or the body when n8n made it a text (text/plain). */
+function rawText(context: IWebhookFunctions, body: unknown): string {
+	const request = context.getRequestObject() as unknown as { rawBody?: Buffer };
+	if (Buffer.isBuffer(request.rawBody)) return request.rawBody.toString('utf8');
+	if (typeof body === 'string') return body;
+	return Buffer.isBuffer(body) ? body.toString('utf8') : '';
+}
+
+/** A text read as JSON (an object), else as form fields; undefined when it is neither. */
+export function parseText(raw: string): IDataObject | string | undefined {
+	const trimmed = raw.replace(/^\uFEFF/, '').trim();
+	if (trimmed === '') return undefined;
+	if (trimmed.startsWith('{') || trimmed.startsWith('[') || trimmed.startsWith('"')) {
+		try {
+			const parsed: unknown = JSON.parse(trimmed);
+			return isObject(parsed) ? parsed : 'not an object';
+		} catch {
+			return undefined;
+		}
+	}
+	// Form fields: name=value pairs joined by &, nothing else (a plain sentence is not a form).
+	if (!/^[^\s=&]+=[^\s&]*(&[^\s=&]+=[^\s&]*)*$/.test(trimmed)) return undefined;
+	const fields: IDataObject = {};
+	for (const [key, value] of new URLSearchParams(trimmed)) fields[key] = value;
+	return fields;
+}
+
 /**
- * The flat body as an object, or why it is refused: 413 when larger than MAX_BODY_BYTES, 415 when it
- * is neither JSON nor form data, 400 when it is not an object or empty. (Invalid JSON never reaches the
- * node: n8n answers it with 422 "Failed to parse request body".) Multipart bodies: their fields.
+ * The flat body as an object, or why it is refused: 413 when larger than MAX_BODY_BYTES, 400 when it
+ * is not an object or empty, 415 when it cannot be read at all. Nobody has recorded which Content-Type
+ * the platform sends (spec/webhooks.md), so the header decides nothing: what n8n parsed (JSON, form,
+ * multipart fields) is taken, and otherwise the raw bytes are read as JSON, then as form fields.
+ * (Invalid JSON sent as application/json never reaches the node: n8n answers it with 422.)
  */
 export function readBody(context: IWebhookFunctions): { body: IDataObject } | Refusal {
 	if (bodySize(context) > MAX_BODY_BYTES)
 		return { status: 413, message: `The body is larger than ${MAX_BODY_BYTES / 1024} KB` };
 	const type = contentTypeOf(context);
-	if (!ACCEPTED_TYPES.includes(type)) {
-		return {
-			status: 415,
-			message: `Send the event as JSON or form data (Content-Type ${ACCEPTED_TYPES.join(', ')}), not ${type || 'no Content-Type'}`,
-		};
-	}
 	let body: unknown = context.getBodyData();
 	if (type === 'multipart/form-data' && isObject(body) && isObject(body.data)) body = body.data;
+	// A JSON array or string that n8n parsed is read, and is no event.
+	const parsedJson = type === 'application/json' && body !== undefined && !isObject(body);
+	// Whatever the header said: n8n leaves a body of another type (or none) as {} with the bytes in rawBody.
+	if (!parsedJson && !Array.isArray(body) && (!isObject(body) || Object.keys(body).length === 0)) {
+		const raw = rawText(context, body);
+		const parsed = parseText(raw);
+		if (parsed === undefined) {
+			if (raw.trim() === '' && isObject(body)) return { status: 400, message: 'The body is empty' };
+			context.logger.warn(
+				`BotSailor Webhook Trigger: refused a body it cannot read (Content-Type ${type || 'none'}, ${raw.length} bytes)`,
+			);
+			return {
+				status: 415,
+				message: `The body cannot be read as JSON or form data (Content-Type ${type || 'none'}); send the event as a JSON object or as form fields`,
+			};
+		}
+		body = parsed;
+	}
 	if (!isObject(body))
 		return { status: 400, message: 'The body must be a JSON object or form fields' };
 	if (Object.keys(body).length === 0) return { status: 400, message: 'The body is empty' };

@@ -28,7 +28,8 @@ export function conversationMessage(message: ConversationMessage) {
 		agent_name,
 		message_content,
 		conversation_time,
-		wa_message_id,
+		// A panel event (sender "system") has none: SPEC-GAP, see control.ts addMessage.
+		wa_message_id: wa_message_id === '' ? null : wa_message_id,
 		reaction_data,
 		message_status,
 		delivery_status_updated_at,
@@ -96,6 +97,25 @@ const limit50 = p.integer.refine(
 	'must be between 1 and 50',
 );
 
+/**
+ * The conversation's `message` as the deployment serves it (state.conversationListShape).
+ * SPEC-GAP: the spec shows an array; five integrators report JSON text of an array, of an object keyed
+ * "0","1",…, or of an object keyed by the row id (in the page's order in the text; JSON keeps none).
+ */
+function listAsServed(state: SimState, rows: Array<{ id: number }>): unknown {
+	switch (state.conversationListShape) {
+		case 'jsonArray':
+			return JSON.stringify(rows);
+		case 'jsonIndexed':
+			return JSON.stringify(Object.fromEntries(rows.map((row, index) => [String(index), row])));
+		case 'jsonById':
+			// Written by hand: PHP keeps the page's order in the text; JSON.stringify would sort integer keys.
+			return `{${rows.map((row) => `${JSON.stringify(String(row.id))}:${JSON.stringify(row)}`).join(',')}}`;
+		default:
+			return rows;
+	}
+}
+
 /** Reads of the spec's "Account and messaging group". */
 export const messagingReadRoutes: Route[] = [
 	{
@@ -119,10 +139,11 @@ export const messagingReadRoutes: Route[] = [
 				const stray = ['limit', 'offset'].filter((key) => params[key] !== undefined);
 				return stray.length
 					? fail(`Unknown parameter: ${stray.join(', ')}.`)
-					: ok({ message: rows });
+					: ok({ message: listAsServed(state, rows) });
 			}
 			if (params.limit === undefined) return fail('The limit field is required.');
-			return ok(page(rows, params.limit, params.offset, { defaultLimit: 50, maxLimit: 50 }));
+			const answer = page(rows, params.limit, params.offset, { defaultLimit: 50, maxLimit: 50 });
+			return ok({ ...answer, message: listAsServed(state, answer.message) });
 		},
 	},
 	{
@@ -324,15 +345,31 @@ export const messagingWriteRoutes: Route[] = [
 			);
 			const stray = Object.keys(variables).filter((key) => !known.includes(key));
 			if (stray.length) return fail(`Unknown parameter: ${stray.join(', ')}.`);
-			const content = {
-				type: 'template',
-				template: {
-					name: template.template_name,
-					language: template.locale,
-					variables,
-					header_media_url: params.template_header_media_url,
-				},
-			};
+			// SPEC-GAP (state.templateSendsAsTemplate): deployments store a template send as the template
+			// itself, without a top-level `type`, its body text in the body component.
+			const content = state.templateSendsAsTemplate
+				? {
+						name: template.template_name,
+						language: { code: template.locale },
+						components: [
+							{
+								type: 'body',
+								text: Object.entries(variables).reduce(
+									(body, [key, value]) => body.split(`#${key.split('-')[1]}#`).join(String(value)),
+									String(template.body_content ?? ''),
+								),
+							},
+						],
+					}
+				: {
+						type: 'template',
+						template: {
+							name: template.template_name,
+							language: template.locale,
+							variables,
+							header_media_url: params.template_header_media_url,
+						},
+					};
 			return sent(
 				deliver(state, params.phone_number_id, params.phone_number, content),
 				'Template message has been sent successfully.',

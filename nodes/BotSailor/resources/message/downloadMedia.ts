@@ -11,7 +11,8 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
-import { listRecords } from '../../../shared/envelope';
+import { findInConversation, isMessage } from '../../../shared/conversation';
+import { innerMessage } from '../../../shared/messageContent';
 import { inputs } from '../../../shared/inputs';
 import { decodeJsonFields } from '../../../shared/jsonStrings';
 import { FORM_CONTENT_TYPE, sendRequest, usesEarlierForm } from '../../../shared/transport';
@@ -57,32 +58,29 @@ function conversationReader(
 		);
 }
 
-/** A message of a conversation by id or wa_message_id, newest pages first. The earlier API form has no pages. */
-async function findInConversation(
+/** A message of a conversation by id or wa_message_id, newest first in either page order (shared/conversation.ts). */
+async function findMessage(
 	context: IExecutePaginationFunctions,
 	read: ConversationReader,
 	phoneNumberId: string,
 	phoneNumber: string,
 	messageId: string,
 ): Promise<IDataObject | undefined> {
-	const matches = (record: IDataObject) =>
-		String(record.id ?? '') === messageId || String(record.wa_message_id ?? '') === messageId;
-	if (await usesEarlierForm(context))
-		return (
-			listRecords(await read({ phone_number_id: phoneNumberId, phone_number: phoneNumber })) ?? []
-		).find(matches);
-	for (let page = 1; page <= MAX_PAGES; page++) {
-		const envelope = await read({
-			phone_number_id: phoneNumberId,
-			phone_number: phoneNumber,
-			limit: 50,
-			offset: page,
-		});
-		const found = (listRecords(envelope) ?? []).find(matches);
-		if (found) return found;
-		if (envelope.nextOffset === undefined || envelope.nextOffset === null) return undefined;
-	}
-	return undefined;
+	return await findInConversation(
+		{
+			node: context.getNode(),
+			chatId: phoneNumber,
+			earlierForm: await usesEarlierForm(context),
+			fetch: async (page) =>
+				await read({
+					phone_number_id: phoneNumberId,
+					phone_number: phoneNumber,
+					...(page === undefined ? {} : { limit: 50, offset: page }),
+				}),
+		},
+		isMessage(messageId),
+		{ maxPages: MAX_PAGES },
+	);
 }
 
 /** At most this many pages of 50 are searched for a message by id. */
@@ -96,7 +94,7 @@ async function messageRecord(
 	const node = context.getNode();
 	const itemIndex = context.getItemIndex();
 	const lookUp = async (phoneNumberId: string, phoneNumber: string, messageId: string) => {
-		const found = await findInConversation(context, read, phoneNumberId, phoneNumber, messageId);
+		const found = await findMessage(context, read, phoneNumberId, phoneNumber, messageId);
 		if (!found) {
 			throw new NodeOperationError(
 				node,
@@ -180,7 +178,7 @@ async function downloadMessageMedia(
 						pairedItem: { item: itemIndex },
 					},
 				];
-			const content = contentOf(record);
+			const content = innerMessage(contentOf(record));
 			const type = isRecord(content)
 				? text(content.type)
 				: typeof content === 'string'

@@ -1,8 +1,49 @@
+import type {
+	DeclarativeRestApiSettings,
+	IExecutePaginationFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { conversationRow, readConversation } from '../../../shared/conversation';
 import { inputs, validateBody, z } from '../../../shared/inputs';
-import { unwrap } from '../../shared/output';
-import { paginate } from '../../shared/pagination';
+import { sendRequest, usesEarlierForm } from '../../../shared/transport';
+import { requestBody } from '../../../shared/values';
+import { requestedLimit } from '../../shared/pagination';
 import { decodeJsonOption, recipient, returnAllAndLimit, whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
+
+/**
+ * Get Many reads through the shared conversation reader (shared/conversation.ts), so its items are
+ * newest first whichever order the deployment pages in, and lists sent as JSON text are read as lists.
+ */
+async function getManyMessages(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const limit = requestedLimit(this);
+	const request = requestData.options as IHttpRequestOptions;
+	const body = requestBody(request);
+	const itemIndex = this.getItemIndex();
+	const rows = await readConversation(
+		{
+			node: this.getNode(),
+			chatId: String(body.phone_number ?? ''),
+			earlierForm: await usesEarlierForm(this),
+			fetch: async (page) =>
+				await sendRequest.call(
+					this,
+					page === undefined ? request : { ...request, body: { ...body, limit: 50, offset: page } },
+					itemIndex,
+				),
+		},
+		{ limit },
+	);
+	const decode = this.getNodeParameter('options.decodeJsonFields', true) !== false;
+	return rows.map((row) => ({
+		json: conversationRow(row, decode),
+		pairedItem: { item: itemIndex },
+	}));
+}
 
 export const getMany: OperationDescription = {
 	option: {
@@ -22,8 +63,7 @@ export const getMany: OperationDescription = {
 					),
 				],
 			},
-			operations: { pagination: paginate(50, { unpaginatedInEarlierForm: true }) },
-			output: { postReceive: [unwrap('message')] },
+			operations: { pagination: getManyMessages },
 		},
 	},
 	fields: [whatsAppNumber(), recipient(), ...returnAllAndLimit(), decodeJsonOption()],

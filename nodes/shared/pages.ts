@@ -1,5 +1,14 @@
-import type { Page } from '../../shared/envelope';
-import { nextPage } from './api';
+import type { Page } from './envelope';
+
+/** Page-number paging shared by the trigger and the conversation reader. */
+
+/** The page after `page`, or undefined when the API announced none (or a non-advancing one). */
+export function nextPage(current: Page, page: number, pageSize: number): number | undefined {
+	const next = Number(current.nextOffset);
+	if (current.records.length < pageSize || !Number.isInteger(next) || next <= page)
+		return undefined;
+	return next;
+}
 
 export type PageFetch = (page: number) => Promise<Page>;
 
