@@ -66,10 +66,21 @@ function runnable(): Workflow {
 	other.name = 'Send Text UK';
 	(other as { id?: string }).id = 'send-text-uk';
 	other.parameters.phoneNumberId = { __rl: true, mode: 'id', value: OTHER_NUMBER };
-	workflow.nodes.push(other);
-	(workflow.connections as Record<string, unknown>)[other.name] = {
-		ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]],
+	// And one whose number the model chooses: its description is read before any call, without that number.
+	const anyNumber = JSON.parse(JSON.stringify(sendText)) as typeof sendText;
+	anyNumber.name = 'Send Text From Any Number';
+	(anyNumber as { id?: string }).id = 'send-text-any';
+	anyNumber.parameters.phoneNumberId = {
+		__rl: true,
+		mode: 'id',
+		value:
+			"={{ $fromAI('whatsapp_number_id', 'The phone_number_id of the WhatsApp number to send from', 'string') }}",
 	};
+	workflow.nodes.push(other, anyNumber);
+	for (const tool of [other, anyNumber])
+		(workflow.connections as Record<string, unknown>)[tool.name] = {
+			ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]],
+		};
 	return workflow;
 }
 
@@ -119,7 +130,13 @@ function sendsTo(phone: string) {
 /** What the client got for each scenario, printed once at the end (the report's evidence). */
 const observed: string[] = [];
 
+/** Tool calls need n8n >= 1.109 (see aiAgent.e2e.test.ts); n8n 1.85 has no MCP Server Trigger at all. */
+const SUPPORTED = versionAtLeast(N8N_VERSION, '1.109.0');
+const mcpTest = sinceN8n('1.109.0', 'the BotSailor node as a tool of the MCP Server Trigger');
+
 beforeAll(async () => {
+	// Older n8n could not even activate the workflow (no MCP Server Trigger): nothing to start.
+	if (!SUPPORTED) return;
 	const paths = provision();
 	sim = await startSimulator();
 	work = mkdtempSync(join(tmpdir(), 'botsailor-e2e-mcp-'));
@@ -163,10 +180,7 @@ afterAll(async () => {
 	if (work) rmSync(work, { recursive: true, force: true });
 }, 60_000);
 
-beforeEach(() => sim.reset());
-
-/** Tool calls need n8n >= 1.109 (see aiAgent.e2e.test.ts); n8n 1.85 has no MCP Server Trigger at all. */
-const mcpTest = sinceN8n('1.109.0', 'the BotSailor node as a tool of the MCP Server Trigger');
+beforeEach(() => sim?.reset());
 
 describe.each(TRANSPORTS)('MCP client over $label', (transport) => {
 	mcpTest(
@@ -178,6 +192,7 @@ describe.each(TRANSPORTS)('MCP client over $label', (transport) => {
 				expect(tools.map((tool) => tool.name).sort()).toEqual([
 					'Get_Subscriber',
 					'Send_Text',
+					'Send_Text_From_Any_Number',
 					'Send_Text_UK',
 					'Send_Welcome_Offer',
 				]);
@@ -194,6 +209,12 @@ describe.each(TRANSPORTS)('MCP client over $label', (transport) => {
 				expect(byName.get('Send_Text_UK')!.description).not.toBe(
 					NAMES_THE_NUMBER ? sendText.description : '',
 				);
+				const anyNumber = byName.get('Send_Text_From_Any_Number')!;
+				expect(anyNumber.description).toContain('24-hour window');
+				expect(anyNumber.description).not.toMatch(/\{\{|\d{15}/);
+				expect(
+					Object.keys((anyNumber.inputSchema as { properties: object }).properties).sort(),
+				).toEqual(['message', 'phone_number', 'whatsapp_number_id']);
 				expect(byName.get('Send_Welcome_Offer')!.description).toContain('template');
 				expect(byName.get('Get_Subscriber')!.description).toContain('Subscriber not found.');
 				const schema = sendText.inputSchema as {
