@@ -259,7 +259,7 @@ describe.each(TRANSPORTS)('MCP client over $label', (transport) => {
 	});
 
 	mcpTest(
-		'a platform refusal comes back as isError with the platform text and what was delivered',
+		'a platform refusal comes back as isError with the platform text, not as "may have been delivered"',
 		async () => {
 			const client = await connect(transport);
 			try {
