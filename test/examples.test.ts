@@ -30,8 +30,11 @@ const PACKAGE = 'n8n-nodes-botsailor';
 const TRIGGER = `${PACKAGE}.botSailorTrigger`;
 const MANUAL = 'n8n-nodes-base.manualTrigger';
 
+const AI_EXAMPLES = ['ai-agent-tool.json', 'mcp-server.json'];
+
 const examples: Example[] = readdirSync(DIR)
-	.filter((file) => file.endsWith('.json') && file !== 'ai-agent-tool.json')
+	// The AI examples start from a chat or an MCP client, never from the Execute button's test run (checked below).
+	.filter((file) => file.endsWith('.json') && !AI_EXAMPLES.includes(file))
 	.map((file) => ({
 		file,
 		...(JSON.parse(readFileSync(join(DIR, file), 'utf8')) as Omit<Example, 'file'>),
@@ -211,5 +214,42 @@ describe('examples: a test run with the default button sends nothing to a real c
 					: subscriber.first_name);
 			expect({ ...person, demoName }).toEqual({ ...person, demoName: person.name });
 		}
+	});
+});
+
+describe('examples/mcp-server.json: BotSailor tools for MCP clients', () => {
+	const example = JSON.parse(readFileSync(join(DIR, 'mcp-server.json'), 'utf8')) as Omit<
+		Example,
+		'file'
+	> & { connections: Record<string, { ai_tool?: Array<Array<{ node: string }>> }> };
+	const trigger = example.nodes.find(
+		(node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger',
+	)!;
+	const tools = example.nodes.filter((node) => node.type === `${PACKAGE}.botSailorTool`);
+
+	it('the MCP Server Trigger asks for a Bearer token (its default, None, lets anyone with the URL send)', () => {
+		expect(trigger.parameters.authentication).toBe('bearerAuth');
+		expect((trigger as unknown as { credentials: object }).credentials).toHaveProperty(
+			'httpBearerAuth',
+		);
+	});
+
+	it('connects Send Text, a Send Template tool and Get Subscriber to the trigger, one WhatsApp number', () => {
+		expect(
+			tools.map((node) => `${node.parameters.resource}.${node.parameters.operation}`).sort(),
+		).toEqual(['message.sendTemplate', 'message.sendText', 'subscriber.get']);
+		for (const tool of tools) {
+			expect(example.connections[tool.name].ai_tool?.[0][0].node).toBe(trigger.name);
+			expect((tool.parameters.phoneNumberId as IDataObject).value).toBe('104382179270221');
+		}
+	});
+
+	it('every value the model fills has a description with its format', () => {
+		const fromAi = JSON.stringify(tools.map((tool) => tool.parameters)).match(
+			/\$fromAI\('[^']+', '(?:[^'\\]|\\.)*'/g,
+		);
+		expect(fromAi?.length).toBeGreaterThanOrEqual(5);
+		for (const call of fromAi ?? []) expect(call).not.toMatch(/, ''$/);
+		expect(JSON.stringify(example)).toContain('digits only with the country code');
 	});
 });

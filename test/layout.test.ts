@@ -35,10 +35,12 @@ describe('layout: one file per operation', () => {
 		const described = Object.values(module).filter(isOperation);
 		expect(described.map((entry) => entry.option.value)).toEqual([operation]);
 		const [own] = described;
-		// Its fields, scoped to it, are exactly the ones the node shows for this resource and operation (same order).
+		// Its fields, scoped to it, are exactly the ones the node shows for this resource and operation (same order),
+		// besides the tool variant's Description, which the assembler adds from toolDescriptions.ts.
 		const shown = properties.filter(
 			(property) =>
 				property.name !== 'operation' &&
+				property.name !== 'toolDescription' &&
 				property.displayOptions?.show?.resource?.includes(resourceName) &&
 				property.displayOptions?.show?.operation?.includes(operation),
 		);

@@ -1,4 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { toolDescriptionField } from './toolDescriptions';
 
 /**
  * One operation of a resource, written in its own file (`resources/<resource>/<operation>.ts`): its
@@ -55,7 +56,11 @@ export function resource(
 			default: defaultOperation,
 		},
 		...operations.flatMap((operation) =>
-			operation.fields.map((field) => scoped(field, name, operation.option.value)),
+			[
+				...operation.fields,
+				// On the tool variant only: what a model is told about this operation (toolDescriptions.ts).
+				...toolDescriptionField(`${name}.${operation.option.value}`, operation.fields),
+			].map((field) => scoped(field, name, operation.option.value)),
 		),
 	];
 }

@@ -98,12 +98,20 @@ export function asNodeError(
 }
 
 /**
- * Whether a failure is answered as data: the node runs as an AI tool through `execute` (AI Agent 2.x,
- * the MCP Server Trigger), where n8n's agent turns a thrown error into an empty string for the model.
- * The model then gets `[{"error": "<the API's text>"}]`, as AI Agent 3.x shows a thrown error.
+ * Whether a failure is answered as data rather than thrown. Only for a tool whose caller would hide a
+ * thrown error: AI Agent 1.x/2.x run tools through LangChain's AgentExecutor, which turns any thrown
+ * error into an empty string for the model, so the model gets `[{"error": "<the API's text>"}]` instead
+ * (what AI Agent 3.x shows for a thrown error). The MCP Server Trigger passes a thrown error on in full
+ * (`isError: true`, and n8n records the call as failed), so there the failure is thrown. Tools called
+ * through `execute` see their caller's execute data (`getExecuteData().node`, public API since 1.x).
  */
-export function answersAsTool(node: INode): boolean {
-	return node.type.endsWith('Tool');
+export function answersAsTool(context: {
+	getNode(): INode;
+	getExecuteData?(): { node?: INode } | undefined;
+}): boolean {
+	if (!context.getNode().type.endsWith('Tool')) return false;
+	const caller = context.getExecuteData?.()?.node?.type ?? '';
+	return !caller.endsWith('.mcpTrigger');
 }
 
 /** The output item of a failed item under Continue On Fail: its message as JSON, the error, paired to its input. */
@@ -176,7 +184,7 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 			return output;
 		} catch (error) {
 			const failure = asNodeError(this.getNode(), error, itemIndex);
-			if (!this.continueOnFail() && !answersAsTool(this.getNode())) throw failure;
+			if (!this.continueOnFail() && !answersAsTool(this)) throw failure;
 			return [errorItem(failure, itemIndex)];
 		}
 	}

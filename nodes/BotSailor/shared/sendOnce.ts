@@ -39,8 +39,8 @@ export async function sendOnce(
 	} catch (error) {
 		failure = error;
 	}
-	// As an AI tool called through execute, the model gets the API's text as data (see answersAsTool).
-	if (answersAsTool(this.getNode()))
+	// As an AI tool under an agent that hides thrown errors, the model gets the API's text as data (see answersAsTool).
+	if (answersAsTool(this))
 		return [
 			errorItem(asNodeError(this.getNode(), failure, this.getItemIndex()), this.getItemIndex()),
 		];
