@@ -149,7 +149,9 @@ const fields: INodeProperties[] = [
 				displayName: 'Limit Wait Time',
 				name: 'limitWaitTime',
 				type: 'fixedCollection',
-				default: { values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' } },
+				default: {
+					values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' },
+				},
 				description:
 					'Whether to stop waiting after a while. The node then goes on with its input and data.timedOut set to true.',
 				options: [
@@ -207,11 +209,10 @@ const fields: INodeProperties[] = [
 				description: 'The label before the link in the message (Free Text and Custom Form)',
 			},
 			{
-				displayName: 'Response Form Title',
-				name: 'responseFormTitle',
+				displayName: 'Response Form Button Label',
+				name: 'responseFormButtonLabel',
 				type: 'string',
-				default: '',
-				description: 'Title of the page where the person answers',
+				default: 'Submit',
 			},
 			{
 				displayName: 'Response Form Description',
@@ -221,10 +222,11 @@ const fields: INodeProperties[] = [
 				description: 'Text on the answer page (default: the message)',
 			},
 			{
-				displayName: 'Response Form Button Label',
-				name: 'responseFormButtonLabel',
+				displayName: 'Response Form Title',
+				name: 'responseFormTitle',
 				type: 'string',
-				default: 'Submit',
+				default: '',
+				description: 'Title of the page where the person answers',
 			},
 		],
 	},
@@ -238,15 +240,11 @@ const notInTheDeclarativePath: INodePropertyRouting = {
 	request: { url: '/whatsapp/send' },
 	operations: {
 		async pagination() {
-			throw new NodeOperationError(
-				this.getNode(),
-				'Send and Wait for Response cannot run here',
-				{
-					description:
-						'It pauses the workflow until the person answers, which only a workflow run (or n8n’s Human review tool) can do. Use it as a workflow step.',
-					itemIndex: this.getItemIndex(),
-				},
-			);
+			throw new NodeOperationError(this.getNode(), 'Send and Wait for Response cannot run here', {
+				description:
+					'It pauses the workflow until the person answers, which only a workflow run (or n8n’s Human review tool) can do. Use it as a workflow step.',
+				itemIndex: this.getItemIndex(),
+			});
 		},
 	},
 };

@@ -61,7 +61,9 @@ function explainRefusal(error: unknown): unknown {
  * Retry On Fail does not send it again), then puts the execution to wait. The answer arrives through
  * the node's webhook (webhook.ts). As n8n's own nodes, it asks once per run, about the first item.
  */
-export async function sendAndWaitOperation(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function sendAndWaitOperation(
+	this: IExecuteFunctions,
+): Promise<INodeExecutionData[][]> {
 	const node = this.getNode();
 	const items = this.getInputData();
 	const param = (name: string, fallback: unknown) =>
@@ -83,7 +85,12 @@ export async function sendAndWaitOperation(this: IExecuteFunctions): Promise<INo
 				? [
 						[question.approveLabel, answerLink(this, { approved: 'true', q: ask })],
 						...(question.disapproveLabel
-							? [[question.disapproveLabel, answerLink(this, { approved: 'false', q: ask })] as [string, string]]
+							? [
+									[question.disapproveLabel, answerLink(this, { approved: 'false', q: ask })] as [
+										string,
+										string,
+									],
+								]
 							: []),
 					]
 				: [[question.buttonLabel, answerLink(this, { q: ask })]];
@@ -97,7 +104,8 @@ export async function sendAndWaitOperation(this: IExecuteFunctions): Promise<INo
 		let confirmation: IDataObject;
 		if (earlier && 'records' in earlier) confirmation = earlier.records[0] ?? {};
 		else {
-			const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+			const credentials =
+				await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 			try {
 				confirmation = await deliver(
 					node,
@@ -147,7 +155,8 @@ export async function sendAndWaitOperation(this: IExecuteFunctions): Promise<INo
 			...(item.binary ? { binary: item.binary } : {}),
 			pairedItem: { item: index },
 		}));
-		const executeData = typeof this.getExecuteData === 'function' ? this.getExecuteData() : undefined;
+		const executeData =
+			typeof this.getExecuteData === 'function' ? this.getExecuteData() : undefined;
 		if (executeData?.data?.main) executeData.data = { ...executeData.data, main: [waiting] };
 		await this.putExecutionToWait(until);
 		return [waiting];

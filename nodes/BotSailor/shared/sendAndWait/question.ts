@@ -121,7 +121,7 @@ const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, day
 
 /** Until when the run waits: Options → Limit Wait Time, else indefinitely. A bad limit fails naming the field. */
 export function waitTill(node: INode, param: ParameterReader, now = Date.now()): Date {
-	const limit = param('options.limitWaitTime.values', undefined) as
+	const limit = param('options.limitWaitTime.values', {}) as
 		| { limitType?: string; resumeAmount?: unknown; resumeUnit?: string; maxDateAndTime?: unknown }
 		| undefined;
 	if (!limit || Object.keys(limit).length === 0) return WAIT_INDEFINITELY;
