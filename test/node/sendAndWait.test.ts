@@ -20,7 +20,7 @@ const base = {
 
 const sends = () => fx.sim.requests.filter((request) => request.path === '/whatsapp/send');
 const sentText = () => String(sends()[0].body.message);
-const links = () => sentText().match(/https?:\/\/\S+/g) ?? [];
+const links = (): string[] => [...(sentText().match(/https?:\/\/\S+/g) ?? [])];
 const subscriberName = () => {
 	const entry = fx.sim.state.subscriber(NUMBER, PHONE)!;
 	return `${entry.first_name} ${entry.last_name}`;
@@ -68,7 +68,7 @@ describe('Message → Send and Wait for Response: the question and the pause', (
 
 	it('goes on with approved: true, respondedAt, the chosen option and who was asked after the Approve button', async () => {
 		const run = await waiting({});
-		const [approve] = links();
+		const approve = links()[0]!;
 		const page = await run.open(approve);
 		expect(page.status).toBe(200);
 		expect(page.resumed).toBeUndefined();
@@ -103,7 +103,7 @@ describe('Message → Send and Wait for Response: the question and the pause', (
 	it('a link-preview GET (any GET) only shows the page: the execution keeps waiting', async () => {
 		const run = await waiting({});
 		for (let i = 0; i < 3; i++) {
-			const page = await run.open(links()[0]);
+			const page = await run.open(links()[0]!);
 			expect(page.resumed).toBeUndefined();
 		}
 		expect(run.waiting).toBe(true);
@@ -112,7 +112,7 @@ describe('Message → Send and Wait for Response: the question and the pause', (
 
 	it('refuses a second answer to the same question ("already answered")', async () => {
 		const run = await waiting({ approvalOptions: { values: { approvalType: 'double' } } });
-		const [approve, decline] = links();
+		const [approve, decline] = links() as [string, string];
 		await run.open(approve, { method: 'POST' });
 		// A second tap on the same question's other link, before n8n itself knows the run went on.
 		const again = await run.open(decline, { method: 'POST', race: true });
@@ -138,7 +138,7 @@ describe('Message → Send and Wait for Response: the question and the pause', (
 		expect(links()).toHaveLength(1);
 		expect(sentText()).toContain(`Answer here: ${links()[0]}`);
 		expect(links()[0]).not.toContain('approved=');
-		const page = await run.open(links()[0]);
+		const page = await run.open(links()[0]!);
 		expect(page.html).toContain('<textarea id="f0" name="field-0" required>');
 		expect(page.html).toContain('Approve order A-1001 over 100 €?');
 		expect(page.resumed).toBeUndefined();
@@ -165,7 +165,7 @@ describe('Message → Send and Wait for Response: the question and the pause', (
 			},
 			options: { responseFormTitle: 'Order A-1001' },
 		});
-		const page = await run.open(links()[0]);
+		const page = await run.open(links()[0]!);
 		expect(page.html).toContain('<h1>Order A-1001</h1>');
 		expect(page.html).toContain('type="number" step="any" required');
 		expect(page.html).toContain('<option>Small</option><option>Large</option>');
