@@ -174,9 +174,17 @@ async function waitForStatus(workflowId: string, status: string, timeoutMs = 60_
 
 /** Starts a workflow's Manual Trigger the way `n8n execute` does, beside the running server (it returns once the run waits). */
 async function run(workflowId: string) {
-	const result = await cli(n8n, ['execute', `--id=${workflowId}`]);
-	if (result.code !== 0) throw new Error(`execute failed: ${result.stdout}\n${result.stderr}`);
-	return await waitForStatus(workflowId, 'waiting');
+	// Its own task broker port: the server holds the instance's one. The links keep the server's port (N8N_PORT).
+	const broker = String((await findFreePortPair()) + 1);
+	const env = { ...n8n.env, N8N_LOG_LEVEL: 'info', N8N_RUNNERS_BROKER_PORT: broker };
+	const result = await cli({ ...n8n, env }, ['execute', `--id=${workflowId}`]);
+	try {
+		return await waitForStatus(workflowId, 'waiting', 10_000);
+	} catch (error) {
+		throw new Error(
+			`${(error as Error).message}\nexecute exit ${result.code}\n${result.stdout}\n${result.stderr}`,
+		);
+	}
 }
 
 beforeAll(async () => {
