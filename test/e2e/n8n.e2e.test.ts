@@ -180,6 +180,8 @@ const notExecutable: Record<string, string> = {
 	bsExAiAgent:
 		'starts from a Chat Trigger: run for real under AI Agent 3.1 and 2.2 in aiAgent.e2e.test.ts',
 	bsExDownloadMedia: 'runs in media.e2e.test.ts, with n8n in filesystem binary mode',
+	bsExOrderApproval:
+		'waits for the owner’s answer: run, answered and finished in sendAndWait.e2e.test.ts',
 };
 
 beforeAll(async () => {

@@ -6,7 +6,7 @@
  * a link preview's GET changes nothing), presses the button (POST), and the execution finishes with the answer.
  * Runs on the n8n that N8N_VERSION provisions (2.41.1 by default; 1.85.4 uses the `$execution.resumeUrl` links).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../simulator/server';
@@ -14,6 +14,7 @@ import {
 	cli,
 	CREDENTIAL_ID,
 	CREDENTIAL_NAME,
+	EXAMPLES_DIR,
 	findFreePortPair,
 	importCredential,
 	installCommunityPackage,
@@ -195,7 +196,10 @@ beforeAll(async () => {
 	installCommunityPackage(n8n, pack(join(work, 'pack')));
 	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
 	const file = join(work, 'workflows.json');
-	writeFileSync(file, JSON.stringify([APPROVAL, FREE_TEXT]));
+	const example = JSON.parse(
+		readFileSync(join(EXAMPLES_DIR, 'order-approval.json'), 'utf8'),
+	) as unknown;
+	writeFileSync(file, JSON.stringify([APPROVAL, FREE_TEXT, example]));
 	const imported = await cli(n8n, ['import:workflow', `--input=${file}`]);
 	if (imported.code !== 0) throw new Error(imported.stderr);
 	server = await start(n8n);
@@ -287,4 +291,35 @@ test('Free Text: the link opens a form page; sending it finishes the run with da
 	const finished = await readExecution(n8n, session, done.id);
 	expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({ data: { text: 'Tuesday morning' } });
 	expect(textsTo(PHONE).at(-1)).toBe('Noted: Tuesday morning');
+});
+
+test('examples/order-approval.json: the owner presses Hold; the customer is told the order is on hold', async () => {
+	const waiting = await run('bsExOrderApproval');
+	const question = textsTo('15550100002').at(-1)!;
+	expect(question).toContain(
+		'New order A-1001 from Ava: 40 × Celebration cake, 2400 EUR. Confirm it?',
+	);
+	const hold = (question.match(/https?:\/\/\S+/g) ?? []).find((link) =>
+		link.includes('approved=false'),
+	)!;
+	expect(question).toContain(`Hold: ${hold}`);
+	const page = await (await fetch(hold)).text();
+	expect(page).toContain('<button type="submit">Hold</button>');
+	const answer = await fetch(hold, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: 'confirm=1',
+	});
+	expect(answer.status).toBe(200);
+	const done = await waitForStatus('bsExOrderApproval', 'success');
+	expect(done.id).toBe(waiting.id);
+	const finished = await readExecution(n8n, session, done.id);
+	expect(nodeOutput(finished, 'Ask the Owner')[0]).toMatchObject({
+		data: { approved: false },
+		answer: 'Hold',
+		recipient: { phone_number: '15550100002', name: 'Ben Garcia' },
+	});
+	expect(textsTo('15550100001').at(-1)).toBe(
+		'Thank you Ava! We are checking your order A-1001 and will be in touch shortly.',
+	);
 });
