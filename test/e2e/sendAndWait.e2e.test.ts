@@ -136,6 +136,19 @@ const FREE_TEXT = workflow(
 	false,
 );
 
+const LIMITED = workflow(
+	'bsE2eSendAndWaitLimit',
+	{
+		message: 'Order A-1002 is 3,100 €. Confirm it?',
+		options: {
+			limitWaitTime: {
+				values: { limitType: 'afterTimeInterval', resumeAmount: 0.1, resumeUnit: 'minutes' },
+			},
+		},
+	},
+	'Order A-1002 confirmed.',
+);
+
 let sim: Simulator;
 let n8n: N8nInstance;
 let work: string;
@@ -199,7 +212,7 @@ beforeAll(async () => {
 	const example = JSON.parse(
 		readFileSync(join(EXAMPLES_DIR, 'order-approval.json'), 'utf8'),
 	) as unknown;
-	writeFileSync(file, JSON.stringify([APPROVAL, FREE_TEXT, example]));
+	writeFileSync(file, JSON.stringify([APPROVAL, FREE_TEXT, LIMITED, example]));
 	const imported = await cli(n8n, ['import:workflow', `--input=${file}`]);
 	if (imported.code !== 0) throw new Error(imported.stderr);
 	server = await start(n8n);
@@ -322,4 +335,19 @@ test('examples/order-approval.json: the owner presses Hold; the customer is told
 	expect(textsTo('15550100001').at(-1)).toBe(
 		'Thank you Ava! We are checking your order A-1001 and will be in touch shortly.',
 	);
+});
+
+test('Limit Wait Time: nobody answers; after the limit the run goes on with data.timedOut and takes the "no" branch', async () => {
+	const waiting = await run(LIMITED.id);
+	expect(textsTo(PHONE).at(-1)).toContain('Order A-1002 is 3,100 €. Confirm it?');
+	// n8n's WaitTracker looks for due executions once a minute.
+	const done = await waitForStatus(LIMITED.id, 'success', 180_000);
+	expect(done.id).toBe(waiting.id);
+	const finished = await readExecution(n8n, session, done.id);
+	expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({
+		data: { timedOut: true, approved: false },
+		recipient: { phone_number: PHONE },
+	});
+	expect(nodeOutput(finished, 'Hold')).toHaveLength(1);
+	expect(textsTo(PHONE).at(-1)).toBe('Order held.');
 });
