@@ -278,6 +278,7 @@ describe('Message → Send and Wait for Response: refused before any request', (
 
 describe('Message → Send and Wait for Response: the platform refuses or fails', () => {
 	it('a status "0" refusal fails with the API text and says what to do about the 24-hour window; nothing waits', async () => {
+		// SPEC-GAP: the spec does not show the platform's refusal outside the 24-hour window; this text is a guess.
 		fx.sim.faults.add('/whatsapp/send', {
 			kind: 'status0',
 			message:
