@@ -26,6 +26,7 @@ import {
 	readExecution,
 	Session,
 	start,
+	versionAtLeast,
 	type N8nInstance,
 	type Server,
 } from './n8n';
@@ -235,6 +236,18 @@ test('Approval: the run waits; a link preview changes nothing; the Confirm butto
 	const confirm = links.find((link) => link.includes('approved=true'))!;
 	expect(question).toContain(`Confirm: ${confirm}`);
 	expect(confirm.startsWith(`${n8n.url}/webhook-waiting/${waiting.id}/`)).toBe(true);
+	// n8n 2.x signs the links (getSignedResumeUrl) and refuses a changed one; 1.85 has the unsigned resumeUrl form.
+	if (versionAtLeast(n8n.paths.n8nVersion, '2.0.0')) {
+		expect(confirm).toMatch(/&signature=/);
+		const forged = await fetch(confirm.replace('approved=true', 'approved=false'), {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: 'confirm=1',
+		});
+		await forged.text();
+		expect(forged.status).toBe(401);
+	}
+	if (!versionAtLeast(n8n.paths.n8nVersion, '1.100.0')) expect(confirm).not.toMatch(/signature=/);
 
 	// WhatsApp's link preview (and a person opening the link) fetch it with GET: a page, no answer.
 	for (const agent of ['WhatsApp/2.23.20.0', 'Mozilla/5.0 (iPhone)']) {
