@@ -193,13 +193,12 @@ async function run(workflowId: string) {
 	const broker = String((await findFreePortPair()) + 1);
 	const env = { ...n8n.env, N8N_LOG_LEVEL: 'info', N8N_RUNNERS_BROKER_PORT: broker };
 	const result = await cli({ ...n8n, env }, ['execute', `--id=${workflowId}`]);
-	try {
-		return await waitForStatus(workflowId, 'waiting', 10_000);
-	} catch (error) {
+	const waiting = await waitForStatus(workflowId, 'waiting', 10_000).catch((error: Error) => error);
+	if (waiting instanceof Error)
 		throw new Error(
-			`${(error as Error).message}\nexecute exit ${result.code}\n${result.stdout}\n${result.stderr}`,
+			`${waiting.message}\nexecute exit ${result.code}\n${result.stdout}\n${result.stderr}`,
 		);
-	}
+	return waiting;
 }
 
 beforeAll(async () => {
