@@ -25,6 +25,7 @@ import {
 	provision,
 	readExecution,
 	Session,
+	sinceN8n,
 	start,
 	versionAtLeast,
 	type N8nInstance,
@@ -363,3 +364,23 @@ test('Limit Wait Time: nobody answers; after the limit the run goes on with data
 	expect(nodeOutput(finished, 'Hold')).toHaveLength(1);
 	expect(textsTo(PHONE).at(-1)).toBe('Order held.');
 });
+
+sinceN8n('2.6.0', 'n8n generates Human review tools from 2.6')(
+	'n8n lists the generated Human review tool (botSailorHitlTool) with the operation fixed to sendAndWait',
+	async () => {
+		const types =
+			await session.get<
+				Array<{ name: string; properties: Array<{ name: string; type: string; default: unknown }> }>
+			>('/types/nodes.json');
+		const hitl = types.find((type) => type.name === `${PACKAGE_NAME}.botSailorHitlTool`);
+		expect(hitl).toBeDefined();
+		expect(hitl!.properties.find((property) => property.name === 'operation')).toMatchObject({
+			type: 'hidden',
+			default: 'sendAndWait',
+		});
+		expect(hitl!.properties.find((property) => property.name === 'resource')).toMatchObject({
+			type: 'hidden',
+			default: 'message',
+		});
+	},
+);

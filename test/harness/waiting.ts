@@ -296,7 +296,7 @@ export class WaitingRun {
 			[],
 			data,
 		);
-		const result = await this.nodeType.webhook!.call(context);
+		const result = await this.runWebhook(context);
 		if (!result.workflowData) return answer;
 		// What n8n does with an answer: the node disabled, its pause run removed, its data the answer, the run continued.
 		data.waitTill = undefined;
@@ -307,6 +307,13 @@ export class WaitingRun {
 		data.resultData.runData[data.resultData.lastNodeExecuted!].pop();
 		const resumed = await this.execute(data);
 		return { status: 200, html: String(result.webhookResponse ?? ''), resumed };
+	}
+
+	/** As n8n's WebhookService.runWebhook: the node type's `webhook`, read when answering (the node exposes it then). */
+	private async runWebhook(context: WebhookContext) {
+		const webhook = this.nodeType.webhook;
+		if (webhook === undefined) throw new Error('Node does not have any webhooks defined');
+		return await webhook.call(context);
 	}
 
 	/** Limit Wait Time ran out: n8n's WaitTracker runs the stored execution again. */
