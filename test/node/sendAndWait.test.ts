@@ -3,7 +3,8 @@
  * sent (text with links), the pause, each response type's answer through the node's webhook(), a timeout,
  * bad input refused before any request, refusals, and the question sent at most once.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeType } from 'n8n-workflow';
+import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
 import { useSimulator } from '../harness/simulatorFixture';
 import { WaitingRun } from '../harness/waiting';
 
@@ -325,5 +326,31 @@ describe('Message → Send and Wait for Response: the platform refuses or fails'
 		expect(run.waiting).toBe(true);
 		expect(sends()).toHaveLength(2);
 		expect(fx.sim.state.messages.length - before).toBe(1);
+	});
+});
+
+describe('Message → Send and Wait for Response: the node keeps working as a declarative node', () => {
+	it('exposes webhook() only when n8n runs the node through execute (n8n >= 1.109) or answers a waiting webhook', () => {
+		// Without execute, n8n would treat a node with webhook() as a trigger: empty $json in routing operations.
+		const node = new BotSailor();
+		expect(node.webhook).toBeUndefined();
+		(node as INodeType).execute = async () => [];
+		expect(node.webhook).toEqual(expect.any(Function));
+	});
+
+	it('a routing operation still reads $json (Subscriber → Get with an expression)', async () => {
+		const run = new WaitingRun({
+			parameters: {
+				resource: 'subscriber',
+				operation: 'get',
+				phoneNumberId: base.phoneNumberId,
+				subscriber: { __rl: true, mode: 'phone', value: '={{ $json.phone }}' },
+			},
+			credentials: fx.credentials,
+			items: [{ phone: PHONE }],
+		});
+		await run.start();
+		expect(run.error).toBeUndefined();
+		expect(run.output('After')[0].json).toMatchObject({ chat_id: PHONE });
 	});
 });
