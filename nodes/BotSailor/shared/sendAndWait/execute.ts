@@ -8,7 +8,8 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, sendsInFlight } from '../../../shared/credential';
 import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
-import { FORM_CONTENT_TYPE, sendRequest } from '../../../shared/transport';
+import { sendRequest } from '../../../shared/transport';
+import { requestTemplate, type RequestOptionsParameter } from '../bulkSend';
 import { deliver } from '../delivery';
 import { asNodeError, errorItem } from '../sendDefinition';
 import { fingerprintOf, sendRecordOf } from '../sendRecord';
@@ -45,13 +46,20 @@ export function questionText(question: Question, links: Array<[string, string]>)
 
 /** The refusal of a free-text send, explained: outside the 24-hour window nothing can be sent, so nothing waits. */
 function explainRefusal(error: unknown): unknown {
-	if (!(error instanceof NodeApiError) || Number(error.httpCode) >= 300) return error;
+	// Only the platform's own refusal (status "0"): an HTML page or a broken answer is no statement about the window.
+	if (
+		!(error instanceof NodeApiError) ||
+		Number(error.httpCode) >= 300 ||
+		error.message.startsWith('The platform answered with')
+	)
+		return error;
 	const windowText = /24|window|session|re-?engag|expired|outside/i.test(error.message);
 	const rule =
 		'WhatsApp delivers free text (which carries this question) only within 24 hours after the subscriber’s last message.';
 	const fix =
 		'Send an approved template first (Message → Send Template), and ask again once they reply; or ask someone who wrote recently.';
-	error.description = `${windowText ? `The platform refused the question because the 24-hour window is closed. ${rule}` : `The platform refused the question. If the subscriber has not written in the last 24 hours, this is why: ${rule}`} ${fix} Nothing was sent, and the workflow does not wait.`;
+	const explanation = `${windowText ? `The platform refused the question because the 24-hour window is closed. ${rule}` : `The platform refused the question. If the subscriber has not written in the last 24 hours, this is why: ${rule}`} ${fix} Nothing was sent, and the workflow does not wait.`;
+	error.description = [error.description, explanation].filter(Boolean).join(' ');
 	return error;
 }
 
@@ -106,22 +114,17 @@ export async function sendAndWaitOperation(
 		else {
 			const credentials =
 				await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+			// The node's Options (timeout, proxy, certificates), as every send applies them.
+			const template = requestTemplate(
+				node,
+				SEND_URL,
+				this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
+			);
 			try {
 				confirmation = await deliver(
 					node,
 					0,
-					async () =>
-						await sendRequest.call(
-							this,
-							{
-								method: 'POST',
-								url: SEND_URL,
-								headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
-								body: fields,
-								timeout: 300_000,
-							},
-							0,
-						),
+					async () => await sendRequest.call(this, { ...template, body: fields }, 0),
 					{
 						options: { concurrency: sendsInFlight(credentials) },
 						cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
