@@ -28,6 +28,7 @@ import { transactionDescription } from './resources/transaction';
 import { SENDS } from './resources/sends';
 import { bulkSends } from './shared/bulkSend';
 import { sendOnce } from './shared/sendOnce';
+import { sendAndWaitWebhook, sendAndWaitWebhooks, withSendAndWait } from './shared/sendAndWait';
 
 export class BotSailor implements INodeType {
 	description: INodeTypeDescription = {
@@ -39,7 +40,7 @@ export class BotSailor implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle:
-			'={{ ({"addLabels":"Add Labels","addToSequences":"Add to Sequences","assignToTeamMember":"Assign to Team Member","connect":"Connect","create":"Create","createWithLoginLink":"Create With Login Link","delete":"Delete","downloadMedia":"Download Media","get":"Get","getAiTokens":"Get AI Tokens","getLoginLink":"Get Login Link","getMany":"Get Many","getMe":"Get Me","getResponse":"Get Response","getStatus":"Get Status","getUsageLog":"Get Usage Log","logOut":"Log Out","removeFromSequences":"Remove From Sequences","removeLabels":"Remove Labels","resetInputFlow":"Reset Input Flow","sendBroadcast":"Send Broadcast","sendButtons":"Send Buttons","sendMedia":"Send Media","sendTemplate":"Send Template","sendText":"Send Text","setConversationStatus":"Set Conversation Status","setCustomFields":"Set Custom Fields","sync":"Sync","trigger":"Trigger","update":"Update","updateAiTokens":"Update AI Tokens","updateStatus":"Update Status","upload":"Upload"}[$parameter["operation"]] || $parameter["operation"]) + ": " + ({"account":"Account","addon":"Addon","addonPurchase":"Addon Purchase","ai":"AI","botFlow":"Bot Flow","catalog":"Catalog","catalogOrder":"Catalog Order","crmDeal":"CRM Deal","customField":"Custom Field","label":"Label","media":"Media","message":"Message","module":"Module","note":"Note","package":"Package","postBack":"Post-Back","sequence":"Sequence","subscriber":"Subscriber","teamMember":"Team Member","template":"Template","transaction":"Transaction","user":"User"}[$parameter["resource"]] || $parameter["resource"]) }}',
+			'={{ ({"addLabels":"Add Labels","addToSequences":"Add to Sequences","assignToTeamMember":"Assign to Team Member","connect":"Connect","create":"Create","createWithLoginLink":"Create With Login Link","delete":"Delete","downloadMedia":"Download Media","get":"Get","getAiTokens":"Get AI Tokens","getLoginLink":"Get Login Link","getMany":"Get Many","getMe":"Get Me","getResponse":"Get Response","getStatus":"Get Status","getUsageLog":"Get Usage Log","logOut":"Log Out","removeFromSequences":"Remove From Sequences","removeLabels":"Remove Labels","resetInputFlow":"Reset Input Flow","sendAndWait":"Send and Wait for Response","sendBroadcast":"Send Broadcast","sendButtons":"Send Buttons","sendMedia":"Send Media","sendTemplate":"Send Template","sendText":"Send Text","setConversationStatus":"Set Conversation Status","setCustomFields":"Set Custom Fields","sync":"Sync","trigger":"Trigger","update":"Update","updateAiTokens":"Update AI Tokens","updateStatus":"Update Status","upload":"Upload"}[$parameter["operation"]] || $parameter["operation"]) + ": " + ({"account":"Account","addon":"Addon","addonPurchase":"Addon Purchase","ai":"AI","botFlow":"Bot Flow","catalog":"Catalog","catalogOrder":"Catalog Order","crmDeal":"CRM Deal","customField":"Custom Field","label":"Label","media":"Media","message":"Message","module":"Module","note":"Note","package":"Package","postBack":"Post-Back","sequence":"Sequence","subscriber":"Subscriber","teamMember":"Team Member","template":"Template","transaction":"Transaction","user":"User"}[$parameter["resource"]] || $parameter["resource"]) }}',
 		description:
 			'Send WhatsApp messages and manage subscribers, templates, CRM, catalogs and resellers on BotSailor',
 		defaults: { name: 'BotSailor' },
@@ -47,6 +48,8 @@ export class BotSailor implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botSailorApi', required: true }],
+		// Message → Send and Wait for Response: the answer links of a waiting execution (shared/sendAndWait/).
+		webhooks: sendAndWaitWebhooks,
 		// Every operation's request goes through sendOnce (lists and sends replace it with their own), see shared/sendOnce.ts.
 		requestOperations: { pagination: sendOnce },
 		// No baseURL here: the credential's authenticate sets it from the Base URL (normalised). An
@@ -120,5 +123,16 @@ export class BotSailor implements INodeType {
 
 	// In a workflow the sends run on the bulk path (checked first, bounded, at most once, a failed run says what
 	// was delivered); n8n's declarative engine, used by some AI Agent tool paths, runs the same definitions.
-	customOperations = bulkSends([...SENDS]);
+	customOperations = withSendAndWait(bulkSends([...SENDS]));
+
+	/**
+	 * The answers to Send and Wait (shared/sendAndWait/webhook.ts). Exposed only when n8n can use it safely:
+	 * n8n treats a node with `webhook` and without `execute` as a trigger, so it would leave `$json` empty in
+	 * every routing operation and drop the declarative Options (batching, timeout, proxy). n8n ≥ 1.109 gives
+	 * this node an `execute` when it runs it; older n8n only while it answers a waiting webhook (runWebhook).
+	 */
+	get webhook(): INodeType['webhook'] {
+		if (typeof (this as INodeType).execute === 'function') return sendAndWaitWebhook;
+		return /\brunWebhook\b/.test(new Error().stack ?? '') ? sendAndWaitWebhook : undefined;
+	}
 }

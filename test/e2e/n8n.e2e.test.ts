@@ -182,6 +182,8 @@ const notExecutable: Record<string, string> = {
 	bsExDownloadMedia: 'runs in media.e2e.test.ts, with n8n in filesystem binary mode',
 	bsExMcpServer:
 		'starts from an MCP client: run for real with the official MCP SDK client in mcpServer.e2e.test.ts',
+	bsExOrderApproval:
+		'waits for the owner’s answer: run, answered and finished in sendAndWait.e2e.test.ts',
 };
 
 beforeAll(async () => {

@@ -144,14 +144,15 @@ const comparable = (result: RunResult) =>
 	}));
 
 describe('the sends are one definition each, registered for both drivers', () => {
-	it('customOperations hold exactly the six sends, and each operation routes through its definition', () => {
+	it('customOperations hold exactly the six sends and Send and Wait, and each operation routes through its definition', () => {
 		const node = new BotSailor();
 		const registered = Object.entries(node.customOperations ?? {}).flatMap(
 			([resource, operations]) =>
 				Object.keys(operations).map((operation) => `${resource}.${operation}`),
 		);
+		// Besides the sends: Message → Send and Wait for Response (shared/sendAndWait/), which pauses the run.
 		expect(registered.sort()).toEqual(
-			SENDS.map((send) => `${send.resource}.${send.operation}`).sort(),
+			[...SENDS.map((send) => `${send.resource}.${send.operation}`), 'message.sendAndWait'].sort(),
 		);
 		for (const send of SENDS) {
 			const property = node.description.properties.find(

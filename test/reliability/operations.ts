@@ -622,6 +622,19 @@ export const catalog: CatalogEntry[] = [
 			},
 		],
 	},
+	{
+		// The run waits for the answer after the send (test/node/sendAndWait.test.ts answers it); the question is the
+		// message plus the answer links, so no byte-for-byte edge values for Message.
+		resource: 'message',
+		operation: 'sendAndWait',
+		endpoint: '/whatsapp/send',
+		parameters: { ...number, phoneNumber: PHONE, message: 'Approve order A-1001?' },
+		cases: [
+			whatsAppNumber,
+			recipientPhone,
+			{ path: 'message', parameter: 'Message', invalid: empty },
+		],
+	},
 	// Module, Package, Team Member, Transaction
 	{
 		resource: 'module',

@@ -50,7 +50,7 @@ export function bulkSends(
 }
 
 /** The node's Options (n8n adds them to declarative nodes): timeout, proxy, certificates, batching. */
-interface RequestOptionsParameter {
+export interface RequestOptionsParameter {
 	timeout?: number;
 	proxy?: string;
 	allowUnauthorizedCerts?: boolean;
@@ -58,7 +58,7 @@ interface RequestOptionsParameter {
 }
 
 /** The request every item of the run sends, but for its fields. */
-function requestTemplate(
+export function requestTemplate(
 	node: INode,
 	url: string,
 	options: RequestOptionsParameter,

@@ -2,6 +2,7 @@ import { resource } from '../resource';
 import { downloadMediaOperation } from './downloadMedia';
 import { getMany } from './getMany';
 import { getStatus } from './getStatus';
+import { sendAndWaitOperation } from './sendAndWait';
 import { sendButtonsOperation } from './sendButtons';
 import { sendMediaOperation } from './sendMedia';
 import { sendTemplateOperation } from './sendTemplate';
@@ -13,6 +14,7 @@ export const messageDescription = resource(
 		downloadMediaOperation,
 		getMany,
 		getStatus,
+		sendAndWaitOperation,
 		sendButtonsOperation,
 		sendMediaOperation,
 		sendTemplateOperation,

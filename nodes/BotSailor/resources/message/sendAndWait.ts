@@ -1,0 +1,262 @@
+import type { INodeProperties, INodePropertyRouting } from 'n8n-workflow';
+import { NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
+import { recipient, whatsAppNumber } from '../common';
+import type { OperationDescription } from '../resource';
+
+/**
+ * Message → Send and Wait for Response: the parameters. Names follow n8n's own messaging nodes
+ * (message, responseType, approvalOptions, formFields, options.limitWaitTime) so that n8n's
+ * Human review tool and users who know those nodes find the same fields. The run itself is in
+ * shared/sendAndWait/.
+ */
+const fields: INodeProperties[] = [
+	{
+		displayName: 'Message',
+		name: 'message',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		description:
+			'The question. The node adds one link per answer below it; the person opens a link and presses the button on the page.',
+	},
+	{
+		displayName: 'Response Type',
+		name: 'responseType',
+		type: 'options',
+		default: 'approval',
+		options: [
+			{
+				name: 'Approval',
+				value: 'approval',
+				description: 'The person approves (or declines) through a link',
+			},
+			{
+				name: 'Free Text',
+				value: 'freeText',
+				description: 'The person answers in a text field on a page',
+			},
+			{
+				name: 'Custom Form',
+				value: 'customForm',
+				description: 'The person fills in a form defined here',
+			},
+		],
+	},
+	{
+		displayName: 'Approval Options',
+		name: 'approvalOptions',
+		type: 'fixedCollection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { responseType: ['approval'] } },
+		options: [
+			{
+				displayName: 'Values',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Type of Approval',
+						name: 'approvalType',
+						type: 'options',
+						default: 'single',
+						options: [
+							{ name: 'Approve Only', value: 'single' },
+							{ name: 'Approve and Disapprove', value: 'double' },
+						],
+					},
+					{
+						displayName: 'Approve Button Label',
+						name: 'approveLabel',
+						type: 'string',
+						default: 'Approve',
+					},
+					{
+						displayName: 'Disapprove Button Label',
+						name: 'disapproveLabel',
+						type: 'string',
+						default: 'Decline',
+						displayOptions: { show: { approvalType: ['double'] } },
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Form Fields',
+		name: 'formFields',
+		type: 'fixedCollection',
+		placeholder: 'Add Form Field',
+		default: {},
+		typeOptions: { multipleValues: true, sortable: true },
+		displayOptions: { show: { responseType: ['customForm'] } },
+		options: [
+			{
+				displayName: 'Values',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Field Label',
+						name: 'fieldLabel',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Delivery date',
+						required: true,
+						description: 'Shown on the form; also the key of the answer in the output',
+					},
+					{
+						displayName: 'Element Type',
+						name: 'fieldType',
+						type: 'options',
+						default: 'text',
+						options: [
+							{ name: 'Date', value: 'date' },
+							{ name: 'Dropdown List', value: 'dropdown' },
+							{ name: 'Email', value: 'email' },
+							{ name: 'Number', value: 'number' },
+							{ name: 'Text', value: 'text' },
+							{ name: 'Textarea', value: 'textarea' },
+						],
+					},
+					{
+						displayName: 'Dropdown Options',
+						name: 'fieldOptions',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Small, Medium, Large',
+						description: 'The choices, separated by commas',
+						displayOptions: { show: { fieldType: ['dropdown'] } },
+					},
+					{
+						displayName: 'Required Field',
+						name: 'requiredField',
+						type: 'boolean',
+						default: false,
+						description: 'Whether the form can only be sent with this field filled in',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Limit Wait Time',
+				name: 'limitWaitTime',
+				type: 'fixedCollection',
+				default: {
+					values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' },
+				},
+				description:
+					'Whether to stop waiting after a while. The node then goes on with its input and data.timedOut set to true.',
+				options: [
+					{
+						displayName: 'Values',
+						name: 'values',
+						values: [
+							{
+								displayName: 'Limit Type',
+								name: 'limitType',
+								type: 'options',
+								default: 'afterTimeInterval',
+								options: [
+									{ name: 'After Time Interval', value: 'afterTimeInterval' },
+									{ name: 'At Specified Time', value: 'atSpecifiedTime' },
+								],
+							},
+							{
+								displayName: 'Amount',
+								name: 'resumeAmount',
+								type: 'number',
+								default: 1,
+								typeOptions: { minValue: 0, numberPrecision: 2 },
+								displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+							},
+							{
+								displayName: 'Unit',
+								name: 'resumeUnit',
+								type: 'options',
+								default: 'hours',
+								options: [
+									{ name: 'Minutes', value: 'minutes' },
+									{ name: 'Hours', value: 'hours' },
+									{ name: 'Days', value: 'days' },
+								],
+								displayOptions: { show: { limitType: ['afterTimeInterval'] } },
+							},
+							{
+								displayName: 'Max Date and Time',
+								name: 'maxDateAndTime',
+								type: 'dateTime',
+								default: '',
+								description: 'Continue execution after the specified date and time',
+								displayOptions: { show: { limitType: ['atSpecifiedTime'] } },
+							},
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Message Button Label',
+				name: 'messageButtonLabel',
+				type: 'string',
+				default: 'Respond',
+				description: 'The label before the link in the message (Free Text and Custom Form)',
+			},
+			{
+				displayName: 'Response Form Button Label',
+				name: 'responseFormButtonLabel',
+				type: 'string',
+				default: 'Submit',
+			},
+			{
+				displayName: 'Response Form Description',
+				name: 'responseFormDescription',
+				type: 'string',
+				default: '',
+				description: 'Text on the answer page (default: the message)',
+			},
+			{
+				displayName: 'Response Form Title',
+				name: 'responseFormTitle',
+				type: 'string',
+				default: '',
+				description: 'Title of the page where the person answers',
+			},
+		],
+	},
+];
+
+/**
+ * The declarative engine (AI Agent 2.x tool calls, MCP) runs routing, not customOperations: there the
+ * operation cannot pause, so it says so instead of sending a request without a URL.
+ */
+const notInTheDeclarativePath: INodePropertyRouting = {
+	request: { url: '/whatsapp/send' },
+	operations: {
+		async pagination() {
+			throw new NodeOperationError(this.getNode(), 'Send and Wait for Response cannot run here', {
+				description:
+					'It pauses the workflow until the person answers, which only a workflow run (or n8n’s Human review tool) can do. Use it as a workflow step.',
+				itemIndex: this.getItemIndex(),
+			});
+		},
+	},
+};
+
+export const sendAndWaitOperation: OperationDescription = {
+	option: {
+		name: 'Send and Wait for Response',
+		value: SEND_AND_WAIT_OPERATION,
+		action: 'Send message and wait for response',
+		description:
+			'Ask a subscriber to approve or answer, and wait: the workflow goes on with the answer. Free text: only inside the 24-hour window.',
+		routing: notInTheDeclarativePath,
+	},
+	fields: [whatsAppNumber(), recipient(), ...fields],
+};

@@ -1,0 +1,171 @@
+import { randomBytes } from 'crypto';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import { CREDENTIAL_TYPE, sendsInFlight } from '../../../shared/credential';
+import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
+import { sendRequest } from '../../../shared/transport';
+import { requestTemplate, type RequestOptionsParameter } from '../bulkSend';
+import { deliver } from '../delivery';
+import { asNodeError, errorItem } from '../sendDefinition';
+import { fingerprintOf, sendRecordOf } from '../sendRecord';
+import { readQuestion, waitTill, type Question } from './question';
+import { subscriberName } from './recipient';
+
+const SEND_URL = '/whatsapp/send';
+
+const schema = onFirstUse(() =>
+	z.object({
+		phone_number_id: inputs.required.describe('WhatsApp Number'),
+		phone_number: inputs.phoneNumber.describe('Subscriber'),
+	}),
+);
+
+/** One link per answer, as `getSignedResumeUrl` gives it (n8n ≥ 1.104) or `$execution.resumeUrl` did before. */
+export function answerLink(context: IExecuteFunctions, parameters: Record<string, string>): string {
+	// Feature-detected, not version-checked: older hosts lack the method (n8n-workflow < 1.104).
+	if (typeof context.getSignedResumeUrl === 'function')
+		return context.getSignedResumeUrl(parameters);
+	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0));
+	return `${resumeUrl}/${context.getNode().id}?${new URLSearchParams(parameters).toString()}`;
+}
+
+/** The WhatsApp text: the question, then one labelled link per answer, then how the links work. */
+export function questionText(question: Question, links: Array<[string, string]>): string {
+	const lines = links.map(([label, url]) => `${label}: ${url}`);
+	const howTo =
+		question.responseType === 'approval'
+			? 'Open a link, then press the button on the page to answer.'
+			: 'Open the link to answer.';
+	return `${question.message}\n\n${lines.join('\n\n')}\n\n${howTo}`;
+}
+
+/** The refusal of a free-text send, explained: outside the 24-hour window nothing can be sent, so nothing waits. */
+function explainRefusal(error: unknown): unknown {
+	// Only the platform's own refusal (status "0"): an HTML page or a broken answer is no statement about the window.
+	if (
+		!(error instanceof NodeApiError) ||
+		Number(error.httpCode) >= 300 ||
+		error.message.startsWith('The platform answered with')
+	)
+		return error;
+	const windowText = /24|window|session|re-?engag|expired|outside/i.test(error.message);
+	const rule =
+		'WhatsApp delivers free text (which carries this question) only within 24 hours after the subscriber’s last message.';
+	const fix =
+		'Send an approved template first (Message → Send Template), and ask again once they reply; or ask someone who wrote recently.';
+	const explanation = `${windowText ? `The platform refused the question because the 24-hour window is closed. ${rule}` : `The platform refused the question. If the subscriber has not written in the last 24 hours, this is why: ${rule}`} ${fix} Nothing was sent, and the workflow does not wait.`;
+	error.description = [error.description, explanation].filter(Boolean).join(' ');
+	return error;
+}
+
+/**
+ * Message → Send and Wait for Response in a workflow run: checks every parameter, sends the question
+ * once (the delivery policy of every send: a retry only when the platform provably did not act; n8n's
+ * Retry On Fail does not send it again), then puts the execution to wait. The answer arrives through
+ * the node's webhook (webhook.ts). As n8n's own nodes, it asks once per run, about the first item.
+ */
+export async function sendAndWaitOperation(
+	this: IExecuteFunctions,
+): Promise<INodeExecutionData[][]> {
+	const node = this.getNode();
+	const items = this.getInputData();
+	const param = (name: string, fallback: unknown) =>
+		this.getNodeParameter(name, 0, fallback) as unknown;
+	const target = { getNode: () => node, getItemIndex: () => 0 };
+	try {
+		// 1. Everything checked before any request.
+		const base = checkFields(target, schema(), {
+			phone_number_id: this.getNodeParameter('phoneNumberId', 0, undefined, { extractValue: true }),
+			phone_number: this.getNodeParameter('phoneNumber', 0, undefined, { extractValue: true }),
+		});
+		const question = readQuestion(node, param);
+		const until = waitTill(node, param);
+
+		// 2. The links: one per answer, each naming this question (a second answer to it is refused).
+		const ask = randomBytes(6).toString('hex');
+		const links: Array<[string, string]> =
+			question.responseType === 'approval'
+				? [
+						[question.approveLabel, answerLink(this, { approved: 'true', q: ask })],
+						...(question.disapproveLabel
+							? [
+									[question.disapproveLabel, answerLink(this, { approved: 'false', q: ask })] as [
+										string,
+										string,
+									],
+								]
+							: []),
+					]
+				: [[question.buttonLabel, answerLink(this, { q: ask })]];
+		const fields: IDataObject = { ...base, message: questionText(question, links) };
+
+		// 3. The send, at most once (Retry On Fail outputs an earlier outcome instead of sending again).
+		const record = sendRecordOf(this);
+		const fingerprint = fingerprintOf(SEND_URL, { ...base, question: question.message });
+		const earlier = record.get(0, fingerprint);
+		if (earlier && 'unknown' in earlier) throw earlier.unknown;
+		let confirmation: IDataObject;
+		if (earlier && 'records' in earlier) confirmation = earlier.records[0] ?? {};
+		else {
+			const credentials =
+				await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+			// The node's Options (timeout, proxy, certificates), as every send applies them.
+			const template = requestTemplate(
+				node,
+				SEND_URL,
+				this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
+			);
+			try {
+				confirmation = await deliver(
+					node,
+					0,
+					async () => await sendRequest.call(this, { ...template, body: fields }, 0),
+					{
+						options: { concurrency: sendsInFlight(credentials) },
+						cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
+					},
+				);
+			} catch (error) {
+				const failure = asNodeError(node, explainRefusal(error), 0);
+				if (failure.context?.outcome === 'unknown')
+					record.save(0, { fingerprint, unknown: failure as NodeApiError });
+				throw failure;
+			}
+			record.save(0, { fingerprint, records: [confirmation] });
+		}
+
+		// 4. Who was asked, by name when the platform knows it (a read; its failure does not matter).
+		const name = await subscriberName(this, base);
+		const recipient = { phone_number: base.phone_number, ...(name ? { name } : {}) };
+
+		// 5. The wait. What the node holds while waiting is also what it outputs when Limit Wait Time runs out:
+		// n8n then passes the node's input through, so the input is replaced by items that say so.
+		const waiting: INodeExecutionData[] = items.map((item, index) => ({
+			json: {
+				...item.json,
+				data: {
+					timedOut: true,
+					...(question.responseType === 'approval' ? { approved: false } : {}),
+				},
+				recipient,
+				wa_message_id: confirmation.wa_message_id,
+			},
+			...(item.binary ? { binary: item.binary } : {}),
+			pairedItem: { item: index },
+		}));
+		const executeData =
+			typeof this.getExecuteData === 'function' ? this.getExecuteData() : undefined;
+		if (executeData?.data?.main) executeData.data = { ...executeData.data, main: [waiting] };
+		await this.putExecutionToWait(until);
+		return [waiting];
+	} catch (error) {
+		const failure = asNodeError(node, error, 0);
+		if (!this.continueOnFail()) throw failure;
+		return [[errorItem(failure, 0)]];
+	}
+}

@@ -1,0 +1,89 @@
+import type { FormField, Question } from './question';
+
+/** The pages a person sees after opening a link from the message: small, readable on a phone, no scripts. */
+
+export function escapeHtml(value: string): string {
+	return value
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&#39;');
+}
+
+function layout(title: string, body: string): string {
+	return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
+<style>
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f2f4f5;margin:0;padding:24px 12px;color:#1f2933}
+main{max-width:480px;margin:0 auto;background:#fff;border-radius:12px;padding:20px;box-shadow:0 1px 4px rgba(0,0,0,.08)}
+h1{font-size:1.25rem;margin:0 0 12px}
+.question{white-space:pre-wrap;background:#e7f7ee;border-left:4px solid #25a162;padding:10px 12px;border-radius:6px;margin:0 0 16px}
+.meta{color:#52606d;font-size:.9rem;margin:0 0 16px}
+label{display:block;font-weight:600;margin:12px 0 4px}
+input,select,textarea{width:100%;box-sizing:border-box;font:inherit;padding:10px;border:1px solid #cbd2d9;border-radius:8px}
+textarea{min-height:120px}
+button{display:block;width:100%;font:inherit;font-weight:600;font-size:1.05rem;padding:14px;margin-top:16px;border:0;border-radius:8px;background:#25a162;color:#fff;cursor:pointer}
+button.secondary{background:#e4e7eb;color:#1f2933}
+</style></head><body><main>${body}</main></body></html>`;
+}
+
+/** Which message the page answers: its text and who was asked. */
+function context(question: Question, recipient: string): string {
+	return `<p class="meta">Answer to the WhatsApp message sent to ${escapeHtml(recipient)}:</p>
+<p class="question">${escapeHtml(question.formDescription)}</p>`;
+}
+
+/**
+ * The approval page: the chosen answer as one explicit button. Opening the link (a GET, which is what
+ * WhatsApp's link preview does too) only shows this page; pressing the button (a POST) answers.
+ */
+export function approvalPage(question: Question, recipient: string, label: string): string {
+	return layout(
+		question.formTitle || 'Your answer',
+		`<h1>${escapeHtml(question.formTitle || 'Confirm your answer')}</h1>
+${context(question, recipient)}
+<form method="post"><input type="hidden" name="confirm" value="1">
+<button type="submit">${escapeHtml(label)}</button></form>`,
+	);
+}
+
+function fieldInput(field: FormField, index: number): string {
+	const name = `field-${index}`;
+	const required = field.required ? ' required' : '';
+	const id = `f${index}`;
+	const label = `<label for="${id}">${escapeHtml(field.label)}${field.required ? ' *' : ''}</label>`;
+	switch (field.type) {
+		case 'textarea':
+			return `${label}<textarea id="${id}" name="${name}"${required}></textarea>`;
+		case 'dropdown':
+			return `${label}<select id="${id}" name="${name}"${required}><option value=""></option>${field.options
+				.map((option) => `<option>${escapeHtml(option)}</option>`)
+				.join('')}</select>`;
+		case 'number':
+			return `${label}<input id="${id}" name="${name}" type="number" step="any"${required}>`;
+		case 'date':
+			return `${label}<input id="${id}" name="${name}" type="date"${required}>`;
+		case 'email':
+			return `${label}<input id="${id}" name="${name}" type="email"${required}>`;
+		default:
+			return `${label}<input id="${id}" name="${name}" type="text"${required}>`;
+	}
+}
+
+/** The form page of Free Text (one text field) and Custom Form (the node's fields). */
+export function formPage(question: Question, recipient: string, fields: FormField[]): string {
+	return layout(
+		question.formTitle || 'Your answer',
+		`<h1>${escapeHtml(question.formTitle || 'Your answer')}</h1>
+${context(question, recipient)}
+<form method="post">${fields.map(fieldInput).join('\n')}
+<button type="submit">${escapeHtml(question.submitLabel)}</button></form>`,
+	);
+}
+
+/** After the answer, and for every later visit of a link of an answered question. */
+export function donePage(title: string, text: string): string {
+	return layout(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`);
+}

@@ -1,0 +1,30 @@
+import type { IDataObject } from 'n8n-workflow';
+import { botSailorRequest, type RequestContext } from '../../../shared/transport';
+
+/**
+ * The subscriber's name as the platform knows it (Subscriber → Get), so the output says who was asked.
+ * A read: a failure (an unknown number, the platform away) leaves the name out and changes nothing else.
+ */
+export async function subscriberName(
+	context: RequestContext,
+	fields: IDataObject,
+): Promise<string | undefined> {
+	try {
+		const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/get', {
+			phone_number_id: fields.phone_number_id,
+			phone_number: fields.phone_number,
+		});
+		const list = envelope.message;
+		const entry = (Array.isArray(list) ? list[0] : list) as IDataObject | undefined;
+		if (!entry || typeof entry !== 'object') return undefined;
+		const name =
+			typeof entry.name === 'string' && entry.name.trim()
+				? entry.name
+				: [entry.first_name, entry.last_name]
+						.filter((part) => typeof part === 'string' && part.trim() && part !== 'null')
+						.join(' ');
+		return name.trim() || undefined;
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,143 @@
+import type {
+	IDataObject,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { approvalPage, donePage, formPage } from './page';
+import { readQuestion, type FormField } from './question';
+import { subscriberName } from './recipient';
+
+/**
+ * The answer side of Send and Wait: n8n calls the node's `webhook()` when a link of a waiting execution
+ * is opened (`restartWebhook`). A GET only shows a page (a link preview fetches the link too, and must
+ * not answer); the answer is the POST of the page's button or form, which resumes the execution.
+ */
+export const sendAndWaitWebhooks: IWebhookDescription[] = (['GET', 'POST'] as const).map(
+	(httpMethod) => ({
+		name: 'default',
+		httpMethod,
+		responseMode: 'onReceived',
+		responseData: '',
+		path: '={{ $nodeId }}',
+		restartWebhook: true,
+		isFullPath: true,
+	}),
+);
+
+/**
+ * Questions answered in this n8n process: the first answer counts, a second one (a double tap, a second
+ * person, an old link of a question asked again in a loop) is refused. n8n itself refuses answers to a
+ * finished execution; this covers the moments before. Bounded; per process (queue mode: per webhook process).
+ */
+const answered = new Map<string, string>();
+const MAX_ANSWERED = 10_000;
+
+function remember(key: string, at: string): void {
+	answered.set(key, at);
+	if (answered.size > MAX_ANSWERED) answered.delete(answered.keys().next().value as string);
+}
+
+type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
+
+function sendPage(response: Response, status: number, html: string): IWebhookResponseData {
+	response.status(status);
+	response.setHeader('Content-Type', 'text/html; charset=utf-8');
+	response.setHeader('Cache-Control', 'no-store');
+	response.end(html);
+	return { noWebhookResponse: true };
+}
+
+const digits = (value: unknown) => String(value ?? '').replace(/\D/g, '');
+
+/** A form's answers by field label; numbers as numbers, empty optional fields as null. */
+function formAnswers(fields: FormField[], body: IDataObject): IDataObject | { missing: string } {
+	const answers: IDataObject = {};
+	for (const [index, field] of fields.entries()) {
+		const raw = body[`field-${index}`];
+		const value = Array.isArray(raw) ? raw.join(', ') : String(raw ?? '').trim();
+		if (!value && field.required) return { missing: field.label };
+		if (!value) answers[field.label] = null;
+		else if (field.type === 'number' && Number.isFinite(Number(value)))
+			answers[field.label] = Number(value);
+		else answers[field.label] = value;
+	}
+	return answers;
+}
+
+export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const node = this.getNode();
+	const request = this.getRequestObject();
+	const response = this.getResponseObject();
+	const query = this.getQueryData() as Record<string, string | undefined>;
+	const question = readQuestion(node, (name, fallback) => this.getNodeParameter(name, fallback));
+	const phoneNumber = digits(this.getNodeParameter('phoneNumber', '', { extractValue: true }));
+	const recipient = phoneNumber ? `+${phoneNumber}` : 'the subscriber';
+	const path = String(request.originalUrl ?? request.url ?? '').split('?')[0];
+	const key = `${path}\u0000${query.q ?? ''}`;
+
+	const earlier = answered.get(key);
+	if (earlier)
+		return sendPage(
+			response,
+			409,
+			donePage(
+				'Already answered',
+				`This question was answered on ${earlier.replace('T', ' ').slice(0, 16)} UTC. Only the first answer counts.`,
+			),
+		);
+
+	const approved = query.approved !== 'false';
+	const option = approved ? question.approveLabel : (question.disapproveLabel ?? 'Decline');
+	const formFields: FormField[] =
+		question.responseType === 'freeText'
+			? [{ label: 'Your answer', type: 'textarea', options: [], required: true }]
+			: question.fields;
+
+	if (request.method !== 'POST') {
+		const html =
+			question.responseType === 'approval'
+				? approvalPage(question, recipient, option)
+				: formPage(question, recipient, formFields);
+		return sendPage(response, 200, html);
+	}
+
+	const body = (this.getBodyData() ?? {}) as IDataObject;
+	let data: IDataObject;
+	if (question.responseType === 'approval') data = { approved };
+	else {
+		const answers = formAnswers(formFields, body);
+		if (typeof answers.missing === 'string')
+			return sendPage(
+				response,
+				400,
+				donePage('Not sent', `"${answers.missing}" is required. Go back and fill it in.`),
+			);
+		data =
+			question.responseType === 'freeText'
+				? { text: (answers as IDataObject)['Your answer'] }
+				: (answers as IDataObject);
+	}
+	const respondedAt = new Date().toISOString();
+	remember(key, respondedAt);
+	const name = phoneNumber
+		? await subscriberName(this, {
+				phone_number_id: this.getNodeParameter('phoneNumberId', '', { extractValue: true }),
+				phone_number: phoneNumber,
+			})
+		: undefined;
+	return {
+		webhookResponse: donePage('Thank you', 'Your answer was recorded. You can close this page.'),
+		workflowData: [
+			[
+				{
+					json: {
+						data: { ...data, respondedAt },
+						...(question.responseType === 'approval' ? { answer: option } : {}),
+						recipient: { phone_number: phoneNumber, ...(name ? { name } : {}) },
+					},
+				},
+			],
+		],
+	};
+}
