@@ -46,6 +46,10 @@ if [ "${1:-}" = "--inside" ]; then
   done
   say "published $(npm view n8n-nodes-botsailor versions --json --registry "https://$REGISTRY_HOST/" --cache "$work/view-cache" | tr -d ' \n') to the local registry"
   RELEASE_WORK="$work" "$root/node_modules/.bin/tsx" "$root/test/release/run.ts"
+  # The same install from the editor (Settings → Community Nodes), in headless Chromium; RELEASE_BROWSER=0 skips it.
+  if [ "${RELEASE_BROWSER:-1}" = 1 ]; then
+    RELEASE_WORK="$work" "$root/node_modules/.bin/tsx" "$root/test/release/browser.ts"
+  fi
   exit 0
 fi
 
@@ -54,6 +58,11 @@ started=$(date +%s)
 [ "$(id -u)" -eq 0 ] || { say "needs root (unshare --net --mount, a bind mount, port 443)"; exit 1; }
 for tool in unshare ip openssl curl; do command -v "$tool" >/dev/null || { say "needs $tool"; exit 1; }; done
 N8N_VERSION=2.41.1 bash scripts/provision-n8n.sh >/dev/null
+if [ "${RELEASE_BROWSER:-1}" = 1 ] && [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
+  say "installing Debian's chromium with apt-get (the editor check)"
+  install_chromium() { DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium >&2; }
+  install_chromium || { DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 && install_chromium; }
+fi
 verdaccio_dir="$root/.cache/verdaccio-$VERDACCIO_VERSION"
 (
   flock 9

@@ -228,7 +228,8 @@ async function credentialTest(): Promise<string> {
 }
 
 async function startN8n(): Promise<void> {
-	server = await start(n8n);
+	// A restart on a busy 2-core machine can take minutes: n8n's own readiness is the limit.
+	server = await start(n8n, 300_000);
 	session = new Session(n8n.url);
 	await session.setupOwner();
 }
@@ -297,7 +298,7 @@ async function main() {
 		const sendBefore = await runSendTemplate();
 		check((await credentialTest()) === 'OK', `the credential test passes on ${PREVIOUS}`);
 
-		// Customers write every 300 ms from now until after the update and a restart.
+		// Customers write every 500 ms from now until after the update and a restart.
 		const written: Array<{ id: string; phase: string }> = [];
 		let phase = 'before the update';
 		let writing = true;
@@ -321,7 +322,7 @@ async function main() {
 					else writeErrors++;
 				} else writeErrors++;
 				index++;
-				await sleep(300);
+				await sleep(500);
 			}
 		})();
 		await sleep(3000);
