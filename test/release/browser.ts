@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives a real n8n and a browser from plain Node.js inside the test's namespace, not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- drives a real n8n and a browser from plain Node.js inside the test's namespace, not node code */
 /**
  * The install a user makes, in the editor (scripts/test-release.sh runs it inside its namespace, after
  * run.ts): a fresh n8n 2.41.1, Settings → Community Nodes → Install → `n8n-nodes-botsailor` → Install;

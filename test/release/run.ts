@@ -26,7 +26,6 @@ import {
 	type Server,
 } from '../e2e/n8n';
 import {
-	executionsOf,
 	productionUrl,
 	runOf,
 	triggerItems,
@@ -234,6 +233,46 @@ async function startN8n(): Promise<void> {
 	await session.setupOwner();
 }
 
+/** Every execution of a workflow: n8n 2.41 pages its list with a cursor (`nextCursor`), 100 at most. */
+async function allExecutions(workflowId: string): Promise<Array<{ id: string; status: string }>> {
+	const all: Array<{ id: string; status: string }> = [];
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	let cursor: string | undefined;
+	for (;;) {
+		const page = await session.request<{
+			results: Array<{ id: string; status: string }>;
+			nextCursor?: string | null;
+		}>(
+			'GET',
+			`/executions?filter=${filter}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+		);
+		all.push(...page.results);
+		if (!page.nextCursor || page.results.length === 0) return all;
+		cursor = page.nextCursor;
+	}
+}
+
+/** The message ids each finished execution started with (read once per execution: they do not change). */
+const startedBy = new Map<string, string[]>();
+
+/** How many executions each message id started, over the workflow's finished executions. */
+async function startedCounts(workflowId: string): Promise<Map<string, number>> {
+	const counts = new Map<string, number>();
+	for (const execution of await allExecutions(workflowId)) {
+		if (execution.status === 'running' || execution.status === 'new') continue;
+		let ids = startedBy.get(execution.id);
+		if (!ids) {
+			const run = await runOf(n8n, session, execution.id);
+			if (run.status !== 'success')
+				throw new Error(`test:release: FAILED: execution ${execution.id} ended ${run.status}`);
+			ids = triggerItems(run).items.map((item) => String(item.wa_message_id));
+			startedBy.set(execution.id, ids);
+		}
+		for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+	}
+	return counts;
+}
+
 async function main() {
 	const scriptStarted = Date.now();
 	check(WORK && PREVIOUS && NEXT, 'run by scripts/test-release.sh (RELEASE_* set)');
@@ -337,6 +376,11 @@ async function main() {
 		const updateMs = Date.now() - at;
 		check(updated.installedVersion === NEXT, `PATCH /rest/community-packages updated to ${NEXT}`);
 		checkInstalled(NEXT, 'next.tgz', 'update');
+		// The content check can tell the releases apart (else it would pass for either).
+		check(
+			tarballDistHash('previous.tgz') !== tarballDistHash('next.tgz'),
+			'the two releases differ in dist/, so the content check tells which one n8n installed',
+		);
 		phase = 'after the update';
 		await sleep(3000);
 		// n8n keeps the previous release's code in memory for triggers already running: a restart loads the
@@ -356,35 +400,16 @@ async function main() {
 			`${written.length} messages written; waiting for the next polls (every minute) to catch any the webhook missed`,
 		);
 
-		// Every message: exactly one execution. The poll runs every minute: wait two for a late one.
+		// Every message: exactly one execution. The poll runs every minute: wait up to two for a late one,
+		// then one more interval, since a duplicate would come from a later poll.
 		const deadline = Date.now() + 150_000;
-		let counts = new Map<string, number>();
-		for (;;) {
-			counts = new Map();
-			for (const execution of await executionsOf(session, triggers.id)) {
-				if (execution.status === 'running' || execution.status === 'new') continue;
-				const run = await runOf(n8n, session, execution.id);
-				if (run.status !== 'success')
-					throw new Error(`test:release: FAILED: execution ${execution.id} ended ${run.status}`);
-				for (const item of triggerItems(run).items) {
-					const id = String(item.wa_message_id);
-					counts.set(id, (counts.get(id) ?? 0) + 1);
-				}
-			}
-			const missing = written.filter((message) => !counts.has(message.id)).length;
-			if (missing === 0 || Date.now() > deadline) break;
+		let counts = await startedCounts(triggers.id);
+		while (written.some((message) => !counts.has(message.id)) && Date.now() < deadline) {
 			await sleep(5000);
+			counts = await startedCounts(triggers.id);
 		}
-		// One more poll interval: a duplicate would come from a later poll.
 		await sleep(65_000);
-		counts = new Map();
-		for (const execution of await executionsOf(session, triggers.id)) {
-			const run = await runOf(n8n, session, execution.id);
-			for (const item of triggerItems(run).items) {
-				const id = String(item.wa_message_id);
-				counts.set(id, (counts.get(id) ?? 0) + 1);
-			}
-		}
+		counts = await startedCounts(triggers.id);
 		const lost = written.filter((message) => !counts.has(message.id));
 		const twice = written.filter((message) => (counts.get(message.id) ?? 0) > 1);
 		const foreign = [...counts.keys()].filter(
