@@ -45,7 +45,10 @@ if [ "${1:-}" = "--inside" ]; then
       --provenance=false --loglevel=warn >&2
   done
   say "published $(npm view n8n-nodes-botsailor versions --json --registry "https://$REGISTRY_HOST/" --cache "$work/view-cache" | tr -d ' \n') to the local registry"
-  RELEASE_WORK="$work" "$root/node_modules/.bin/tsx" "$root/test/release/run.ts"
+  # RELEASE_BROWSER_ONLY=1: only the editor install below (to re-take its screenshot).
+  if [ "${RELEASE_BROWSER_ONLY:-0}" != 1 ]; then
+    RELEASE_WORK="$work" "$root/node_modules/.bin/tsx" "$root/test/release/run.ts"
+  fi
   # The same install from the editor (Settings → Community Nodes), in headless Chromium; RELEASE_BROWSER=0 skips it.
   if [ "${RELEASE_BROWSER:-1}" = 1 ]; then
     RELEASE_WORK="$work" "$root/node_modules/.bin/tsx" "$root/test/release/browser.ts"
