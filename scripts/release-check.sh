@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The release check: the steps .github/workflows/publish.yml runs before `npm publish --provenance`, in the
+# workflow's order, and the steps .ci/run starts with. One script for both, so CI checks exactly what a
+# release runs and the two cannot drift.
+#   install (npm ci: the lock file as committed), lint, Prettier's check, build, unit tests, n8n's
+#   verification scanner (source and packed tarball), pack (what `npm publish` would upload, listed).
+# Usage: bash scripts/release-check.sh   (from any directory; Node 24 and npm 11 on PATH)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+step() { echo "=== release check: $* ===" >&2; }
+step "install (npm ci)"
+npm ci --no-audit --no-fund
+step "lint"
+npm run lint
+step "format check"
+npm run format:check # Prettier, with the node-cli template's settings (.prettierrc.js)
+step "build"
+npm run build
+step "unit tests"
+npm test
+step "n8n verification scanner"
+npm run scan
+step "pack (dry run: the files npm publish uploads)"
+npm pack --dry-run

@@ -1,0 +1,98 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- drives a real n8n and a browser from plain Node.js inside the test's namespace, not node code */
+/**
+ * The install a user makes, in the editor (scripts/test-release.sh runs it inside its namespace, after
+ * run.ts): a fresh n8n 2.41.1, Settings → Community Nodes → Install → `n8n-nodes-botsailor` → Install;
+ * the package is listed with the build under test's version and its nodes are found in the nodes panel.
+ * Saves docs/community-nodes-install.png (the installed package) and docs/community-nodes-panel.png.
+ */
+import { join } from 'node:path';
+import { signedInEditor } from '../e2e/editor';
+import {
+	findFreePortPair,
+	instance,
+	PACKAGE_NAME,
+	provision,
+	ROOT,
+	Session,
+	start,
+	type Server,
+} from '../e2e/n8n';
+
+const WORK = process.env.RELEASE_WORK ?? '';
+const NEXT = process.env.RELEASE_NEXT_VERSION ?? '';
+const log = (text: string) => process.stderr.write(`test:release (browser): ${text}\n`);
+
+async function main() {
+	if (!WORK || !NEXT) throw new Error('run by scripts/test-release.sh (RELEASE_* set)');
+	const n8n = instance(provision(), join(WORK, 'n8n-browser'), await findFreePortPair(), {
+		NODE_EXTRA_CA_CERTS: join(WORK, 'tls', 'ca.pem'),
+		npm_config_cache: join(WORK, 'n8n-npm-cache-browser'),
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+	});
+	let server: Server | undefined;
+	try {
+		server = await start(n8n);
+		const session = new Session(n8n.url);
+		await session.setupOwner();
+		const { browser, page } = await signedInEditor(n8n.url, { width: 1400, height: 900 });
+		try {
+			await page.goto(`${n8n.url}/settings/community-nodes`);
+			await page
+				.getByRole('button', { name: /install/i })
+				.first()
+				.click({ timeout: 30_000 });
+			const name = page
+				.locator(
+					'[data-test-id="package-name-input"] input, input[data-test-id="package-name-input"]',
+				)
+				.first();
+			await name.fill(PACKAGE_NAME);
+			await page.locator('[data-test-id="user-agreement-checkbox"]').first().click();
+			const started = Date.now();
+			await page.locator('[data-test-id="install-community-package-button"]').first().click();
+			await page.getByText(`v${NEXT}`).first().waitFor({ timeout: 180_000 });
+			log(
+				`the editor lists ${PACKAGE_NAME} v${NEXT} after ${((Date.now() - started) / 1000).toFixed(1)} s`,
+			);
+			await page.waitForTimeout(1500);
+			await page.screenshot({ path: join(ROOT, 'docs', 'community-nodes-install.png') });
+
+			await page.goto(`${n8n.url}/workflow/new`);
+			await page.locator('[data-test-id="canvas-add-button"]').first().click({ timeout: 30_000 });
+			await page.locator('[data-test-id="node-creator-search-bar"]').first().fill('BotSailor');
+			await page.waitForTimeout(1500);
+			const found = await page.locator('[data-test-id="node-creator-item-name"]').allInnerTexts();
+			if (!found.some((text) => /BotSailor/.test(text)))
+				throw new Error(`the nodes panel finds no BotSailor node: ${found.join(', ')}`);
+			log(`the nodes panel finds ${found.join(', ')}`);
+			await page.screenshot({ path: join(ROOT, 'docs', 'community-nodes-panel.png') });
+		} catch (error) {
+			await page.screenshot({ path: join(WORK, 'browser-failure.png') }).catch(() => undefined);
+			throw error;
+		} finally {
+			await browser.close();
+		}
+		const installed = await session.request<Array<{ installedVersion: string }>>(
+			'GET',
+			'/community-packages',
+		);
+		if (installed[0]?.installedVersion !== NEXT)
+			throw new Error(`n8n lists ${JSON.stringify(installed)}, not ${NEXT}`);
+		log(
+			'ok: installed from the editor; screenshots docs/community-nodes-install.png, docs/community-nodes-panel.png',
+		);
+	} finally {
+		await server?.stop();
+	}
+}
+
+main().then(
+	() => process.exit(0),
+	(error: unknown) => {
+		process.stderr.write(
+			`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+		);
+		process.exit(1);
+	},
+);
