@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- runs a shell script in plain Node.js */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- runs a shell script in plain Node.js, not node code */
 /**
  * scripts/dev.sh, which `npm test`, `npm run demo` and `npm run build` go through: a Node older than 20
  * gets one line with the command that fixes it; `npm ci` runs when node_modules is missing or older than
