@@ -118,8 +118,8 @@ export class BotSailorApi implements ICredentialType {
 			typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
 			default: DEFAULT_SENDS_IN_FLIGHT,
 			description:
-				'How many send requests (messages, templates, broadcasts, bot flows) one n8n process makes to this account at once; the others wait their turn. Each n8n process counts for itself.',
-			hint: 'Queue mode: every worker (and the main process, if it runs executions) has its own count. Keep processes × this number below your platform’s limit on concurrent requests, e.g. 2 workers and a limit of 10: 4.',
+				'How many messages n8n sends to this account at the same moment. When a workflow sends many (a broadcast, a list of subscribers), the others wait a moment for their turn, so the platform is not flooded and no message is lost.',
+			hint: 'Keep 6 unless the platform answers “too many requests”: then lower it. Several n8n workers? See the README, Queue mode.',
 		},
 	];
 

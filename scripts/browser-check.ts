@@ -15,6 +15,7 @@ import type { Page } from 'playwright-core';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { signedInEditor } from '../test/e2e/editor';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, ROOT, Session } from '../test/e2e/n8n';
+import { pickerAfterTrigger } from './picker-screenshot';
 
 /** The sample subscriber of the welcome example (its pinned trigger data and its sample branch): a fictional number. */
 const SAMPLE_SUBSCRIBER = '15550100001';
@@ -134,6 +135,18 @@ async function main() {
 			);
 			if (words === 'WhatsApp') await page.screenshot({ path: join(docs, 'node-search.png') });
 		}
+		await page.keyboard.press('Escape');
+
+		// After a trigger, the picker's BotSailor entry (action node and polling trigger, merged by n8n) must
+		// describe the action node, not read as a trigger (test/codex.test.ts).
+		const picker = await pickerAfterTrigger(page, baseUrl);
+		const entry = picker.find((found) => found.name === 'BotSailor');
+		check(
+			'after a trigger, the picker shows BotSailor with the action node’s description',
+			Boolean(entry?.description.startsWith(action.description ?? '')),
+			JSON.stringify(picker),
+		);
+		await page.screenshot({ path: join(docs, 'node-picker-after.png') });
 		await page.keyboard.press('Escape');
 
 		// The welcome example's default test: "Execute workflow" as a new user clicks it. It must send to the
@@ -321,7 +334,7 @@ async function main() {
 		);
 		await page.screenshot({ path: join(docs, 'ai-tool-panel.png') });
 		process.stdout.write(
-			`screenshots: docs/node-search.png, docs/welcome-test-run.png, docs/node-panel.png, docs/trigger-panel.png, docs/ai-tool-panel.png\n`,
+			`screenshots: docs/node-search.png, docs/node-picker-after.png, docs/welcome-test-run.png, docs/node-panel.png, docs/trigger-panel.png, docs/ai-tool-panel.png\n`,
 		);
 	} finally {
 		await browser.close();

@@ -27,11 +27,41 @@ mkdir -p "$root/.cache"
 node_bin="$(bash "$root/scripts/node.sh" $node_args)"
 export PATH="$node_bin:$PATH"
 # One provisioning at a time (demo and tests may start together); the others wait, then see the marker.
+# Progress on stderr every 5 s while a phase runs (a first install is silent for minutes otherwise):
+# elapsed time, the phase, and for the install how many packages are unpacked so far.
+ticker_pid=""
+progress() { # progress "<phase>": (re)starts the ticker
+  stop_progress
+  local phase="$1" since
+  since=$(date +%s)
+  (
+    while sleep 5; do
+      detail=""
+      if [ -d "$dir/node_modules" ] && [[ "$phase" == installing* ]]; then
+        unpacked=$( (ls -d "$dir"/node_modules/[!@.]*/ "$dir"/node_modules/@*/*/ 2>/dev/null || true) | wc -l)
+        detail=": $unpacked of about 1,500 top-level packages unpacked"
+      fi
+      echo "provision-n8n: ${phase}${detail} ($(($(date +%s) - since)) s, $(($(date +%s) - provision_started)) s in all)" >&2
+    done
+  ) &
+  ticker_pid=$!
+}
+stop_progress() {
+  if [ -n "$ticker_pid" ]; then kill "$ticker_pid" 2>/dev/null || true; wait "$ticker_pid" 2>/dev/null || true; fi
+  ticker_pid=""
+}
+trap stop_progress EXIT
+provision_started=$(date +%s)
 exec 9>"$root/.cache/n8n-$version.lock"
-flock 9
+if ! flock -n 9; then
+  echo "provision-n8n: another run is provisioning n8n@$version; waiting for it …" >&2
+  progress "waiting for the other run to finish provisioning n8n@$version"
+  flock 9
+  stop_progress
+fi
 if [ ! -f "$marker" ]; then
   started=$(date +%s)
-  echo "provision-n8n: installing n8n@$version on Node $(node --version) into $dir (first run: several minutes, ~3 GB)" >&2
+  echo "provision-n8n: installing n8n@$version on Node $(node --version) into $dir: once, about 2,400 packages and 3 GB, 3 to 7 minutes (measured on 2 cores: 170 s idle, 407 s under load); later runs take a second" >&2
   rm -rf "$dir" # a half-finished install from an interrupted run is not reused
   mkdir -p "$dir"
   cat > "$dir/package.json" <<JSON
@@ -42,11 +72,15 @@ if [ ! -f "$marker" ]; then
 }
 JSON
   native="sqlite3"
+  progress "installing n8n@$version (npm resolves the tree, then downloads and unpacks)"
   (cd "$dir" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
   [ -d "$dir/node_modules/isolated-vm" ] && native="$native isolated-vm"
+  progress "building the native modules ($native) for Node $(node --version)"
   # shellcheck disable=SC2086 # two package names
   (cd "$dir" && npm rebuild $native --loglevel=error >&2)
+  progress "checking that n8n starts (n8n --version)"
   "$dir/node_modules/.bin/n8n" --version >&2
+  stop_progress
   echo "$version" > "$marker"
   echo "provision-n8n: done in $(( $(date +%s) - started ))s" >&2
 fi

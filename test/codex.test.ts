@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BotSailor } from '../nodes/BotSailor/BotSailor.node';
 import { BotSailorTrigger } from '../nodes/BotSailorTrigger/BotSailorTrigger.node';
+import { BotSailorWebhookTrigger } from '../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
 
 interface Codex {
 	node: string;
@@ -59,5 +60,46 @@ describe.each(codexes)('codex $file', ({ codex, name }) => {
 	it('has no duplicate or blank aliases', () => {
 		expect(codex.alias.every((alias) => alias.trim() === alias && alias !== '')).toBe(true);
 		expect(new Set(codex.alias.map((alias) => alias.toLowerCase())).size).toBe(codex.alias.length);
+	});
+});
+
+/**
+ * The entries of n8n's node picker and the description each shows, by n8n's rule (editor-ui
+ * features/shared/nodeCreator/composables/useActionsGeneration.ts, generateMergedNodesAndActions): a trigger
+ * whose type name without "Trigger" is an action node's joins that node's entry, and the entry then shows
+ * the TRIGGER's description (`app.description = trigger.description`), as n8n's Telegram and Telegram
+ * Trigger do. Other triggers get entries of their own.
+ */
+function pickerEntries(types: Array<{ name: string; group: string[]; description: string }>) {
+	const full = (name: string) => `n8n-nodes-botsailor.${name}`;
+	const entries = new Map<string, string>();
+	for (const type of types.filter((entry) => !entry.group.includes('trigger')))
+		entries.set(full(type.name), type.description);
+	for (const trigger of types.filter((entry) => entry.group.includes('trigger'))) {
+		const app = full(trigger.name).replace('Trigger', '');
+		entries.set(entries.has(app) ? app : full(trigger.name), trigger.description);
+	}
+	return entries;
+}
+
+describe("n8n's node picker", () => {
+	const action = new BotSailor().description;
+	const polling = new BotSailorTrigger().description;
+	const webhook = new BotSailorWebhookTrigger().description;
+	const entries = pickerEntries([action, polling, webhook]);
+
+	it('shows the BotSailor entry (action node and polling trigger) with the action node’s own description first', () => {
+		expect(entries.get('n8n-nodes-botsailor.botSailor')?.startsWith(action.description)).toBe(true);
+		expect(action.description).toMatch(/^Send WhatsApp messages/);
+	});
+
+	it('shows the Webhook Trigger as its own entry, described as a trigger', () => {
+		expect([...entries.keys()]).toEqual([
+			'n8n-nodes-botsailor.botSailor',
+			'n8n-nodes-botsailor.botSailorWebhookTrigger',
+		]);
+		expect(entries.get('n8n-nodes-botsailor.botSailorWebhookTrigger')).toMatch(
+			/^Starts a workflow/,
+		);
 	});
 });

@@ -16,4 +16,41 @@ describe('README', () => {
 		if (process.env.UPDATE_README) writeFileSync(README, expected);
 		expect(readFileSync(README, 'utf8')).toBe(expected);
 	});
+
+	it('states the number of operations and resources the node has, wherever it states one', () => {
+		const rows = operationsTable().split('\n').slice(2);
+		const resources = new Set(rows.map((row) => row.split('|')[1].trim()));
+		const texts = [
+			'README.md',
+			'docs/reliability.md',
+			'docs/performance.md',
+			'docs/queue-mode.md',
+		].map((file) => readFileSync(join(__dirname, '..', file), 'utf8'));
+		const stated = texts.flatMap((text) => [
+			...text.matchAll(
+				/(\d+)\s+operations|node's\s+(\d+)\s+operations|\((\d+), in (\d+) resources\)/g,
+			),
+		]);
+		expect(stated.length).toBeGreaterThan(1);
+		for (const match of stated) {
+			const [operations, resourceCount] = [match[1] ?? match[2] ?? match[3], match[4]];
+			expect({ text: match[0], operations: Number(operations) }).toEqual({
+				text: match[0],
+				operations: rows.length,
+			});
+			if (resourceCount) expect(Number(resourceCount)).toBe(resources.size);
+		}
+	});
+
+	it('puts install, credential, quick start and the no-account demo on its first screen', () => {
+		const firstScreen = readFileSync(README, 'utf8').split('\n').slice(0, 40).join('\n');
+		for (const anchor of [
+			'#installation',
+			'#credentials',
+			'#quick-start',
+			'#demo-no-account-needed',
+		])
+			expect(firstScreen).toContain(`](${anchor})`);
+		expect(firstScreen).toContain('npm run demo');
+	});
 });

@@ -79,14 +79,25 @@ export class BotSailorTrigger implements INodeType {
 		version: 1,
 		subtitle:
 			'={{ ({"catalogOrderStatusChanged":"Catalog Order Status Changed","messageStatusChanged":"Message Status Changed","newCatalogOrder":"New Catalog Order","newMessage":"New Message","newSubscriber":"New Subscriber","templateStatusChanged":"Template Status Changed"}[$parameter["event"]] || $parameter["event"]) }}',
+		// n8n's node picker lists this trigger inside the BotSailor action node's entry and shows THIS description
+		// for the pair (editor-ui useActionsGeneration.ts: `app.description = trigger.description`): so it
+		// starts with the action node's own description (test/codex.test.ts holds the two in step).
 		description:
-			'Starts a workflow on new WhatsApp messages, status changes, subscribers, catalog orders and template reviews in BotSailor',
+			'Send WhatsApp messages and manage subscribers, templates, CRM, catalogs and resellers on BotSailor; or start a workflow on its events',
 		defaults: { name: 'BotSailor Trigger' },
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botSailorApi', required: true }],
 		properties: [
+			{
+				// What a first test does is not obvious: n8n's button reads live data, and the workflow acts on it.
+				displayName:
+					'<b>Fetch Test Event</b> reads your newest real record (message, subscriber, order, template), and the nodes after this trigger act on it: a test of a workflow that sends a message sends it to that real subscriber. To test safely, pin sample data on this node first.',
+				name: 'testNotice',
+				type: 'notice',
+				default: '',
+			},
 			{
 				displayName: 'Event',
 				name: 'event',

