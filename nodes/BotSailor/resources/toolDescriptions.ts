@@ -17,6 +17,8 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
 		'Send a WhatsApp message with one to three reply buttons to one subscriber, inside the 24-hour window after their last message. Each call sends one message.',
 	'message.sendMedia':
 		'Send an image, video, audio file or document to one subscriber by URL or media ID, inside the 24-hour window after their last message. Each call sends one message.',
+	'message.sendAndWait':
+		'Ask one subscriber over WhatsApp to approve, decline or answer, and wait for their answer before going on. Use it when a person must decide before the next step. The question is free text, so it reaches the subscriber only inside the 24-hour window after their last message. Each call sends one question.',
 	'message.getMany':
 		'Read the WhatsApp conversation with one subscriber, newest message first: who wrote what and when. Use it before answering, to see what the subscriber asked.',
 	'message.getStatus':
