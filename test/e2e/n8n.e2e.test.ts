@@ -32,12 +32,14 @@ import {
 	importCredential,
 	importWorkflows,
 	installCommunityPackage,
+	installedN8nVersion,
 	instance,
 	nodeOutput,
 	pack,
 	provision,
 	readWorkflows,
 	start,
+	versionAtLeast,
 	type IRun,
 	type N8nInstance,
 	type Server,
@@ -351,11 +353,13 @@ describe('n8n start', () => {
 				message: expect.stringContaining(`type http://${host}`),
 			}),
 		);
+		// n8n 1.123 replaces a 404's text with its own before the credential's rules apply (1.85 and 2.41
+		// do not); a run still explains the path there (README → Credentials).
+		const notFound = versionAtLeast(installedN8nVersion(), '2.0.0')
+			? /^Base URL: no API answers at this address \(HTTP 404\)/
+			: /^Base URL: no API answers at this address \(HTTP 404\)|^The resource you are requesting could not be found/;
 		expect(await test(`${sim.url}/dashboard`)).toEqual(
-			expect.objectContaining({
-				status: 'Error',
-				message: expect.stringMatching(/^Base URL: no API answers at this address \(HTTP 404\)/),
-			}),
+			expect.objectContaining({ status: 'Error', message: expect.stringMatching(notFound) }),
 		);
 		expect(await test(`${sim.url}/?lang=en`)).toEqual(
 			expect.objectContaining({
