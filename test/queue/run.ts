@@ -363,10 +363,22 @@ async function main(): Promise<void> {
 		url: standIn.url,
 		apiKey: 'sk-test',
 	});
-	const examples = readWorkflows().map(({ file, workflow }) => ({
-		file: file.split('/').pop()!,
-		...queued(workflow, openAi),
-	}));
+	// Examples that start from something a webhook call cannot stand in for; each runs for real in the e2e
+	// suite (not in queue mode yet).
+	const runElsewhere: Record<string, string> = {
+		bsExMcpServer: 'starts from an MCP client: mcpServer.e2e.test.ts',
+		bsExOrderApproval: 'waits for a person’s answer: sendAndWait.e2e.test.ts',
+	};
+	const examples = readWorkflows()
+		.filter(({ file, workflow }) => {
+			if (!(workflow.id in runElsewhere)) return true;
+			log(`${file.split('/').pop()!}: not run here (${runElsewhere[workflow.id]})`);
+			return false;
+		})
+		.map(({ file, workflow }) => ({
+			file: file.split('/').pop()!,
+			...queued(workflow, openAi),
+		}));
 	const pollWorkflow = triggerWorkflow({
 		id: 'bsQueuePoll',
 		webhookId: 'bs-queue-poll',
