@@ -21,6 +21,11 @@ import type { IDataObject } from 'n8n-workflow';
  * - The webhook trigger's activation (webhookMethods create, also after a restart) loads the memory into
  *   the process; the polling trigger takes part only while it is loaded, so a workflow without a webhook
  *   trigger is left as it was.
+ * - An update in place (Settings → Community Nodes → Update) loads the new release's code beside the old
+ *   one without re-activating anything: the new copy holds no memory of what the old copy's webhook
+ *   started, and the poll's static data is the copy n8n loaded at activation. The poll then waits
+ *   (awaitingWebhookMemory) until this copy has the memory: the next webhook call loads it from the
+ *   database (n8n gives each call a fresh copy), or the poll adopts its own copy after ADOPT_AFTER_MS.
  *
  * Bounded by size (MAX_KEYS per workflow, oldest dropped first) and age (each key expires: ids after
  * ID_TTL_SECONDS, keys made of content only after the shorter window the caller gives). Keys are stored
@@ -32,12 +37,26 @@ export const ID_TTL_SECONDS = 24 * 60 * 60;
 /** The key of the snapshot in the workflow's global static data. */
 export const STATIC_DATA_KEY = 'botSailorDeliveries';
 
+/**
+ * How long the polling trigger waits for the webhook trigger's memory after an update in place before
+ * it adopts what its own static data holds (and may start again a message the old code's webhook
+ * started in the last poll interval before the update). Nothing is lost meanwhile: the cursor stays.
+ */
+export const ADOPT_AFTER_MS = 15 * 60 * 1000;
+/**
+ * Leads the snapshot that a deactivation stored: the webhook trigger is gone (or the workflow is off),
+ * so a poll must not wait for it. A token without ':' is skipped by every release's parser.
+ */
+const RELEASED = 'released';
+
 /** hash → expiry (epoch seconds), oldest recorded first. */
 type Keys = Map<string, number>;
 
 const memories = new Map<string, Keys>();
 /** The snapshot this process last wrote per workflow: when the static data still holds it, there is nothing to merge. */
 const written = new Map<string, string>();
+/** Since when the poll of a workflow has been waiting for the memory (awaitingWebhookMemory). */
+const waitingSince = new Map<string, number>();
 
 /** What the memory needs of an n8n context (webhook, poll and hook functions all have these). */
 export interface MemoryContext {
@@ -109,8 +128,9 @@ function memoryOf(context: MemoryContext, nowSeconds: number): Keys {
 	return keys;
 }
 
-function save(context: MemoryContext, keys: Keys): void {
-	const snapshot = [...keys].map(([key, expires]) => `${key}:${expires}`).join(' ');
+function save(context: MemoryContext, keys: Keys, released = false): void {
+	const pairs = [...keys].map(([key, expires]) => `${key}:${expires}`);
+	const snapshot = (released ? [RELEASED, ...pairs] : pairs).join(' ');
 	written.set(workflowIdOf(context), snapshot);
 	context.getWorkflowStaticData('global')[STATIC_DATA_KEY] = snapshot;
 }
@@ -171,9 +191,30 @@ export function memoryLoaded(context: MemoryContext): boolean {
 export function releaseMemory(context: MemoryContext, nowMs = Date.now()): void {
 	const id = workflowIdOf(context);
 	if (!memories.has(id)) return;
-	save(context, memoryOf(context, Math.floor(nowMs / 1000)));
+	save(context, memoryOf(context, Math.floor(nowMs / 1000)), true);
 	memories.delete(id);
 	written.delete(id);
+}
+
+/**
+ * Whether the polling trigger must emit nothing yet, keeping its cursor: a webhook trigger of this
+ * workflow is active (its snapshot is in the static data, not released) but this copy of the package
+ * never loaded its memory, which happens after an update in place (see the top of this file). Ends when
+ * a webhook call loads the memory here, or after ADOPT_AFTER_MS, when the poll adopts its own copy.
+ */
+export function awaitingWebhookMemory(context: MemoryContext, nowMs = Date.now()): boolean {
+	const id = workflowIdOf(context);
+	const saved = persisted(context);
+	if (memories.has(id) || saved === undefined || saved.startsWith(RELEASED)) {
+		waitingSince.delete(id);
+		return false;
+	}
+	const since = waitingSince.get(id) ?? nowMs;
+	waitingSince.set(id, since);
+	if (nowMs - since < ADOPT_AFTER_MS) return true;
+	waitingSince.delete(id);
+	prepareMemory(context, nowMs);
+	return false;
 }
 
 /** How many keys this process remembers for the workflow (for tests and measurements). */

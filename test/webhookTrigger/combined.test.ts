@@ -3,7 +3,7 @@
  * webhooks the platform never delivered. Static data handled as n8n 2.41 handles it (webhookHarness.ts):
  * fresh from the database per webhook request, long-lived in memory for the polls, saved after each.
  */
-import type { INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeType } from 'n8n-workflow';
 import { BotSailorTrigger } from '../../nodes/BotSailorTrigger/BotSailorTrigger.node';
 import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
 import { createPoller } from '../harness/harness';
@@ -11,6 +11,14 @@ import { useSimulator } from '../harness/simulatorFixture';
 import { addMessage } from '../simulator/control';
 import { startReceiver, type Receiver } from './receiver';
 import { WebhookRunner } from './webhookHarness';
+import {
+	ADOPT_AFTER_MS,
+	awaitingWebhookMemory,
+	claimDelivery,
+	prepareMemory,
+	releaseMemory,
+	STATIC_DATA_KEY,
+} from '../../nodes/shared/deliveryMemory';
 
 const PNID = '104382179270221';
 const number = { __rl: true, mode: 'id', value: PNID };
@@ -37,6 +45,24 @@ async function combined() {
 	await runner.activate();
 	fx.sim.state.webhooks.configure(PNID, { urls: { incoming_message: receiver.url } });
 	return runner;
+}
+
+/** The trigger node types from fresh module instances (empty process memory), as after a restart or an update in place. */
+function freshTypes(): { webhook: INodeType; poll: INodeType } {
+	let types: { webhook?: INodeType; poll?: INodeType } = {};
+	jest.isolateModules(() => {
+		/* eslint-disable @typescript-eslint/no-require-imports -- fresh module instances */
+		types = {
+			webhook: new (
+				require('../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node') as typeof import('../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node')
+			).BotSailorWebhookTrigger(),
+			poll: new (
+				require('../../nodes/BotSailorTrigger/BotSailorTrigger.node') as typeof import('../../nodes/BotSailorTrigger/BotSailorTrigger.node')
+			).BotSailorTrigger(),
+		};
+		/* eslint-enable @typescript-eslint/no-require-imports */
+	});
+	return { webhook: types.webhook!, poll: types.poll! };
 }
 
 const write = (index: number) =>
@@ -129,19 +155,7 @@ describe('webhook trigger + polling trigger in one workflow', () => {
 		const message = write(2);
 		await runner.poll();
 		expect(tally([message]).byPoll).toBe(1);
-		let types: { webhook?: INodeType; poll?: INodeType } = {};
-		jest.isolateModules(() => {
-			/* eslint-disable @typescript-eslint/no-require-imports -- fresh module instances: empty process memory, as after a restart */
-			types = {
-				webhook: new (
-					require('../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node') as typeof import('../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node')
-				).BotSailorWebhookTrigger(),
-				poll: new (
-					require('../../nodes/BotSailorTrigger/BotSailorTrigger.node') as typeof import('../../nodes/BotSailorTrigger/BotSailorTrigger.node')
-				).BotSailorTrigger(),
-			};
-			/* eslint-enable @typescript-eslint/no-require-imports */
-		});
+		const types = freshTypes();
 		await runner.restart(types.webhook!, types.poll!);
 		const answer = await runner.deliver({
 			body: {
@@ -161,6 +175,81 @@ describe('webhook trigger + polling trigger in one workflow', () => {
 		});
 	});
 
+	describe('after an update in place (new code, the workflow not re-activated)', () => {
+		/** Three messages the old code's webhook started, one it missed; then the update. */
+		async function updatedWhileActive() {
+			await combined();
+			fx.sim.state.webhooks.addFault({ kind: 'drop', everyNth: 4 });
+			const before = [0, 1, 2, 3].map((index) => write(index));
+			await fx.sim.state.webhooks.idle();
+			expect(tally(before)).toEqual(expect.objectContaining({ byWebhook: 3, missing: 1 }));
+			const types = freshTypes();
+			runner.update(types.webhook, types.poll);
+			return before;
+		}
+
+		it('the new poll waits for the memory, and the next webhook call brings it: each message once, none lost', async () => {
+			const before = await updatedWhileActive();
+			// The new code's poll does not know what the old code's webhook started: it starts nothing yet.
+			expect(await runner.poll()).toEqual([]);
+			fx.sim.state.webhooks.clearFaults();
+			const after = write(4);
+			await fx.sim.state.webhooks.idle();
+			await runner.poll();
+			await runner.poll();
+			expect(tally([...before, after])).toEqual({
+				once: 5,
+				missing: 0,
+				duplicated: 0,
+				byWebhook: 4,
+				byPoll: 1,
+			});
+		});
+
+		it('without any webhook call, the poll adopts its own copy after the wait: nothing lost; only what the old webhook started after the old poll is started again', async () => {
+			await combined();
+			fx.sim.state.webhooks.addFault({ kind: 'drop', times: 1 });
+			const polled = [0, 1, 2].map((index) => write(index)); // the first is missed by the webhook
+			await fx.sim.state.webhooks.idle();
+			await runner.poll(); // the old code's poll catches it and saves its memory
+			const late = [3, 4].map((index) => write(index)); // started by the old webhook after that poll
+			await fx.sim.state.webhooks.idle();
+			const types = freshTypes();
+			runner.update(types.webhook, types.poll);
+			expect(await runner.poll()).toEqual([]);
+			const clock = jest.spyOn(Date, 'now').mockReturnValue(Date.now() + ADOPT_AFTER_MS + 1000);
+			try {
+				await runner.poll();
+			} finally {
+				clock.mockRestore();
+			}
+			expect(tally(polled)).toEqual(
+				expect.objectContaining({ once: 3, missing: 0, duplicated: 0 }),
+			);
+			// README → Updating: the poll's copy cannot hold these two; a webhook call within the wait would have.
+			expect(tally(late)).toEqual(expect.objectContaining({ missing: 0, duplicated: 2 }));
+		});
+
+		it('a released memory (webhook trigger deactivated) is not waited for; an active one is', () => {
+			const staticData: IDataObject = {};
+			const id = `released-${Date.now()}`;
+			const context = {
+				getWorkflow: () => ({ id }),
+				getWorkflowStaticData: () => staticData,
+			};
+			prepareMemory(context);
+			claimDelivery(context, 'message:wamid.1', 86_400);
+			releaseMemory(context);
+			expect(awaitingWebhookMemory(context)).toBe(false);
+			prepareMemory(context); // activated again
+			releaseMemory(context);
+			staticData[STATIC_DATA_KEY] = String(staticData[STATIC_DATA_KEY]).replace(/^released /, '');
+			expect(awaitingWebhookMemory(context)).toBe(true); // as an older release stored it, or after an update
+			expect(awaitingWebhookMemory(context, Date.now() + ADOPT_AFTER_MS + 1)).toBe(false);
+			expect(claimDelivery(context, 'message:wamid.1', 86_400)).toBe(false); // adopted: the key is known
+		});
+	});
+
 	it('a workflow with the polling trigger alone is unchanged: nothing filtered, nothing written to its static data', async () => {
 		const poller = createPoller(
 			new BotSailorTrigger(),
@@ -171,6 +260,7 @@ describe('webhook trigger + polling trigger in one workflow', () => {
 		write(3);
 		write(4);
 		expect(await poller.poll()).toHaveLength(2);
-		expect(poller.persisted()).not.toHaveProperty('global');
+		// n8n creates an empty global object when it is read (to see whether a webhook trigger shares the workflow).
+		expect(poller.persisted().global ?? {}).toEqual({});
 	});
 });

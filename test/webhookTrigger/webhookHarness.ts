@@ -239,6 +239,16 @@ export class WebhookRunner {
 		await this.activate();
 	}
 
+	/**
+	 * An update in place (Settings → Community Nodes → Update): n8n loads the new code without
+	 * re-activating the workflow, so the polls keep the activation's workflow object (and its static
+	 * data), while each webhook call gets the new code and a fresh copy of the static data.
+	 */
+	update(webhookType: INodeType, pollType?: INodeType): void {
+		this.webhookType = webhookType;
+		if (pollType && this.options.poll) this.options.poll.nodeType = pollType;
+	}
+
 	/** One delivery to the production URL (mode 'webhook'), or to the Test URL (mode 'manual'). */
 	async deliver(delivery: Delivery, mode: WorkflowExecuteMode = 'webhook'): Promise<Answer> {
 		const workflow = this.workflow(this.saved);

@@ -22,6 +22,7 @@ import {
 	type TriggerEvent,
 } from '../lib/event';
 import {
+	awaitingWebhookMemory,
 	claimDelivery,
 	ID_TTL_SECONDS,
 	isShared,
@@ -158,6 +159,8 @@ export const newMessage: TriggerEvent<ActivityCursor> = {
 		const filters = filtersOf(context);
 		const phoneNumberId = phoneNumberIdOf(context);
 		const { found, cursor } = await walkActivity(context, phoneNumberId, state);
+		// Just after an update in place, until the webhook trigger's memory is here: emit nothing, keep the cursor.
+		if (awaitingWebhookMemory(context)) return { items: [], state };
 		return {
 			items: notStartedByWebhook(context, itemsOf(found, filters, phoneNumberId)),
 			state: cursor,
