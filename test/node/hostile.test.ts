@@ -11,9 +11,10 @@ import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { INodeType } from 'n8n-workflow';
+import { LoggerProxy, type INodeType } from 'n8n-workflow';
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
 import { redact, redactDeep } from '../../nodes/shared/envelope';
+import { DELIVERY_DEFAULTS } from '../../nodes/BotSailor/shared/delivery';
 import { runNode, type RunResult } from '../harness/harness';
 
 /** A token with every character that encodings change: |, /, +, space, quote, backslash, & and =. */
@@ -30,6 +31,8 @@ interface Seen {
 interface RawServer {
 	url: string;
 	requests: Seen[];
+	/** TCP connections opened to it, requests or not (a TLS handshake against it is one). */
+	connections(): number;
 	close(): Promise<void>;
 }
 
@@ -38,6 +41,7 @@ async function rawServer(
 	answer: (request: Seen, response: ServerResponse, index: number) => void,
 ): Promise<RawServer> {
 	const requests: Seen[] = [];
+	let connections = 0;
 	const server: Server = createServer((request: IncomingMessage, response) => {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -51,11 +55,13 @@ async function rawServer(
 			answer(seen, response, requests.length - 1);
 		});
 	});
+	server.on('connection', () => connections++);
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
 	return {
 		url: `http://127.0.0.1:${port}`,
 		requests,
+		connections: () => connections,
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -135,6 +141,77 @@ function leaksToken(value: unknown, token = TOKEN): string[] {
 	const serialized = JSON.stringify(value);
 	return tokenForms(token).filter((form) => serialized.includes(form));
 }
+
+/** Every string in a value, keys included, through errors' own (non-enumerable) properties and causes. */
+function stringsIn(value: unknown, seen = new WeakSet<object>(), depth = 0): string[] {
+	if (typeof value === 'string') return [value];
+	if (value === null || typeof value !== 'object' || depth > 12 || seen.has(value)) return [];
+	seen.add(value);
+	if (Buffer.isBuffer(value)) return [value.toString('utf8')];
+	return Object.getOwnPropertyNames(value).flatMap((key) => {
+		let inner: unknown;
+		try {
+			inner = (value as Record<string, unknown>)[key];
+		} catch {
+			inner = undefined;
+		}
+		return [key, ...stringsIn(inner, seen, depth + 1)];
+	});
+}
+
+interface LogLine {
+	source: string;
+	args: unknown[];
+}
+
+/**
+ * Records what is logged while the file runs, whatever N8N_LOG_LEVEL says: n8n-workflow's LoggerProxy (n8n-core's
+ * engine logs through it, a failed execution with its whole error), n8n-core's Logger (a node's `this.logger`, every
+ * instance, scoped ones too) and the console. In n8n the first two are one logger, written to the console or a file.
+ */
+function recordLogs(): LogLine[] {
+	const lines: LogLine[] = [];
+	const levels = ['error', 'warn', 'info', 'debug'] as const;
+	const record =
+		(source: string) =>
+		(...args: unknown[]) => {
+			lines.push({ source, args });
+		};
+	LoggerProxy.init(
+		Object.fromEntries(
+			levels.map((level) => [level, record(`LoggerProxy.${level}`)]),
+		) as unknown as Parameters<typeof LoggerProxy.init>[0],
+	);
+	/* eslint-disable @typescript-eslint/no-require-imports -- the Logger class n8n-core itself resolves (its own copy of @n8n/backend-common) */
+	const { Logger } = require(
+		require.resolve('@n8n/backend-common', { paths: [require.resolve('n8n-core')] }),
+	) as { Logger: { prototype: Record<(typeof levels)[number], (...args: unknown[]) => void> } };
+	/* eslint-enable @typescript-eslint/no-require-imports */
+	for (const level of levels)
+		jest.spyOn(Logger.prototype, level).mockImplementation(record(`Logger.${level}`));
+	for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+		const original = console[method].bind(console);
+		jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+			record(`console.${method}`)(...args);
+			original(...args);
+		});
+	}
+	return lines;
+}
+
+/** The forms of the token found in log lines (every string of every argument, errors' causes included). */
+function tokenInLogs(lines: LogLine[], token = TOKEN): string[] {
+	const strings = lines.flatMap((line) => stringsIn(line.args));
+	return tokenForms(token).filter((form) => strings.some((text) => text.includes(form)));
+}
+
+const logs = recordLogs();
+// Whatever a test does, nothing it made n8n or the node log holds the token (point 6 asserts it explicitly too).
+afterEach(() => {
+	const leaked = tokenInLogs(logs);
+	logs.splice(0);
+	expect(leaked).toEqual([]);
+});
 
 describe('1. a processed send whose answer cannot be read is never sent again', () => {
 	const UNREADABLE: Array<[string, string]> = [
@@ -228,34 +305,9 @@ describe('2. a stopped run separates delivered, may have been delivered, not sen
 });
 
 describe('3. a failure that proves nothing left is "not sent", with a hint at the Base URL', () => {
-	for (const [driver, nodeType] of DRIVERS)
-		for (const [mode, extra] of MODES)
-			it(`a Base URL without a scheme against a plain-http server (EPROTO) says what to type (${driver}, ${mode})`, async () => {
-				const server = await serve((_request, response) => text(response, 200, JSON.stringify(OK)));
-				const host = server.url.replace('http://', '');
-				const result = await sendText(nodeType, host, extra);
-				const failure = failureOf(result);
-				expect(failure?.message).toBe(
-					`Not sent: The connection to the platform failed: ${host} did not answer in HTTPS (the TLS handshake failed)`,
-				);
-				expect(failure?.description).toContain(`type http://${host} in the Base URL`);
-				expect(failure?.message).not.toMatch(/may have been delivered/);
-				expect(server.requests).toHaveLength(0);
-			});
-
-	it('an unknown host (ENOTFOUND) names the host and what to type, not retried', async () => {
-		const started = Date.now();
-		const result = await sendText(bulk, 'https://no-such-platform.invalid');
-		expect(result.error?.message).toMatch(
-			/^Not sent: The connection to the platform failed: the host no-such-platform\.invalid was not found$/,
-		);
-		expect(result.error?.description).toMatch(
-			/The host no-such-platform\.invalid of the Base URL was not found \(DNS\).*Check its spelling/,
-		);
-		expect(Date.now() - started).toBeLessThan(5_000);
-	});
-
-	it('a certificate not valid for the host (self-signed) is not sent, not retried, and says what to check', async () => {
+	/** An HTTPS server whose certificate (self-signed, for CN=localhost) no client trusts: a bad certificate. */
+	let selfSigned: { url: string; requests: number; connections: number; close(): Promise<void> };
+	beforeAll(async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'hostile-cert-'));
 		execFileSync(
 			'openssl',
@@ -276,46 +328,175 @@ describe('3. a failure that proves nothing left is "not sent", with a hint at th
 			],
 			{ stdio: 'ignore' },
 		);
-		let requests = 0;
 		const server = createHttpsServer(
 			{ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
 			(_request, response) => {
-				requests++;
+				selfSigned.requests++;
 				text(response, 200, JSON.stringify(OK));
 			},
 		);
+		server.on('connection', () => selfSigned.connections++);
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		const { port } = server.address() as AddressInfo;
-		try {
-			for (const [, nodeType] of DRIVERS) {
-				const result = await sendText(nodeType, `https://127.0.0.1:${port}`, {
-					continueOnFail: true,
-				});
-				const failure = result.items[0].error;
-				expect(failure?.message).toMatch(
-					/^Not sent: The connection to the platform failed: the HTTPS certificate of 127\.0\.0\.1:\d+ is not valid \((DEPTH_ZERO_SELF_SIGNED_CERT|ERR_TLS_CERT_ALTNAME_INVALID)\)$/,
-				);
-				expect(failure?.description).toMatch(
-					/Check that the Base URL is your platform’s own address/,
-				);
-			}
-			expect(requests).toBe(0);
-		} finally {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		}
+		selfSigned = {
+			url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+			requests: 0,
+			connections: 0,
+			close: async () => {
+				server.closeAllConnections();
+				await new Promise<void>((resolve) => server.close(() => resolve()));
+			},
+		};
 	});
+	afterAll(async () => await selfSigned.close());
 
-	it('nothing listening (ECONNREFUSED) is not sent, and retried', async () => {
-		const server = await serve(() => undefined);
-		const url = server.url;
-		await server.close();
-		servers.pop();
-		const result = await sendText(sendTextNode({ retries: 2, baseDelayMs: 1 }), url);
-		expect(result.error?.message).toMatch(
-			/^Not sent: The connection to the platform failed: 127\.0\.0\.1:\d+ refused the connection \(all 3 attempts\)$/,
-		);
-	});
+	/** Where the node is pointed, and what reached a server there (nothing to count where no server is). */
+	interface Target {
+		baseUrl: string;
+		host: string;
+		requests?: () => number;
+		/** TCP connections made: one per attempt. */
+		connections?: () => number;
+	}
+	interface NothingLeft {
+		target(): Promise<Target>;
+		message(target: Target): string | RegExp;
+		/** What to check or type (connectionHint in transport.ts). */
+		hint(target: Target): string | RegExp;
+		/** Whether the node's own delivery policy tries again: refused (the platform may come up); never TLS, a certificate or DNS. */
+		retried: boolean;
+	}
+	const failed = 'Not sent: The connection to the platform failed:';
+	const NOTHING_LEFT: Array<[string, NothingLeft]> = [
+		[
+			'a Base URL without a scheme against a plain-http server (TLS handshake, EPROTO)',
+			{
+				target: async () => {
+					const server = await serve((_request, response) =>
+						text(response, 200, JSON.stringify(OK)),
+					);
+					const host = server.url.replace('http://', '');
+					return {
+						baseUrl: host,
+						host,
+						requests: () => server.requests.length,
+						connections: server.connections,
+					};
+				},
+				message: ({ host }) =>
+					`${failed} ${host} did not answer in HTTPS (the TLS handshake failed)`,
+				hint: ({ host }) => `type http://${host} in the Base URL`,
+				retried: false,
+			},
+		],
+		[
+			'a certificate not valid for the host (self-signed)',
+			{
+				target: async () => {
+					const [requests, connections] = [selfSigned.requests, selfSigned.connections];
+					return {
+						baseUrl: selfSigned.url,
+						host: selfSigned.url.replace('https://', ''),
+						requests: () => selfSigned.requests - requests,
+						connections: () => selfSigned.connections - connections,
+					};
+				},
+				message: ({ host }) =>
+					new RegExp(
+						`^${failed} the HTTPS certificate of ${host.replace(/\./g, '\\.')} is not valid \\((DEPTH_ZERO_SELF_SIGNED_CERT|ERR_TLS_CERT_ALTNAME_INVALID)\\)$`,
+					),
+				hint: () =>
+					'Check that the Base URL is your platform’s own address; for a self-signed certificate you trust, turn on Options → Ignore SSL Issues.',
+				retried: false,
+			},
+		],
+		[
+			'an unknown host (DNS, ENOTFOUND)',
+			{
+				target: async () => ({
+					baseUrl: 'https://no-such-platform.invalid',
+					host: 'no-such-platform.invalid',
+				}),
+				message: ({ host }) => `${failed} the host ${host} was not found`,
+				hint: ({ host }) =>
+					`The host ${host} of the Base URL was not found (DNS), so nothing was sent. Check its spelling`,
+				retried: false,
+			},
+		],
+		[
+			'nothing listening (connection refused, ECONNREFUSED)',
+			{
+				target: async () => {
+					const server = await rawServer(() => undefined);
+					await server.close();
+					return { baseUrl: server.url, host: server.url.replace('http://', '') };
+				},
+				message: ({ host }) =>
+					`${failed} ${host} refused the connection (all ${DELIVERY_DEFAULTS.retries + 1} attempts)`,
+				hint: ({ host }) =>
+					`Nothing answers at ${host} (connection refused), so nothing was sent. Check the Base URL (and its port)`,
+				retried: true,
+			},
+		],
+	];
+
+	/**
+	 * The delivery policy's backoff cut to a few milliseconds while `run` runs (on the declarative path it is 250 ms,
+	 * doubling, 6 retries: 8 to 16 s): what is tested is what is tried and reported, not how long it waits. The
+	 * policy sleeps with n8n-workflow's `sleep`, which is @n8n/utils' (n8n-workflow re-exports it by a getter).
+	 */
+	async function withShortBackoff<T>(run: () => Promise<T>): Promise<T> {
+		/* eslint-disable @typescript-eslint/no-require-imports -- the module n8n-workflow's sleep comes from */
+		const utils = require(
+			require.resolve('@n8n/utils/sleep', { paths: [require.resolve('n8n-workflow')] }),
+		) as { sleep: (ms: number) => Promise<void> };
+		/* eslint-enable @typescript-eslint/no-require-imports */
+		const original = utils.sleep;
+		const spy = jest
+			.spyOn(utils, 'sleep')
+			.mockImplementation(async (ms: number) => await original(Math.min(ms, 5)));
+		try {
+			return await run();
+		} finally {
+			spy.mockRestore();
+		}
+	}
+
+	for (const [driver, nodeType] of DRIVERS)
+		for (const [failure, setup] of NOTHING_LEFT)
+			for (const [mode, extra] of MODES)
+				it(`${failure} (${driver}, ${mode}): "Not sent", with what to check in the Base URL`, async () => {
+					const target = await setup.target();
+					const result = await withShortBackoff(
+						async () => await sendText(nodeType, target.baseUrl, extra),
+					);
+					const error = failureOf(result);
+					const message = setup.message(target);
+					if (typeof message === 'string') expect(error?.message).toBe(message);
+					else expect(error?.message).toMatch(message);
+					const description = String(error?.description);
+					expect(description).toMatch(/ Nothing was delivered\. /);
+					const hint = setup.hint(target);
+					expect(description).toContain(hint);
+					// Once, whatever Retry On Fail did; on the bulk path, the run's report once too.
+					expect(description.split(hint).length - 1).toBe(1);
+					expect(description.match(/Delivered: /g) ?? []).toHaveLength(
+						nodeType === bulk && !('continueOnFail' in extra) ? 1 : 0,
+					);
+					// Nothing left: never "may have been delivered", in the error or anywhere in the execution.
+					expect(JSON.stringify(result.run)).not.toMatch(/may have been delivered/i);
+					expect(target.requests?.() ?? 0).toBe(0);
+					// One attempt per run of the node; Retry On Fail runs it again (nothing left, so it may).
+					if (target.connections)
+						expect(target.connections()).toBe(
+							'retryOnFail' in extra ? extra.retryOnFail.maxTries : 1,
+						);
+					if ('continueOnFail' in extra) {
+						expect(result.error).toBeUndefined();
+						expect(result.items).toHaveLength(1);
+						expect(result.items[0].json.error).toBe(error?.message);
+						expect(result.items[0].pairedItem).toEqual({ item: 0 });
+					} else expect(result.error).toBeDefined();
+				});
 });
 
 describe('4. Retry-After: a floor and a ceiling, whatever it says', () => {
