@@ -500,44 +500,78 @@ describe('3. a failure that proves nothing left is "not sent", with a hint at th
 });
 
 describe('4. Retry-After: a floor and a ceiling, whatever it says', () => {
-	it.each([
-		['0', 40],
-		['-5', 40],
-		['soon', 40],
-		['1.5e3', 40],
-	])(
-		'Retry-After "%s": waits at least the backoff floor, then delivers once',
-		async (value, floorMs) => {
-			const arrivals: number[] = [];
-			const server = await serve((_request, response, index) => {
-				arrivals.push(Date.now());
-				if (index === 0)
-					return text(response, 429, '{"status":"0","message":"Too Many Requests"}', {
-						'Retry-After': value,
+	/** Each path with the floor of its first retry's wait: half its first backoff delay (backoffDelay's equal jitter). */
+	const PATHS: Array<[string, INodeType, number]> = [
+		['bulk path', sendTextNode({ baseDelayMs: 80 }), 40],
+		['declarative path', declarative, DELIVERY_DEFAULTS.baseDelayMs / 2],
+	];
+	const tooManyRequests = '{"status":"0","message":"Too Many Requests"}';
+	/** Retry-After values and the least wait they must give: the floor (`undefined`), or the value itself. */
+	const WAITED: Array<[string, number | undefined]> = [
+		['0', undefined],
+		['-5', undefined],
+		['soon', undefined],
+		['1.5e3', undefined],
+		['Thu, 01 Jan 1970 00:00:00 GMT', undefined],
+		['1', 1_000],
+	];
+	for (const [driver, nodeType, floorMs] of PATHS)
+		for (const [value, leastMs] of WAITED)
+			for (const [mode, extra] of MODES)
+				it(`Retry-After "${value}" (${driver}, ${mode}): waits at least ${leastMs === undefined ? 'the backoff floor' : 'that long'}, then delivers once`, async () => {
+					const arrivals: number[] = [];
+					const server = await serve((_request, response, index) => {
+						arrivals.push(Date.now());
+						if (index === 0) return text(response, 429, tooManyRequests, { 'Retry-After': value });
+						text(response, 200, JSON.stringify(OK));
 					});
-				text(response, 200, JSON.stringify(OK));
-			});
-			const result = await sendText(sendTextNode({ baseDelayMs: 2 * floorMs }), server.url);
-			expect(result.error).toBeUndefined();
-			expect(server.requests).toHaveLength(2);
-			expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(floorMs - 5);
-		},
-	);
+					const result = await sendText(nodeType, server.url, extra);
+					expect(result.error).toBeUndefined();
+					expect(result.items).toHaveLength(1);
+					expect(result.items[0].json).toMatchObject({
+						success: true,
+						wa_message_id: 'wamid.HOSTILE1',
+					});
+					expect(result.items[0].pairedItem).toEqual({ item: 0 });
+					expect(server.requests).toHaveLength(2);
+					expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual((leastMs ?? floorMs) - 5);
+				});
 
-	it('a huge Retry-After is not waited for: not sent at once, naming it', async () => {
-		const server = await serve((_request, response) =>
-			text(response, 429, '{"status":"0","message":"Too Many Requests"}', {
-				'Retry-After': '99999999999',
-			}),
-		);
-		const started = Date.now();
-		const result = await sendText(bulk, server.url, { continueOnFail: true });
-		expect(result.items[0].json.error).toMatch(
-			/asked to wait \d+ s \(Retry-After\), longer than the node waits/,
-		);
-		expect(server.requests).toHaveLength(1);
-		expect(Date.now() - started).toBeLessThan(5_000);
-	});
+	/** Retry-After values past the ceiling (the longest wait, 30 s): the item fails as not sent at once. */
+	const PAST_CEILING = [String(DELIVERY_DEFAULTS.maxDelayMs / 1000 + 1), '99999999999'];
+	for (const [driver, nodeType] of PATHS)
+		for (const value of PAST_CEILING)
+			for (const [mode, extra] of MODES)
+				it(`Retry-After "${value}" (${driver}, ${mode}): not waited for, "Not sent" naming it, the report once`, async () => {
+					const server = await serve((_request, response) =>
+						text(response, 429, tooManyRequests, { 'Retry-After': value }),
+					);
+					const started = Date.now();
+					const result = await sendText(nodeType, server.url, extra);
+					const elapsed = Date.now() - started;
+					const failure = failureOf(result);
+					expect(failure?.message).toBe(
+						`Not sent: the platform answered HTTP 429 Too Many Requests (the platform’s rate limit) and asked to wait ${value} s (Retry-After), longer than the node waits`,
+					);
+					const description = String(failure?.description);
+					expect(description).toMatch(/Nothing was delivered \(the platform refused before acting/);
+					// Once per failure, not once per try of Retry On Fail: the hint, and on the bulk path the run's report.
+					expect(description.match(/Lower Max Sends in Flight/g)).toHaveLength(1);
+					expect(description.match(/Delivered: /g) ?? []).toHaveLength(
+						nodeType !== declarative && !('continueOnFail' in extra) ? 1 : 0,
+					);
+					expect(JSON.stringify(result.run)).not.toMatch(/may have been delivered/i);
+					// One request per run of the node (not sent: Retry On Fail may send it again), none waited for.
+					const tries = 'retryOnFail' in extra ? extra.retryOnFail.maxTries : 1;
+					expect(server.requests).toHaveLength(tries);
+					// n8n waits 1 s between Retry On Fail's tries (a wait of 0 is its default, 1 s).
+					expect(elapsed).toBeLessThan(3_000 + (tries - 1) * 1_000);
+					if ('continueOnFail' in extra) {
+						expect(result.error).toBeUndefined();
+						expect(result.items[0].json.error).toBe(failure?.message);
+						expect(result.items[0].pairedItem).toEqual({ item: 0 });
+					} else expect(result.error).toBeDefined();
+				});
 });
 
 describe('5. no request follows a redirect: the token never leaves for another host', () => {
