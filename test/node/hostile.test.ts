@@ -11,7 +11,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { LoggerProxy, type INodeType } from 'n8n-workflow';
+import type { INodeType } from 'n8n-workflow';
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
 import { redact, redactDeep } from '../../nodes/shared/envelope';
 import { DELIVERY_DEFAULTS } from '../../nodes/BotSailor/shared/delivery';
@@ -137,9 +137,16 @@ function tokenForms(token: string): string[] {
 		JSON.stringify(json).slice(1, -1),
 	];
 }
+/** The forms of the token in a value: its JSON, and each of its strings (errors' non-enumerable ones too). */
 function leaksToken(value: unknown, token = TOKEN): string[] {
-	const serialized = JSON.stringify(value);
-	return tokenForms(token).filter((form) => serialized.includes(form));
+	let serialized = '';
+	try {
+		serialized = JSON.stringify(value) ?? '';
+	} catch {
+		// Circular (an error and its request): its strings are read one by one below.
+	}
+	const texts = [serialized, ...stringsIn(value)];
+	return tokenForms(token).filter((form) => texts.some((text) => text.includes(form)));
 }
 
 /** Every string in a value, keys included, through errors' own (non-enumerable) properties and causes. */
@@ -164,31 +171,31 @@ interface LogLine {
 	args: unknown[];
 }
 
+const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+
 /**
- * Records what is logged while the file runs, whatever N8N_LOG_LEVEL says: n8n-workflow's LoggerProxy (n8n-core's
- * engine logs through it, a failed execution with its whole error), n8n-core's Logger (a node's `this.logger`, every
- * instance, scoped ones too) and the console. In n8n the first two are one logger, written to the console or a file.
+ * Records what is logged while the file runs, whatever N8N_LOG_LEVEL says: n8n-core's Logger (every instance, scoped
+ * ones too), which is a node's `this.logger` and, as in n8n, where n8n-workflow's LoggerProxy writes (the engine logs
+ * through it, a failed execution with its whole error); and the console.
  */
 function recordLogs(): LogLine[] {
 	const lines: LogLine[] = [];
-	const levels = ['error', 'warn', 'info', 'debug'] as const;
 	const record =
 		(source: string) =>
 		(...args: unknown[]) => {
 			lines.push({ source, args });
 		};
-	LoggerProxy.init(
-		Object.fromEntries(
-			levels.map((level) => [level, record(`LoggerProxy.${level}`)]),
-		) as unknown as Parameters<typeof LoggerProxy.init>[0],
-	);
-	/* eslint-disable @typescript-eslint/no-require-imports -- the Logger class n8n-core itself resolves (its own copy of @n8n/backend-common) */
-	const { Logger } = require(
-		require.resolve('@n8n/backend-common', { paths: [require.resolve('n8n-core')] }),
-	) as { Logger: { prototype: Record<(typeof levels)[number], (...args: unknown[]) => void> } };
+	/* eslint-disable @typescript-eslint/no-require-imports -- the copies n8n-core itself resolves (its own @n8n/di and @n8n/backend-common) */
+	const resolve = (name: string) => require.resolve(name, { paths: [require.resolve('n8n-core')] });
+	const { Container } = require(resolve('@n8n/di')) as typeof import('@n8n/di');
+	const { Logger } = require(resolve('@n8n/backend-common')) as {
+		Logger: { new (): object; prototype: Record<(typeof LEVELS)[number], () => void> };
+	};
 	/* eslint-enable @typescript-eslint/no-require-imports */
-	for (const level of levels)
-		jest.spyOn(Logger.prototype, level).mockImplementation(record(`Logger.${level}`));
+	for (const level of LEVELS)
+		jest.spyOn(Logger.prototype, level).mockImplementation(record(`n8n logger (${level})`));
+	// The root logger, made now as n8n's start-up makes it: its constructor points LoggerProxy at it.
+	Container.get(Logger);
 	for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
 		const original = console[method].bind(console);
 		jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
@@ -198,17 +205,18 @@ function recordLogs(): LogLine[] {
 	}
 	return lines;
 }
-
 /** The forms of the token found in log lines (every string of every argument, errors' causes included). */
 function tokenInLogs(lines: LogLine[], token = TOKEN): string[] {
-	const strings = lines.flatMap((line) => stringsIn(line.args));
-	return tokenForms(token).filter((form) => strings.some((text) => text.includes(form)));
+	return leaksToken(
+		lines.map((line) => line.args),
+		token,
+	);
 }
 
 const logs = recordLogs();
 // Whatever a test does, nothing it made n8n or the node log holds the token (point 6 asserts it explicitly too).
 afterEach(() => {
-	const leaked = tokenInLogs(logs);
+	const leaked = [...tokenInLogs(logs), ...tokenInLogs(logs, 's3cr3t-pass')];
 	logs.splice(0);
 	expect(leaked).toEqual([]);
 });
@@ -625,41 +633,105 @@ describe('6. the token never appears, however the platform echoes it', () => {
 		wa_message_id: 'wamid.ECHO',
 		note: `Sent with token ${TOKEN}.`,
 		debug_request: `POST /api/v1/whatsapp/send?apiToken=${encodeURIComponent(TOKEN)}`,
+		lower_hex: `apiToken=${encodeURIComponent(TOKEN).toLowerCase()}`,
 		form: `apiToken=${encodeURIComponent(TOKEN).replace(/%20/g, '+')}&phone_number=1`,
 		payload: JSON.stringify({ token_used: TOKEN }),
 		nested: { deeper: [TOKEN] },
 		[TOKEN]: 'a key',
 	};
-	for (const [driver, nodeType] of DRIVERS)
-		it(`in output items and run data (${driver}): every encoding redacted`, async () => {
-			const server = await serve((_request, response) => text(response, 200, JSON.stringify(echo)));
-			const result = await sendText(nodeType, server.url);
-			expect(result.error).toBeUndefined();
-			expect(result.items[0].json).toMatchObject({
-				wa_message_id: 'wamid.ECHO',
-				note: 'Sent with token ***.',
-			});
-			expect(leaksToken(result.items)).toEqual([]);
-			expect(leaksToken(result.run)).toEqual([]);
-			// The token did go where the API reads it.
-			expect(server.requests[0].body).toContain(
-				`apiToken=${encodeURIComponent(TOKEN).replace(/%20/g, '+')}`,
-			);
-		});
+	/** What n8n and the node logged in this test: something (the recording works), and never the token. */
+	function expectLogsWithoutToken() {
+		expect(logs.some((line) => line.source.startsWith('n8n logger'))).toBe(true);
+		expect(tokenInLogs(logs)).toEqual([]);
+	}
 
-	it('in a read (User → Get Me) and in an error text', async () => {
-		const server = await serve((request, response) =>
-			request.url.endsWith('/user/myInfo')
-				? text(
-						response,
-						200,
-						JSON.stringify({ status: '1', message: { name: 'x', api_key: TOKEN } }),
-					)
-				: text(
-						response,
-						200,
-						JSON.stringify({ status: '0', message: `Bad token ${encodeURIComponent(TOKEN)}` }),
-					),
+	for (const [driver, nodeType] of DRIVERS)
+		for (const [mode, extra] of MODES)
+			it(`a success echoing it (${driver}, ${mode}): not in output items, run data or log lines, in any encoding`, async () => {
+				const server = await serve((_request, response) =>
+					text(response, 200, JSON.stringify(echo)),
+				);
+				const result = await sendText(nodeType, server.url, extra);
+				expect(result.error).toBeUndefined();
+				expect(result.items[0].json).toMatchObject({
+					wa_message_id: 'wamid.ECHO',
+					note: 'Sent with token ***.',
+					lower_hex: 'apiToken=***',
+				});
+				expect(result.items[0].pairedItem).toEqual({ item: 0 });
+				expect(leaksToken(result.items)).toEqual([]);
+				expect(leaksToken(result.run)).toEqual([]);
+				expectLogsWithoutToken();
+				// The token did go where the API reads it.
+				expect(server.requests[0].body).toContain(
+					`apiToken=${encodeURIComponent(TOKEN).replace(/%20/g, '+')}`,
+				);
+			});
+
+	/** Failures whose answer carries the token, one per outcome: refused, may have been delivered, not sent. */
+	const ECHOING_FAILURES: Array<[string, (response: ServerResponse) => void, RegExp]> = [
+		[
+			'a refusal (`status: "0"`, URL-encoded)',
+			(response) =>
+				text(
+					response,
+					200,
+					JSON.stringify({ status: '0', message: `Bad token ${encodeURIComponent(TOKEN)}` }),
+				),
+			/^Bad token \*\*\*$/,
+		],
+		[
+			'HTTP 500, a PHP error page printing it',
+			(response) =>
+				text(response, 500, `<b>Fatal error</b>: bad token ${TOKEN} in /app.php`, {
+					'Content-Type': 'text/html',
+				}),
+			/^The message may have been delivered: /,
+		],
+		[
+			'HTTP 200 cut off after echoing it (JSON-escaped)',
+			(response) =>
+				text(response, 200, `{"status":"1","token":${JSON.stringify(TOKEN)},"message":"Sent`),
+			/^The message may have been delivered: /,
+		],
+		[
+			'HTTP 429 past the ceiling, naming it (form-encoded)',
+			(response) =>
+				text(
+					response,
+					429,
+					JSON.stringify({
+						status: '0',
+						message: `Too many requests for apiToken=${encodeURIComponent(TOKEN).replace(/%20/g, '+')}`,
+					}),
+					{ 'Retry-After': '99999' },
+				),
+			/^Not sent: /,
+		],
+	];
+	for (const [driver, nodeType] of DRIVERS)
+		for (const [answer, respond, message] of ECHOING_FAILURES)
+			for (const [mode, extra] of MODES)
+				it(`${answer} (${driver}, ${mode}): not in the error, run data or log lines`, async () => {
+					const server = await serve((_request, response) => respond(response));
+					const result = await sendText(nodeType, server.url, extra);
+					const failure = failureOf(result);
+					expect(failure?.message).toMatch(message);
+					expect(leaksToken(failure)).toEqual([]);
+					expect(leaksToken(result.items)).toEqual([]);
+					expect(leaksToken(result.run)).toEqual([]);
+					expectLogsWithoutToken();
+					if ('continueOnFail' in extra) expect(result.items[0].pairedItem).toEqual({ item: 0 });
+					// A stopped run is logged with its whole error: the line that would carry the token.
+					else
+						expect(logs.map((line) => line.args[0])).toContain(
+							'Workflow execution finished with error',
+						);
+				});
+
+	it('in a read (User → Get Me)', async () => {
+		const server = await serve((_request, response) =>
+			text(response, 200, JSON.stringify({ status: '1', message: { name: 'x', api_key: TOKEN } })),
 		);
 		const read = await runNode({
 			parameters: { resource: 'user', operation: 'getMe' },
@@ -667,9 +739,7 @@ describe('6. the token never appears, however the platform echoes it', () => {
 		});
 		expect(read.error).toBeUndefined();
 		expect(leaksToken(read.run)).toEqual([]);
-		const failed = await sendText(bulk, server.url, { continueOnFail: true });
-		expect(failed.items[0].json.error).toBe('Bad token ***');
-		expect(leaksToken(failed.run)).toEqual([]);
+		expectLogsWithoutToken();
 	});
 
 	it('redact and redactDeep: raw, URL-encoded (%20 and +, either hex case), JSON-escaped, doubly JSON-escaped', () => {
@@ -677,6 +747,17 @@ describe('6. the token never appears, however the platform echoes it', () => {
 		for (const form of [...forms, encodeURIComponent(TOKEN).toLowerCase()])
 			expect(redact(`before ${form} after`, TOKEN)).toBe('before *** after');
 		expect(redactDeep({ [TOKEN]: [TOKEN, 1, null] }, TOKEN)).toEqual({ '***': ['***', 1, null] });
+	});
+
+	it('the log check finds the token in every form, inside an error’s cause', () => {
+		for (const form of tokenForms(TOKEN)) {
+			const cause = Object.assign(new Error('request failed'), { config: { data: `x=${form}` } });
+			const line = {
+				source: 'n8n logger (debug)',
+				args: ['failed', { error: new Error('x', { cause }) }],
+			};
+			expect(tokenInLogs([line])).toContain(form);
+		}
 	});
 });
 
