@@ -201,6 +201,7 @@ function recordLogs(): LogLine[] {
 		jest.spyOn(console, method).mockImplementation(record(`console.${method}`));
 	return lines;
 }
+
 /** The forms of the token found in log lines (every string of every argument, errors' causes included). */
 function tokenInLogs(lines: LogLine[], token = TOKEN): string[] {
 	return leaksToken(
