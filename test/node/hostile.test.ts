@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { INodeType } from 'n8n-workflow';
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
 import { redact, redactDeep } from '../../nodes/shared/envelope';
+import { DELIVERY_DEFAULTS } from '../../nodes/BotSailor/shared/delivery';
 import { runNode, type RunResult } from '../harness/harness';
 
 /** A token with every character that encodings change: |, /, +, space, quote, backslash, & and =. */
@@ -30,6 +31,8 @@ interface Seen {
 interface RawServer {
 	url: string;
 	requests: Seen[];
+	/** TCP connections opened to it, requests or not (a TLS handshake against it is one). */
+	connections(): number;
 	close(): Promise<void>;
 }
 
@@ -38,6 +41,7 @@ async function rawServer(
 	answer: (request: Seen, response: ServerResponse, index: number) => void,
 ): Promise<RawServer> {
 	const requests: Seen[] = [];
+	let connections = 0;
 	const server: Server = createServer((request: IncomingMessage, response) => {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -51,11 +55,13 @@ async function rawServer(
 			answer(seen, response, requests.length - 1);
 		});
 	});
+	server.on('connection', () => connections++);
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
 	return {
 		url: `http://127.0.0.1:${port}`,
 		requests,
+		connections: () => connections,
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -131,10 +137,86 @@ function tokenForms(token: string): string[] {
 		JSON.stringify(json).slice(1, -1),
 	];
 }
+/** The forms of the token in a value: its JSON, and each of its strings (errors' non-enumerable ones too). */
 function leaksToken(value: unknown, token = TOKEN): string[] {
-	const serialized = JSON.stringify(value);
-	return tokenForms(token).filter((form) => serialized.includes(form));
+	let serialized = '';
+	try {
+		serialized = JSON.stringify(value) ?? '';
+	} catch {
+		// Circular (an error and its request): its strings are read one by one below.
+	}
+	const texts = [serialized, ...stringsIn(value)];
+	return tokenForms(token).filter((form) => texts.some((text) => text.includes(form)));
 }
+
+/** Every string in a value, keys included, through errors' own (non-enumerable) properties and causes. */
+function stringsIn(value: unknown, seen = new WeakSet<object>(), depth = 0): string[] {
+	if (typeof value === 'string') return [value];
+	if (value === null || typeof value !== 'object' || depth > 12 || seen.has(value)) return [];
+	seen.add(value);
+	if (Buffer.isBuffer(value)) return [value.toString('utf8')];
+	return Object.getOwnPropertyNames(value).flatMap((key) => {
+		let inner: unknown;
+		try {
+			inner = (value as Record<string, unknown>)[key];
+		} catch {
+			inner = undefined;
+		}
+		return [key, ...stringsIn(inner, seen, depth + 1)];
+	});
+}
+
+interface LogLine {
+	source: string;
+	args: unknown[];
+}
+
+const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+
+/**
+ * Records what is logged while the file runs, whatever N8N_LOG_LEVEL says: n8n-core's Logger (every instance, scoped
+ * ones too), which is a node's `this.logger` and, as in n8n, where n8n-workflow's LoggerProxy writes (the engine logs
+ * through it, a failed execution with its whole error); and the console.
+ */
+function recordLogs(): LogLine[] {
+	const lines: LogLine[] = [];
+	const record =
+		(source: string) =>
+		(...args: unknown[]) => {
+			lines.push({ source, args });
+		};
+	/* eslint-disable @typescript-eslint/no-require-imports -- the copies n8n-core itself resolves (its own @n8n/di and @n8n/backend-common) */
+	const resolve = (name: string) => require.resolve(name, { paths: [require.resolve('n8n-core')] });
+	const { Container } = require(resolve('@n8n/di')) as typeof import('@n8n/di');
+	const { Logger } = require(resolve('@n8n/backend-common')) as {
+		Logger: { new (): object; prototype: Record<(typeof LEVELS)[number], () => void> };
+	};
+	/* eslint-enable @typescript-eslint/no-require-imports */
+	for (const level of LEVELS)
+		jest.spyOn(Logger.prototype, level).mockImplementation(record(`n8n logger (${level})`));
+	// The root logger, made now as n8n's start-up makes it: its constructor points LoggerProxy at it.
+	Container.get(Logger);
+	// Recorded, not printed: nothing in these runs should print.
+	for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const)
+		jest.spyOn(console, method).mockImplementation(record(`console.${method}`));
+	return lines;
+}
+
+/** The forms of the token found in log lines (every string of every argument, errors' causes included). */
+function tokenInLogs(lines: LogLine[], token = TOKEN): string[] {
+	return leaksToken(
+		lines.map((line) => line.args),
+		token,
+	);
+}
+
+const logs = recordLogs();
+// Whatever a test does, nothing it made n8n or the node log holds the token (point 6 asserts it explicitly too).
+afterEach(() => {
+	const leaked = [...tokenInLogs(logs), ...tokenInLogs(logs, 's3cr3t-pass')];
+	logs.splice(0);
+	expect(leaked).toEqual([]);
+});
 
 describe('1. a processed send whose answer cannot be read is never sent again', () => {
 	const UNREADABLE: Array<[string, string]> = [
@@ -228,34 +310,9 @@ describe('2. a stopped run separates delivered, may have been delivered, not sen
 });
 
 describe('3. a failure that proves nothing left is "not sent", with a hint at the Base URL', () => {
-	for (const [driver, nodeType] of DRIVERS)
-		for (const [mode, extra] of MODES)
-			it(`a Base URL without a scheme against a plain-http server (EPROTO) says what to type (${driver}, ${mode})`, async () => {
-				const server = await serve((_request, response) => text(response, 200, JSON.stringify(OK)));
-				const host = server.url.replace('http://', '');
-				const result = await sendText(nodeType, host, extra);
-				const failure = failureOf(result);
-				expect(failure?.message).toBe(
-					`Not sent: The connection to the platform failed: ${host} did not answer in HTTPS (the TLS handshake failed)`,
-				);
-				expect(failure?.description).toContain(`type http://${host} in the Base URL`);
-				expect(failure?.message).not.toMatch(/may have been delivered/);
-				expect(server.requests).toHaveLength(0);
-			});
-
-	it('an unknown host (ENOTFOUND) names the host and what to type, not retried', async () => {
-		const started = Date.now();
-		const result = await sendText(bulk, 'https://no-such-platform.invalid');
-		expect(result.error?.message).toMatch(
-			/^Not sent: The connection to the platform failed: the host no-such-platform\.invalid was not found$/,
-		);
-		expect(result.error?.description).toMatch(
-			/The host no-such-platform\.invalid of the Base URL was not found \(DNS\).*Check its spelling/,
-		);
-		expect(Date.now() - started).toBeLessThan(5_000);
-	});
-
-	it('a certificate not valid for the host (self-signed) is not sent, not retried, and says what to check', async () => {
+	/** An HTTPS server whose certificate (self-signed, for CN=localhost) no client trusts: a bad certificate. */
+	let selfSigned: { url: string; requests: number; connections: number; close(): Promise<void> };
+	beforeAll(async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'hostile-cert-'));
 		execFileSync(
 			'openssl',
@@ -276,87 +333,250 @@ describe('3. a failure that proves nothing left is "not sent", with a hint at th
 			],
 			{ stdio: 'ignore' },
 		);
-		let requests = 0;
 		const server = createHttpsServer(
 			{ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
 			(_request, response) => {
-				requests++;
+				selfSigned.requests++;
 				text(response, 200, JSON.stringify(OK));
 			},
 		);
+		server.on('connection', () => selfSigned.connections++);
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		const { port } = server.address() as AddressInfo;
-		try {
-			for (const [, nodeType] of DRIVERS) {
-				const result = await sendText(nodeType, `https://127.0.0.1:${port}`, {
-					continueOnFail: true,
-				});
-				const failure = result.items[0].error;
-				expect(failure?.message).toMatch(
-					/^Not sent: The connection to the platform failed: the HTTPS certificate of 127\.0\.0\.1:\d+ is not valid \((DEPTH_ZERO_SELF_SIGNED_CERT|ERR_TLS_CERT_ALTNAME_INVALID)\)$/,
-				);
-				expect(failure?.description).toMatch(
-					/Check that the Base URL is your platform’s own address/,
-				);
-			}
-			expect(requests).toBe(0);
-		} finally {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		}
+		selfSigned = {
+			url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+			requests: 0,
+			connections: 0,
+			close: async () => {
+				server.closeAllConnections();
+				await new Promise<void>((resolve) => server.close(() => resolve()));
+			},
+		};
 	});
+	afterAll(async () => await selfSigned.close());
 
-	it('nothing listening (ECONNREFUSED) is not sent, and retried', async () => {
-		const server = await serve(() => undefined);
-		const url = server.url;
-		await server.close();
-		servers.pop();
-		const result = await sendText(sendTextNode({ retries: 2, baseDelayMs: 1 }), url);
-		expect(result.error?.message).toMatch(
-			/^Not sent: The connection to the platform failed: 127\.0\.0\.1:\d+ refused the connection \(all 3 attempts\)$/,
-		);
-	});
+	/** Where the node is pointed, and what reached a server there (nothing to count where no server is). */
+	interface Target {
+		baseUrl: string;
+		host: string;
+		requests?: () => number;
+		/** TCP connections made: one per attempt. */
+		connections?: () => number;
+	}
+	interface NothingLeft {
+		target(): Promise<Target>;
+		message(target: Target): string | RegExp;
+		/** What to check or type (connectionHint in transport.ts). */
+		hint(target: Target): string | RegExp;
+		/** Whether the node's own delivery policy tries again: refused (the platform may come up); never TLS, a certificate or DNS. */
+		retried: boolean;
+	}
+	const failed = 'Not sent: The connection to the platform failed:';
+	const NOTHING_LEFT: Array<[string, NothingLeft]> = [
+		[
+			'a Base URL without a scheme against a plain-http server (TLS handshake, EPROTO)',
+			{
+				target: async () => {
+					const server = await serve((_request, response) =>
+						text(response, 200, JSON.stringify(OK)),
+					);
+					const host = server.url.replace('http://', '');
+					return {
+						baseUrl: host,
+						host,
+						requests: () => server.requests.length,
+						connections: server.connections,
+					};
+				},
+				message: ({ host }) =>
+					`${failed} ${host} did not answer in HTTPS (the TLS handshake failed)`,
+				hint: ({ host }) => `type http://${host} in the Base URL`,
+				retried: false,
+			},
+		],
+		[
+			'a certificate not valid for the host (self-signed)',
+			{
+				target: async () => {
+					const [requests, connections] = [selfSigned.requests, selfSigned.connections];
+					return {
+						baseUrl: selfSigned.url,
+						host: selfSigned.url.replace('https://', ''),
+						requests: () => selfSigned.requests - requests,
+						connections: () => selfSigned.connections - connections,
+					};
+				},
+				message: ({ host }) =>
+					new RegExp(
+						`^${failed} the HTTPS certificate of ${host.replace(/\./g, '\\.')} is not valid \\((DEPTH_ZERO_SELF_SIGNED_CERT|ERR_TLS_CERT_ALTNAME_INVALID)\\)$`,
+					),
+				hint: () =>
+					'Check that the Base URL is your platform’s own address; for a self-signed certificate you trust, turn on Options → Ignore SSL Issues.',
+				retried: false,
+			},
+		],
+		[
+			'an unknown host (DNS, ENOTFOUND)',
+			{
+				target: async () => ({
+					baseUrl: 'https://no-such-platform.invalid',
+					host: 'no-such-platform.invalid',
+				}),
+				message: ({ host }) => `${failed} the host ${host} was not found`,
+				hint: ({ host }) =>
+					`The host ${host} of the Base URL was not found (DNS), so nothing was sent. Check its spelling`,
+				retried: false,
+			},
+		],
+		[
+			'nothing listening (connection refused, ECONNREFUSED)',
+			{
+				target: async () => {
+					const server = await rawServer(() => undefined);
+					await server.close();
+					return { baseUrl: server.url, host: server.url.replace('http://', '') };
+				},
+				message: ({ host }) =>
+					`${failed} ${host} refused the connection (all ${DELIVERY_DEFAULTS.retries + 1} attempts)`,
+				hint: ({ host }) =>
+					`Nothing answers at ${host} (connection refused), so nothing was sent. Check the Base URL (and its port)`,
+				retried: true,
+			},
+		],
+	];
+
+	/**
+	 * The delivery policy's backoff cut to a few milliseconds while `run` runs (on the declarative path it is 250 ms,
+	 * doubling, 6 retries: 8 to 16 s): what is tested is what is tried and reported, not how long it waits. The
+	 * policy sleeps with n8n-workflow's `sleep`, which is @n8n/utils' (n8n-workflow re-exports it by a getter).
+	 */
+	async function withShortBackoff<T>(run: () => Promise<T>): Promise<T> {
+		/* eslint-disable @typescript-eslint/no-require-imports -- the module n8n-workflow's sleep comes from */
+		const utils = require(
+			require.resolve('@n8n/utils/sleep', { paths: [require.resolve('n8n-workflow')] }),
+		) as { sleep: (ms: number) => Promise<void> };
+		/* eslint-enable @typescript-eslint/no-require-imports */
+		const original = utils.sleep;
+		const spy = jest
+			.spyOn(utils, 'sleep')
+			.mockImplementation(async (ms: number) => await original(Math.min(ms, 5)));
+		try {
+			return await run();
+		} finally {
+			spy.mockRestore();
+		}
+	}
+
+	for (const [driver, nodeType] of DRIVERS)
+		for (const [failure, setup] of NOTHING_LEFT)
+			for (const [mode, extra] of MODES)
+				it(`${failure} (${driver}, ${mode}): "Not sent", with what to check in the Base URL`, async () => {
+					const target = await setup.target();
+					const result = await withShortBackoff(
+						async () => await sendText(nodeType, target.baseUrl, extra),
+					);
+					const error = failureOf(result);
+					const message = setup.message(target);
+					if (typeof message === 'string') expect(error?.message).toBe(message);
+					else expect(error?.message).toMatch(message);
+					const description = String(error?.description);
+					expect(description).toMatch(/ Nothing was delivered\. /);
+					const hint = setup.hint(target);
+					expect(description).toContain(hint);
+					// Once, whatever Retry On Fail did; on the bulk path, the run's report once too.
+					expect(description.split(hint).length - 1).toBe(1);
+					expect(description.match(/Delivered: /g) ?? []).toHaveLength(
+						nodeType === bulk && !('continueOnFail' in extra) ? 1 : 0,
+					);
+					// Nothing left: never "may have been delivered", in the error or anywhere in the execution.
+					expect(JSON.stringify(result.run)).not.toMatch(/may have been delivered/i);
+					expect(target.requests?.() ?? 0).toBe(0);
+					// One attempt per run of the node; Retry On Fail runs it again (nothing left, so it may).
+					if (target.connections)
+						expect(target.connections()).toBe(
+							'retryOnFail' in extra ? extra.retryOnFail.maxTries : 1,
+						);
+					if ('continueOnFail' in extra) {
+						expect(result.error).toBeUndefined();
+						expect(result.items).toHaveLength(1);
+						expect(result.items[0].json.error).toBe(error?.message);
+						expect(result.items[0].pairedItem).toEqual({ item: 0 });
+					} else expect(result.error).toBeDefined();
+				});
 });
 
 describe('4. Retry-After: a floor and a ceiling, whatever it says', () => {
-	it.each([
-		['0', 40],
-		['-5', 40],
-		['soon', 40],
-		['1.5e3', 40],
-	])(
-		'Retry-After "%s": waits at least the backoff floor, then delivers once',
-		async (value, floorMs) => {
-			const arrivals: number[] = [];
-			const server = await serve((_request, response, index) => {
-				arrivals.push(Date.now());
-				if (index === 0)
-					return text(response, 429, '{"status":"0","message":"Too Many Requests"}', {
-						'Retry-After': value,
+	/** Each path with the floor of its first retry's wait: half its first backoff delay (backoffDelay's equal jitter). */
+	const PATHS: Array<[string, INodeType, number]> = [
+		['bulk path', sendTextNode({ baseDelayMs: 80 }), 40],
+		['declarative path', declarative, DELIVERY_DEFAULTS.baseDelayMs / 2],
+	];
+	const tooManyRequests = '{"status":"0","message":"Too Many Requests"}';
+	/** Retry-After values and the least wait they must give: the floor (`undefined`), or the value itself. */
+	const WAITED: Array<[string, number | undefined]> = [
+		['0', undefined],
+		['-5', undefined],
+		['soon', undefined],
+		['1.5e3', undefined],
+		['Thu, 01 Jan 1970 00:00:00 GMT', undefined],
+		['1', 1_000],
+	];
+	for (const [driver, nodeType, floorMs] of PATHS)
+		for (const [value, leastMs] of WAITED)
+			for (const [mode, extra] of MODES)
+				it(`Retry-After "${value}" (${driver}, ${mode}): waits at least ${leastMs === undefined ? 'the backoff floor' : 'that long'}, then delivers once`, async () => {
+					const arrivals: number[] = [];
+					const server = await serve((_request, response, index) => {
+						arrivals.push(Date.now());
+						if (index === 0) return text(response, 429, tooManyRequests, { 'Retry-After': value });
+						text(response, 200, JSON.stringify(OK));
 					});
-				text(response, 200, JSON.stringify(OK));
-			});
-			const result = await sendText(sendTextNode({ baseDelayMs: 2 * floorMs }), server.url);
-			expect(result.error).toBeUndefined();
-			expect(server.requests).toHaveLength(2);
-			expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(floorMs - 5);
-		},
-	);
+					const result = await sendText(nodeType, server.url, extra);
+					expect(result.error).toBeUndefined();
+					expect(result.items).toHaveLength(1);
+					expect(result.items[0].json).toMatchObject({
+						success: true,
+						wa_message_id: 'wamid.HOSTILE1',
+					});
+					expect(result.items[0].pairedItem).toEqual({ item: 0 });
+					expect(server.requests).toHaveLength(2);
+					expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual((leastMs ?? floorMs) - 5);
+				});
 
-	it('a huge Retry-After is not waited for: not sent at once, naming it', async () => {
-		const server = await serve((_request, response) =>
-			text(response, 429, '{"status":"0","message":"Too Many Requests"}', {
-				'Retry-After': '99999999999',
-			}),
-		);
-		const started = Date.now();
-		const result = await sendText(bulk, server.url, { continueOnFail: true });
-		expect(result.items[0].json.error).toMatch(
-			/asked to wait \d+ s \(Retry-After\), longer than the node waits/,
-		);
-		expect(server.requests).toHaveLength(1);
-		expect(Date.now() - started).toBeLessThan(5_000);
-	});
+	/** Retry-After values past the ceiling (the longest wait, 30 s): the item fails as not sent at once. */
+	const PAST_CEILING = [String(DELIVERY_DEFAULTS.maxDelayMs / 1000 + 1), '99999999999'];
+	for (const [driver, nodeType] of PATHS)
+		for (const value of PAST_CEILING)
+			for (const [mode, extra] of MODES)
+				it(`Retry-After "${value}" (${driver}, ${mode}): not waited for, "Not sent" naming it, the report once`, async () => {
+					const server = await serve((_request, response) =>
+						text(response, 429, tooManyRequests, { 'Retry-After': value }),
+					);
+					const started = Date.now();
+					const result = await sendText(nodeType, server.url, extra);
+					const elapsed = Date.now() - started;
+					const failure = failureOf(result);
+					expect(failure?.message).toBe(
+						`Not sent: the platform answered HTTP 429 Too Many Requests (the platform’s rate limit) and asked to wait ${value} s (Retry-After), longer than the node waits`,
+					);
+					const description = String(failure?.description);
+					expect(description).toMatch(/Nothing was delivered \(the platform refused before acting/);
+					// Once per failure, not once per try of Retry On Fail: the hint, and on the bulk path the run's report.
+					expect(description.match(/Lower Max Sends in Flight/g)).toHaveLength(1);
+					expect(description.match(/Delivered: /g) ?? []).toHaveLength(
+						nodeType !== declarative && !('continueOnFail' in extra) ? 1 : 0,
+					);
+					expect(JSON.stringify(result.run)).not.toMatch(/may have been delivered/i);
+					// One request per run of the node (not sent: Retry On Fail may send it again), none waited for.
+					const tries = 'retryOnFail' in extra ? extra.retryOnFail.maxTries : 1;
+					expect(server.requests).toHaveLength(tries);
+					// n8n waits 1 s between Retry On Fail's tries (a wait of 0 is its default, 1 s).
+					expect(elapsed).toBeLessThan(3_000 + (tries - 1) * 1_000);
+					if ('continueOnFail' in extra) {
+						expect(result.error).toBeUndefined();
+						expect(result.items[0].json.error).toBe(failure?.message);
+						expect(result.items[0].pairedItem).toEqual({ item: 0 });
+					} else expect(result.error).toBeDefined();
+				});
 });
 
 describe('5. no request follows a redirect: the token never leaves for another host', () => {
@@ -410,41 +630,105 @@ describe('6. the token never appears, however the platform echoes it', () => {
 		wa_message_id: 'wamid.ECHO',
 		note: `Sent with token ${TOKEN}.`,
 		debug_request: `POST /api/v1/whatsapp/send?apiToken=${encodeURIComponent(TOKEN)}`,
+		lower_hex: `apiToken=${encodeURIComponent(TOKEN).toLowerCase()}`,
 		form: `apiToken=${encodeURIComponent(TOKEN).replace(/%20/g, '+')}&phone_number=1`,
 		payload: JSON.stringify({ token_used: TOKEN }),
 		nested: { deeper: [TOKEN] },
 		[TOKEN]: 'a key',
 	};
-	for (const [driver, nodeType] of DRIVERS)
-		it(`in output items and run data (${driver}): every encoding redacted`, async () => {
-			const server = await serve((_request, response) => text(response, 200, JSON.stringify(echo)));
-			const result = await sendText(nodeType, server.url);
-			expect(result.error).toBeUndefined();
-			expect(result.items[0].json).toMatchObject({
-				wa_message_id: 'wamid.ECHO',
-				note: 'Sent with token ***.',
-			});
-			expect(leaksToken(result.items)).toEqual([]);
-			expect(leaksToken(result.run)).toEqual([]);
-			// The token did go where the API reads it.
-			expect(server.requests[0].body).toContain(
-				`apiToken=${encodeURIComponent(TOKEN).replace(/%20/g, '+')}`,
-			);
-		});
+	/** What n8n and the node logged in this test: something (the recording works), and never the token. */
+	function expectLogsWithoutToken() {
+		expect(logs.some((line) => line.source.startsWith('n8n logger'))).toBe(true);
+		expect(tokenInLogs(logs)).toEqual([]);
+	}
 
-	it('in a read (User → Get Me) and in an error text', async () => {
-		const server = await serve((request, response) =>
-			request.url.endsWith('/user/myInfo')
-				? text(
-						response,
-						200,
-						JSON.stringify({ status: '1', message: { name: 'x', api_key: TOKEN } }),
-					)
-				: text(
-						response,
-						200,
-						JSON.stringify({ status: '0', message: `Bad token ${encodeURIComponent(TOKEN)}` }),
-					),
+	for (const [driver, nodeType] of DRIVERS)
+		for (const [mode, extra] of MODES)
+			it(`a success echoing it (${driver}, ${mode}): not in output items, run data or log lines, in any encoding`, async () => {
+				const server = await serve((_request, response) =>
+					text(response, 200, JSON.stringify(echo)),
+				);
+				const result = await sendText(nodeType, server.url, extra);
+				expect(result.error).toBeUndefined();
+				expect(result.items[0].json).toMatchObject({
+					wa_message_id: 'wamid.ECHO',
+					note: 'Sent with token ***.',
+					lower_hex: 'apiToken=***',
+				});
+				expect(result.items[0].pairedItem).toEqual({ item: 0 });
+				expect(leaksToken(result.items)).toEqual([]);
+				expect(leaksToken(result.run)).toEqual([]);
+				expectLogsWithoutToken();
+				// The token did go where the API reads it.
+				expect(server.requests[0].body).toContain(
+					`apiToken=${encodeURIComponent(TOKEN).replace(/%20/g, '+')}`,
+				);
+			});
+
+	/** Failures whose answer carries the token, one per outcome: refused, may have been delivered, not sent. */
+	const ECHOING_FAILURES: Array<[string, (response: ServerResponse) => void, RegExp]> = [
+		[
+			'a refusal (`status: "0"`, URL-encoded)',
+			(response) =>
+				text(
+					response,
+					200,
+					JSON.stringify({ status: '0', message: `Bad token ${encodeURIComponent(TOKEN)}` }),
+				),
+			/^Bad token \*\*\*$/,
+		],
+		[
+			'HTTP 500, a PHP error page printing it',
+			(response) =>
+				text(response, 500, `<b>Fatal error</b>: bad token ${TOKEN} in /app.php`, {
+					'Content-Type': 'text/html',
+				}),
+			/^The message may have been delivered: /,
+		],
+		[
+			'HTTP 200 cut off after echoing it (JSON-escaped)',
+			(response) =>
+				text(response, 200, `{"status":"1","token":${JSON.stringify(TOKEN)},"message":"Sent`),
+			/^The message may have been delivered: /,
+		],
+		[
+			'HTTP 429 past the ceiling, naming it (form-encoded)',
+			(response) =>
+				text(
+					response,
+					429,
+					JSON.stringify({
+						status: '0',
+						message: `Too many requests for apiToken=${encodeURIComponent(TOKEN).replace(/%20/g, '+')}`,
+					}),
+					{ 'Retry-After': '99999' },
+				),
+			/^Not sent: /,
+		],
+	];
+	for (const [driver, nodeType] of DRIVERS)
+		for (const [answer, respond, message] of ECHOING_FAILURES)
+			for (const [mode, extra] of MODES)
+				it(`${answer} (${driver}, ${mode}): not in the error, run data or log lines`, async () => {
+					const server = await serve((_request, response) => respond(response));
+					const result = await sendText(nodeType, server.url, extra);
+					const failure = failureOf(result);
+					expect(failure?.message).toMatch(message);
+					expect(leaksToken(failure)).toEqual([]);
+					expect(leaksToken(result.items)).toEqual([]);
+					expect(leaksToken(result.run)).toEqual([]);
+					expectLogsWithoutToken();
+					if ('continueOnFail' in extra) expect(result.items[0].pairedItem).toEqual({ item: 0 });
+					// A stopped run is logged with its whole error: the line that would carry the token.
+					else
+						expect(logs.map((line) => line.args[0])).toContain(
+							'Workflow execution finished with error',
+						);
+				});
+
+	it('in a read (User → Get Me)', async () => {
+		const server = await serve((_request, response) =>
+			text(response, 200, JSON.stringify({ status: '1', message: { name: 'x', api_key: TOKEN } })),
 		);
 		const read = await runNode({
 			parameters: { resource: 'user', operation: 'getMe' },
@@ -452,9 +736,7 @@ describe('6. the token never appears, however the platform echoes it', () => {
 		});
 		expect(read.error).toBeUndefined();
 		expect(leaksToken(read.run)).toEqual([]);
-		const failed = await sendText(bulk, server.url, { continueOnFail: true });
-		expect(failed.items[0].json.error).toBe('Bad token ***');
-		expect(leaksToken(failed.run)).toEqual([]);
+		expectLogsWithoutToken();
 	});
 
 	it('redact and redactDeep: raw, URL-encoded (%20 and +, either hex case), JSON-escaped, doubly JSON-escaped', () => {
@@ -462,6 +744,17 @@ describe('6. the token never appears, however the platform echoes it', () => {
 		for (const form of [...forms, encodeURIComponent(TOKEN).toLowerCase()])
 			expect(redact(`before ${form} after`, TOKEN)).toBe('before *** after');
 		expect(redactDeep({ [TOKEN]: [TOKEN, 1, null] }, TOKEN)).toEqual({ '***': ['***', 1, null] });
+	});
+
+	it('the log check finds the token in every form, inside an error’s cause', () => {
+		for (const form of tokenForms(TOKEN)) {
+			const cause = Object.assign(new Error('request failed'), { config: { data: `x=${form}` } });
+			const line = {
+				source: 'n8n logger (debug)',
+				args: ['failed', { error: new Error('x', { cause }) }],
+			};
+			expect(tokenInLogs([line])).toContain(form);
+		}
 	});
 });
 
