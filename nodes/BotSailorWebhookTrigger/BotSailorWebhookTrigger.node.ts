@@ -8,6 +8,7 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
+import { testBotSailorApi } from '../shared/credentialTest';
 import { searchWhatsAppNumbers, whatsAppNumberLocator } from '../shared/whatsAppNumber';
 import {
 	claimDelivery,
@@ -92,7 +93,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		// Receiving needs no credential; only Fetch Full Message and the number list read the API.
-		credentials: [{ name: 'botSailorApi', required: false }],
+		credentials: [{ name: 'botSailorApi', required: false, testedBy: 'botSailorApiTest' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -144,7 +145,10 @@ export class BotSailorWebhookTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchWhatsAppNumbers } };
+	methods = {
+		listSearch: { searchWhatsAppNumbers },
+		credentialTest: { botSailorApiTest: testBotSailorApi },
+	};
 
 	/**
 	 * There is no API to register a webhook URL on the platform: the user pastes it in Bot Settings →
