@@ -32,14 +32,12 @@ import {
 	importCredential,
 	importWorkflows,
 	installCommunityPackage,
-	installedN8nVersion,
 	instance,
 	nodeOutput,
 	pack,
 	provision,
 	readWorkflows,
 	start,
-	versionAtLeast,
 	type IRun,
 	type N8nInstance,
 	type Server,
@@ -353,14 +351,20 @@ describe('n8n start', () => {
 				message: expect.stringContaining(`type http://${host}`),
 			}),
 		);
-		// n8n 1.123 replaces a 404's text with its own before the credential's rules apply (1.85 and 2.41
-		// do not); a run still explains the path there (README → Credentials).
-		const notFound = versionAtLeast(installedN8nVersion(), '2.0.0')
-			? /^Base URL: no API answers at this address \(HTTP 404\)/
-			: /^Base URL: no API answers at this address \(HTTP 404\)|^The resource you are requesting could not be found/;
+		// The nodes' own test (testedBy) reads the status itself: on 1.123 too, where a declarative test's 404 read
+		// "The resource you are requesting could not be found".
 		expect(await test(`${sim.url}/dashboard`)).toEqual(
-			expect.objectContaining({ status: 'Error', message: expect.stringMatching(notFound) }),
+			expect.objectContaining({
+				status: 'Error',
+				message: expect.stringMatching(/^Base URL: no API answers at this address \(HTTP 404\)/),
+			}),
 		);
+		// An unknown host (.invalid never resolves): words and what to type, not n8n's bare ENOTFOUND.
+		expect(await test('https://no-such-platform.invalid')).toEqual({
+			status: 'Error',
+			message:
+				'Base URL: the host no-such-platform.invalid was not found (no such name in DNS), so nothing was sent; check its spelling. Type only your platform’s address, e.g. https://botsailor.com or wa.youragency.com.',
+		});
 		expect(await test(`${sim.url}/?lang=en`)).toEqual(
 			expect.objectContaining({
 				status: 'Error',
