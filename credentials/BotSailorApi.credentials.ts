@@ -5,14 +5,7 @@ import type {
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
-import { apiBaseUrl, DEFAULT_SENDS_IN_FLIGHT } from '../nodes/shared/credential';
-
-function isJsonRequest(options: IHttpRequestOptions): boolean {
-	const contentType = Object.entries(options.headers ?? {}).find(
-		([name]) => name.toLowerCase() === 'content-type',
-	)?.[1];
-	return String(contentType ?? '').includes('application/json');
-}
+import { authenticatedRequest, DEFAULT_SENDS_IN_FLIGHT } from '../nodes/shared/credential';
 
 /**
  * No `test` here: the nodes test this credential (testedBy → nodes/shared/credentialTest.ts), because n8n prefers a
@@ -87,26 +80,6 @@ export class BotSailorApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		// Trimmed: a token copied with a space or a line break around it is the same token.
-		const apiToken = String(credentials.apiToken ?? '').trim();
-		const options: IHttpRequestOptions = {
-			...requestOptions,
-			baseURL: apiBaseUrl(credentials.baseUrl),
-			headers: { ...(requestOptions.headers ?? {}) },
-		};
-		const method = (options.method ?? 'GET').toUpperCase();
-		const body = options.body;
-
-		if (body instanceof FormData) {
-			body.set('apiToken', apiToken);
-			options.headers!.Authorization = `Bearer ${apiToken}`;
-		} else if (method === 'GET' || method === 'HEAD') {
-			options.qs = { ...(options.qs ?? {}), apiToken };
-		} else {
-			const fields = body && typeof body === 'object' ? body : {};
-			options.body = { ...fields, apiToken };
-			if (isJsonRequest(options)) options.headers!.Authorization = `Bearer ${apiToken}`;
-		}
-		return options;
+		return authenticatedRequest(credentials, requestOptions);
 	}
 }

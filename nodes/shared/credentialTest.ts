@@ -5,8 +5,7 @@ import type {
 	IDataObject,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
-import { BotSailorApi } from '../../credentials/BotSailorApi.credentials';
-import { apiBaseUrl, BaseUrlError } from './credential';
+import { apiBaseUrl, authenticatedRequest, BaseUrlError } from './credential';
 import { redact } from './envelope';
 import { connectionVerdict, FORM_CONTENT_TYPE } from './transport';
 
@@ -132,7 +131,7 @@ export async function testBotSailorApi(
 		const baseURL = apiBaseUrl(data.baseUrl);
 		host = new URL(baseURL).host;
 		await probeScheme(baseURL);
-		authenticated = await new BotSailorApi().authenticate(data, {
+		authenticated = authenticatedRequest(data, {
 			url: '/user/myInfo',
 			method: 'POST',
 			body: {},
