@@ -27,10 +27,12 @@ import { checkSecret, readBody, type Refusal } from './lib/request';
 function whatsAppNumberProperty(): INodeProperties {
 	return {
 		...whatsAppNumberLocator(),
-		// From list, as on the action node: an empty By ID field would keep "Test this trigger" greyed out.
+		// From list, as on the action node. Not required: receiving needs no number, and n8n greys out "Test this
+		// trigger" ("Complete required fields first") while a required field is empty, as it is on a new node.
 		default: { mode: 'list', value: '' },
+		required: false,
 		description:
-			'The WhatsApp number whose Bot Settings → Webhook hold this URL. Fills phone_number_id in the output; the list needs the credential (or switch to By ID).',
+			'The WhatsApp number whose Bot Settings → Webhook hold this URL. Fills phone_number_id in the output and is needed by Fetch Full Message; the list needs the credential (or switch to By ID).',
 	};
 }
 
