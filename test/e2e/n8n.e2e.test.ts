@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives a real n8n from plain Node.js, not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- drives a real n8n and a browser from plain Node.js, not node code */
 /**
  * End to end in a real n8n 2.41.1: the packed package installed as a community package, every
  * example executed with `n8n execute`, a trigger workflow activated in `n8n start`, and the
