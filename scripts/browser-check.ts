@@ -6,14 +6,14 @@
  * subscriber only, opens example workflows and their BotSailor nodes, checks the Resource, Operation
  * and Event menus against the built node descriptions, the canvas subtitles, that a From-list dropdown
  * fills from the API and that Fetch Test Event returns one record, and saves the screenshots used by
- * the README under docs/.
+ * the README under docs/, and that a new BotSailor Webhook Trigger's "Test this trigger" is enabled at once.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
-import { signedInEditor } from '../test/e2e/editor';
+import { newWebhookTriggerPanel, signedInEditor } from '../test/e2e/editor';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, ROOT, Session } from '../test/e2e/n8n';
 import { pickerAfterTrigger } from './picker-screenshot';
 
@@ -333,8 +333,31 @@ async function main() {
 			panel.slice(0, 300),
 		);
 		await page.screenshot({ path: join(docs, 'ai-tool-panel.png') });
+
+		// A new BotSailor Webhook Trigger, added from the nodes panel with the demo's credential present: n8n must
+		// enable its test at once, not grey it out with "Complete required fields first" (issue 35).
+		const webhook = await newWebhookTriggerPanel(page, baseUrl, {
+			screenshot: join(docs, 'webhook-trigger-test-enabled.png'),
+		});
+		check(
+			'a new BotSailor Webhook Trigger gets the credential',
+			webhook.credential === CREDENTIAL_NAME,
+			JSON.stringify(webhook),
+		);
+		check(
+			'a new BotSailor Webhook Trigger’s "Test this trigger" is enabled (not "Complete required fields first")',
+			webhook.buttons.some((button) => button.label === 'Test this trigger') &&
+				webhook.buttons.every((button) => button.enabled) &&
+				webhook.reason === '',
+			JSON.stringify(webhook),
+		);
+		check(
+			'"Test this trigger" on the new node listens for a test event',
+			webhook.listening,
+			JSON.stringify(webhook),
+		);
 		process.stdout.write(
-			`screenshots: docs/node-search.png, docs/node-picker-after.png, docs/welcome-test-run.png, docs/node-panel.png, docs/trigger-panel.png, docs/ai-tool-panel.png\n`,
+			`screenshots: docs/node-search.png, docs/node-picker-after.png, docs/welcome-test-run.png, docs/node-panel.png, docs/trigger-panel.png, docs/ai-tool-panel.png, docs/webhook-trigger-test-enabled.png\n`,
 		);
 	} finally {
 		await browser.close();

@@ -1,4 +1,5 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { testBotSailorApi } from '../shared/credentialTest';
 import { listSearch } from './methods/listSearch';
 import { loadOptions } from './methods/loadOptions';
 import { resourceMapping } from './methods/resourceMapping';
@@ -47,7 +48,7 @@ export class BotSailor implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botSailorApi', required: true }],
+		credentials: [{ name: 'botSailorApi', required: true, testedBy: 'botSailorApiTest' }],
 		// Message → Send and Wait for Response: the answer links of a waiting execution (shared/sendAndWait/).
 		webhooks: sendAndWaitWebhooks,
 		// Every operation's request goes through sendOnce (lists and sends replace it with their own), see shared/sendOnce.ts.
@@ -119,7 +120,12 @@ export class BotSailor implements INodeType {
 		],
 	};
 
-	methods = { listSearch, loadOptions, resourceMapping };
+	methods = {
+		listSearch,
+		loadOptions,
+		resourceMapping,
+		credentialTest: { botSailorApiTest: testBotSailorApi },
+	};
 
 	// In a workflow the sends run on the bulk path (checked first, bounded, at most once, a failed run says what
 	// was delivered); n8n's declarative engine, used by some AI Agent tool paths, runs the same definitions.

@@ -7,6 +7,7 @@ import {
 	type INodeTypeDescription,
 	type IPollFunctions,
 } from 'n8n-workflow';
+import { testBotSailorApi } from '../shared/credentialTest';
 import { searchWhatsAppNumbers, whatsAppNumberLocator } from '../shared/whatsAppNumber';
 import { catalogOrderStatusChanged } from './events/catalogOrderStatusChanged';
 import { messageStatusChanged } from './events/messageStatusChanged';
@@ -88,7 +89,7 @@ export class BotSailorTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'botSailorApi', required: true }],
+		credentials: [{ name: 'botSailorApi', required: true, testedBy: 'botSailorApiTest' }],
 		properties: [
 			{
 				// What a first test does is not obvious: n8n's button reads live data, and the workflow acts on it.
@@ -115,7 +116,10 @@ export class BotSailorTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchWhatsAppNumbers } };
+	methods = {
+		listSearch: { searchWhatsAppNumbers },
+		credentialTest: { botSailorApiTest: testBotSailorApi },
+	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const eventName = this.getNodeParameter('event') as string;

@@ -8,6 +8,7 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
+import { testBotSailorApi } from '../shared/credentialTest';
 import { searchWhatsAppNumbers, whatsAppNumberLocator } from '../shared/whatsAppNumber';
 import {
 	claimDelivery,
@@ -26,10 +27,12 @@ import { checkSecret, readBody, type Refusal } from './lib/request';
 function whatsAppNumberProperty(): INodeProperties {
 	return {
 		...whatsAppNumberLocator(),
-		// From list, as on the action node: an empty By ID field would keep "Test this trigger" greyed out.
+		// From list, as on the action node. Not required: receiving needs no number, and n8n greys out "Test this
+		// trigger" ("Complete required fields first") while a required field is empty, as it is on a new node.
 		default: { mode: 'list', value: '' },
+		required: false,
 		description:
-			'The WhatsApp number whose Bot Settings → Webhook hold this URL. Fills phone_number_id in the output; the list needs the credential (or switch to By ID).',
+			'The WhatsApp number whose Bot Settings → Webhook hold this URL. Fills phone_number_id in the output and is needed by Fetch Full Message; the list needs the credential (or switch to By ID).',
 	};
 }
 
@@ -92,7 +95,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		// Receiving needs no credential; only Fetch Full Message and the number list read the API.
-		credentials: [{ name: 'botSailorApi', required: false }],
+		credentials: [{ name: 'botSailorApi', required: false, testedBy: 'botSailorApiTest' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -144,7 +147,10 @@ export class BotSailorWebhookTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchWhatsAppNumbers } };
+	methods = {
+		listSearch: { searchWhatsAppNumbers },
+		credentialTest: { botSailorApiTest: testBotSailorApi },
+	};
 
 	/**
 	 * There is no API to register a webhook URL on the platform: the user pastes it in Bot Settings →

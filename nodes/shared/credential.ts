@@ -1,4 +1,4 @@
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 /** The credential type of every node of the package; its fields' meaning lives here, read by the nodes and by the credential itself. */
 export const CREDENTIAL_TYPE = 'botSailorApi';
@@ -97,4 +97,42 @@ export const DEFAULT_SENDS_IN_FLIGHT = 6;
 export function sendsInFlight(credentials: ICredentialDataDecryptedObject | undefined): number {
 	const value = Number(credentials?.maxSendsInFlight);
 	return Number.isInteger(value) && value >= 1 && value <= 100 ? value : DEFAULT_SENDS_IN_FLIGHT;
+}
+
+function isJsonRequest(options: IHttpRequestOptions): boolean {
+	const contentType = Object.entries(options.headers ?? {}).find(
+		([name]) => name.toLowerCase() === 'content-type',
+	)?.[1];
+	return String(contentType ?? '').includes('application/json');
+}
+
+/**
+ * The credential's authenticate (and the credential test's request): the Base URL as baseURL, the token where the
+ * API reads it, and never into a URL unless the request is a GET.
+ */
+export function authenticatedRequest(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): IHttpRequestOptions {
+	// Trimmed: a token copied with a space or a line break around it is the same token.
+	const apiToken = String(credentials.apiToken ?? '').trim();
+	const options: IHttpRequestOptions = {
+		...requestOptions,
+		baseURL: apiBaseUrl(credentials.baseUrl),
+		headers: { ...(requestOptions.headers ?? {}) },
+	};
+	const method = (options.method ?? 'GET').toUpperCase();
+	const body = options.body;
+
+	if (body instanceof FormData) {
+		body.set('apiToken', apiToken);
+		options.headers!.Authorization = `Bearer ${apiToken}`;
+	} else if (method === 'GET' || method === 'HEAD') {
+		options.qs = { ...(options.qs ?? {}), apiToken };
+	} else {
+		const fields = body && typeof body === 'object' ? body : {};
+		options.body = { ...fields, apiToken };
+		if (isJsonRequest(options)) options.headers!.Authorization = `Bearer ${apiToken}`;
+	}
+	return options;
 }

@@ -2,82 +2,48 @@
 import axios from 'axios';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IDataObject, IHttpRequestOptions, INodeType } from 'n8n-workflow';
+import { CredentialTestContext } from 'n8n-core';
+import type { IHttpRequestOptions, INodeCredentialTestResult, INodeType } from 'n8n-workflow';
 import { apiBaseUrl } from '../../nodes/shared/credential';
 import {
-	BotSailorApi,
+	CREDENTIAL_TEST,
 	NOT_FOUND_MESSAGE,
 	REDIRECT_MESSAGE,
 	REFUSED_TOKEN_MESSAGE,
-} from '../../credentials/BotSailorApi.credentials';
-import { runNode } from '../harness/harness';
+	STATUS_ZERO_MESSAGE,
+	testBotSailorApi,
+	TEST_PASSED_MESSAGE,
+} from '../../nodes/shared/credentialTest';
+import { BotSailorApi } from '../../credentials/BotSailorApi.credentials';
+import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
+import { BotSailorTrigger } from '../../nodes/BotSailorTrigger/BotSailorTrigger.node';
+import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
 import { useSimulator } from '../harness/simulatorFixture';
 
 const fx = useSimulator();
 const credential = new BotSailorApi();
 
 /**
- * n8n tests a credential by running its `test.request` as a declarative request (the credential's
- * `authenticate` included), then applies `test.rules`: `responseCode` rules to an HTTP error (else it
- * reports the HTTP status text, e.g. "Unauthorized"), `responseSuccessBody` rules to a success body
- * (n8n 2.41 CredentialsTester). Same here.
+ * n8n tests this credential with the nodes' credential test (testedBy → methods.credentialTest, since the credential
+ * has no `test` of its own), called with n8n's own CredentialTestContext, as n8n's CredentialsTester calls it.
  */
-function credentialTestNode(): INodeType {
-	return {
-		description: {
-			displayName: 'Credential test',
-			name: 'botSailor',
-			group: ['transform'],
-			version: 1,
-			description: '',
-			defaults: { name: 'Credential test' },
-			inputs: ['main'],
-			outputs: ['main'],
-			properties: [],
-			credentials: [{ name: 'botSailorApi', required: true }],
-			requestDefaults: credential.test.request,
-		},
-	} as unknown as INodeType;
-}
-
 async function testCredential(
 	apiToken: string,
 	baseUrl = fx.credentials.baseUrl,
-): Promise<{ status: 'OK' | 'Error'; message: string }> {
-	const { items, error } = await runNode({
-		nodeType: credentialTestNode(),
-		parameters: {},
-		credentials: { ...fx.credentials, apiToken, baseUrl },
+): Promise<INodeCredentialTestResult> {
+	return await testBotSailorApi.call(new CredentialTestContext(), {
+		id: 'credential-test',
+		name: 'BotSailor account',
+		type: 'botSailorApi',
+		data: { ...fx.credentials, apiToken, baseUrl },
 	});
-	if (error) {
-		// As n8n 2.41's CredentialsTester.runRequestTest reads a failed test request: an HTTP answer by its status
-		// (responseCode rules, else the status text), a connection failure by its bare code, anything else by its message.
-		const cause = (error as { cause?: { response?: { status?: number }; code?: string } }).cause;
-		const status = Number(cause?.response?.status ?? (error as { httpCode?: string }).httpCode);
-		for (const rule of credential.test.rules ?? []) {
-			if (rule.type === 'responseCode' && rule.properties.value === status)
-				return { status: 'Error', message: rule.properties.message };
-		}
-		if (!cause?.response && cause?.code) return { status: 'Error', message: cause.code };
-		return { status: 'Error', message: error.message };
-	}
-	const body = items[0].json as IDataObject;
-	for (const rule of credential.test.rules ?? []) {
-		if (
-			rule.type === 'responseSuccessBody' &&
-			body[rule.properties.key] === rule.properties.value
-		) {
-			return { status: 'Error', message: rule.properties.message };
-		}
-	}
-	return { status: 'OK', message: 'Connection tested successfully' };
 }
 
 describe('BotSailor API credential', () => {
 	it('passes the test with a valid token (user/myInfo, POST, token in the form body)', async () => {
 		expect(await testCredential(fx.sim.token)).toEqual({
 			status: 'OK',
-			message: 'Connection tested successfully',
+			message: TEST_PASSED_MESSAGE,
 		});
 		expect(fx.sim.requests).toEqual([
 			expect.objectContaining({ method: 'POST', path: '/user/myInfo', tokenIn: ['body'] }),
@@ -92,11 +58,6 @@ describe('BotSailor API credential', () => {
 		const promised = /A wrong token fails with\s+"([^"]+)"/.exec(readme.replace(/\n/g, ' '))?.[1];
 		expect(promised).toBeDefined();
 		expect(REFUSED_TOKEN_MESSAGE.startsWith(promised!)).toBe(true);
-		expect(credential.test.rules).toEqual(
-			expect.arrayContaining([
-				{ type: 'responseCode', properties: { value: 403, message: REFUSED_TOKEN_MESSAGE } },
-			]),
-		);
 	});
 
 	it('fails with its own message on HTTP 200 with status "0"', async () => {
@@ -106,7 +67,7 @@ describe('BotSailor API credential', () => {
 		});
 		expect(await testCredential(fx.sim.token)).toEqual({
 			status: 'Error',
-			message: 'The platform refused this API token. Copy it again from your profile.',
+			message: STATUS_ZERO_MESSAGE,
 		});
 	});
 
@@ -139,7 +100,10 @@ describe('BotSailor API credential', () => {
 		const result = await testCredential(fx.sim.token, 'localhost:1');
 		expect(result.status).toBe('Error');
 		expect(result.message).not.toMatch(/ERR_INVALID_URL|Invalid URL/i);
-		expect(result.message).toMatch(/ECONNREFUSED|connect/i);
+		// Refused there: said in words with what to check, not n8n's bare ECONNREFUSED.
+		expect(result.message).toMatch(
+			/^Base URL: nothing answers at localhost:1 \(connection refused\); check the address and its port/,
+		);
 	});
 
 	it('says in its own hints what to enter and how to tell the API form', () => {
@@ -220,6 +184,38 @@ describe('Base URL mistakes in the credential test: what is wrong and what to ty
 			`Base URL: ${host} does not answer in HTTPS (a Base URL without http:// or https:// is taken as https://). If your platform is served over plain http, type http://${host}. Type only your platform’s address, e.g. https://botsailor.com or wa.youragency.com.`,
 		);
 		expect(fx.sim.requests).toEqual([]);
+	});
+
+	it('an unknown host: not a bare ENOTFOUND, but the host not found and what to type', async () => {
+		// .invalid never resolves (RFC 2606).
+		const result = await testCredential(fx.sim.token, 'https://no-such-platform.invalid');
+		expect(result).toEqual({
+			status: 'Error',
+			message:
+				'Base URL: the host no-such-platform.invalid was not found (no such name in DNS), so nothing was sent; check its spelling. Type only your platform’s address, e.g. https://botsailor.com or wa.youragency.com.',
+		});
+		expect(result.message).not.toContain(fx.sim.token);
+		// Without a scheme too (https:// is added), and with a port.
+		expect((await testCredential(fx.sim.token, 'wa.no-such-agency.invalid:8443')).message).toMatch(
+			/^Base URL: the host wa\.no-such-agency\.invalid:8443 was not found \(no such name in DNS\)/,
+		);
+		expect(fx.sim.requests).toEqual([]);
+	});
+
+	it('n8n runs this test: the credential has no `test` of its own, every node names it in testedBy', () => {
+		// n8n's CredentialsTester.getCredentialTestFunction takes a credential's own `test` first (n8n 1.85 to 2.41):
+		// with one, the nodes' test would never run and an unknown host would read as a bare ENOTFOUND again.
+		expect((credential as { test?: unknown }).test).toBeUndefined();
+		for (const node of [
+			new BotSailor(),
+			new BotSailorTrigger(),
+			new BotSailorWebhookTrigger(),
+		] as INodeType[]) {
+			expect(node.description.credentials).toEqual([
+				expect.objectContaining({ name: 'botSailorApi', testedBy: CREDENTIAL_TEST }),
+			]);
+			expect(node.methods?.credentialTest?.[CREDENTIAL_TEST]).toBe(testBotSailorApi);
+		}
 	});
 
 	it('a path copied from the address bar (/dashboard): the 404 explains the Base URL', async () => {

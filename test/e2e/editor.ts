@@ -1,11 +1,23 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- drives a browser from plain Node.js, not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives a browser from plain Node.js, not node code */
 /**
  * n8n's editor in headless Chromium, signed in as the owner: where the browser checks start
- * (`npm run check:browser`, the Webhook Trigger screenshot). Chromium from CHROMIUM_PATH, else
- * /usr/bin/chromium (Debian's package).
+ * (`npm run check:browser`, the Webhook Trigger screenshot, the e2e editor check). Chromium from
+ * CHROMIUM_PATH, else /usr/bin/chromium (Debian's package).
  */
+import { accessSync, constants } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { OWNER } from './n8n';
+
+/** The Chromium the browser checks launch, or undefined when there is none to launch. */
+export function chromiumPath(): string | undefined {
+	const path = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+	try {
+		accessSync(path, constants.X_OK);
+		return path;
+	} catch {
+		return undefined;
+	}
+}
 
 const CHROMIUM_FLAGS = [
 	'--headless',
@@ -23,7 +35,7 @@ export async function signedInEditor(
 	viewport: { width: number; height: number },
 ): Promise<{ browser: Browser; page: Page }> {
 	const browser = await chromium.launch({
-		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+		executablePath: chromiumPath() ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
 		args: CHROMIUM_FLAGS,
 	});
 	let signedIn = false;
@@ -39,4 +51,97 @@ export async function signedInEditor(
 	} finally {
 		if (!signedIn) await browser.close();
 	}
+}
+
+/**
+ * A test that drives the editor: without a Chromium to launch it is reported as skipped (jest's summary counts it)
+ * and the reason is printed, never counted as passed. `.ci/run` installs Debian's chromium when it can.
+ */
+export function withChromium(what: string): jest.It {
+	if (chromiumPath()) return test;
+	process.stdout.write(
+		`SKIPPED (no Chromium at ${process.env.CHROMIUM_PATH || '/usr/bin/chromium'}: apt-get install chromium, or set CHROMIUM_PATH): ${what}\n`,
+	);
+	return test.skip;
+}
+
+/** What the trigger panel of a new node shows: its test buttons, whether n8n enables them, and n8n's reason when not. */
+export interface TriggerTestButtons {
+	/** The label of each test button (the header's and the output panel's), with whether it is enabled. */
+	buttons: Array<{ label: string; enabled: boolean }>;
+	/** The tooltip n8n shows over a disabled button, e.g. "Complete required fields first"; '' when enabled. */
+	reason: string;
+	/** The credential n8n selected on the new node. */
+	credential: string;
+	/** Whether n8n listened for a test event after "Test this trigger" was clicked (then it is stopped). */
+	listening: boolean;
+}
+
+/**
+ * A new workflow in the editor, then the nodes panel as a new user uses it: search "BotSailor Webhook", open the
+ * BotSailor Webhook Trigger, choose the event `event` (its label in the panel), and read the test buttons of the
+ * node panel n8n opens (a screenshot of it to `screenshot`), then click "Test this trigger" when it is enabled.
+ */
+export async function newWebhookTriggerPanel(
+	page: Page,
+	baseUrl: string,
+	{ event = 'On incoming message', screenshot }: { event?: string; screenshot?: string } = {},
+): Promise<TriggerTestButtons> {
+	await page.goto(`${baseUrl}/workflow/new`);
+	await page.locator('[data-test-id="canvas-add-button"]').first().click({ timeout: 30_000 });
+	const search = page.locator('[data-test-id="node-creator-search-bar"]').first();
+	await search.waitFor({ timeout: 15_000 });
+	await search.fill('BotSailor Webhook');
+	// n8n lists triggers without the word "Trigger", then the node's events.
+	const names = page.locator('[data-test-id="node-creator-item-name"]');
+	await names
+		.filter({ hasText: /^BotSailor Webhook/ })
+		.first()
+		.click({ timeout: 15_000 });
+	await names.filter({ hasText: event }).first().click({ timeout: 15_000 });
+	const panel = page.locator('[data-test-id="ndv"]');
+	await panel.waitFor({ timeout: 15_000 });
+	await page.waitForTimeout(1500);
+	const credential = (
+		await panel
+			.locator('[data-test-id="node-credentials-select"] input')
+			.first()
+			.inputValue({ timeout: 5000 })
+			.catch(() => '')
+	).trim();
+	const candidates = panel.locator('button', {
+		hasText: /^\s*(Test this trigger|Listen for test event|Execute step)\s*$/,
+	});
+	const buttons: TriggerTestButtons['buttons'] = [];
+	for (const button of await candidates.all())
+		buttons.push({ label: (await button.innerText()).trim(), enabled: await button.isEnabled() });
+	let reason = '';
+	const disabled = buttons.findIndex((button) => !button.enabled);
+	if (disabled >= 0) {
+		await candidates.nth(disabled).hover({ force: true });
+		await page.waitForTimeout(800);
+		reason = (await page.locator('[role="tooltip"]:visible').allInnerTexts()).join(' ').trim();
+		await page.mouse.move(5, 5);
+	}
+	if (screenshot) await page.screenshot({ path: screenshot });
+	// The button does what it says: n8n registers the Test URL and waits for a delivery.
+	let listening = false;
+	const test = candidates.filter({ hasText: 'Test this trigger' }).first();
+	if (buttons.some((button) => button.label === 'Test this trigger' && button.enabled)) {
+		await test.click();
+		listening = await panel
+			.getByText('Listening for test event')
+			.first()
+			.waitFor({ timeout: 15_000 })
+			.then(
+				() => true,
+				() => false,
+			);
+		await panel
+			.getByRole('button', { name: 'Stop Listening' })
+			.first()
+			.click({ timeout: 5000 })
+			.catch(() => undefined);
+	}
+	return { buttons, reason, credential, listening };
 }

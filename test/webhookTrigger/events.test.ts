@@ -409,8 +409,9 @@ describe('the panel a first-timer sees', () => {
 	const { description } = new BotSailorWebhookTrigger();
 	const property = (name: string) => description.properties.find((entry) => entry.name === name)!;
 
-	it('WhatsApp Number starts in From List, as on the action node (Test this trigger is not greyed out)', () => {
+	it('WhatsApp Number starts in From List, as on the action node, and is optional (an empty required field greys out Test this trigger; the browser check proves it in the editor)', () => {
 		expect(property('phoneNumberId').default).toEqual({ mode: 'list', value: '' });
+		expect(property('phoneNumberId').required).toBe(false);
 	});
 
 	it('every setup notice recommends the Secret, says what a URL without one lets anyone do, that the platform must reach the URL, and which URL goes where', () => {

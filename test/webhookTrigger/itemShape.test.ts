@@ -136,4 +136,27 @@ describe('Incoming Message item vs the polling New Message item', () => {
 		);
 		expect(JSON.stringify(runner.started())).not.toContain(SIMULATOR_TEST_CREDENTIAL);
 	});
+
+	it('without a WhatsApp Number (optional, as on a new node) a message still starts the workflow; Fetch Full Message says what it needs', async () => {
+		runner = new WebhookRunner({
+			webhookType: new BotSailorWebhookTrigger(),
+			parameters: {
+				event: 'incomingMessage',
+				phoneNumberId: { __rl: true, mode: 'list', value: '' },
+				fetchFullMessage: true,
+			},
+			credentials: fx.credentials,
+		});
+		await runner.activate();
+		fx.sim.state.webhooks.configure(PNID, { urls: { incoming_message: receiver.url } });
+		addMessage(fx.sim.state, { phone_number_id: PNID, phone_number: '15550100000', text: 'hi' });
+		await fx.sim.state.webhooks.idle();
+		expect(runner.started()).toEqual([
+			expect.objectContaining({
+				text: 'hi',
+				full_message_error: 'Fetch Full Message needs the WhatsApp Number',
+			}),
+		]);
+		expect(fx.sim.requests.filter((request) => request.path.startsWith('/whatsapp/'))).toEqual([]);
+	});
 });
