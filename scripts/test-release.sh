@@ -41,7 +41,8 @@ if [ "${1:-}" = "--inside" ]; then
     "https://$REGISTRY_HOST/-/user/org.couchdb.user:release-test" | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).token')
   printf '//%s/:_authToken=%s\n' "$REGISTRY_HOST" "$token" >"$work/publisher.npmrc"
   for tarball in "$work/previous.tgz" "$work/next.tgz"; do
-    NPM_CONFIG_USERCONFIG="$work/publisher.npmrc" npm publish "$tarball" --registry "https://$REGISTRY_HOST/" \
+    # --userconfig on the command line: under `npm run`, npm's own npm_config_userconfig is in the environment.
+    npm publish "$tarball" --userconfig "$work/publisher.npmrc" --registry "https://$REGISTRY_HOST/" \
       --provenance=false --loglevel=warn >&2
   done
   say "published $(npm view n8n-nodes-botsailor versions --json --registry "https://$REGISTRY_HOST/" --cache "$work/view-cache" | tr -d ' \n') to the local registry"
