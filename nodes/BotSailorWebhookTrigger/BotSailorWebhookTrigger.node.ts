@@ -1,7 +1,9 @@
 import {
 	NodeConnectionTypes,
 	type IDataObject,
+	type IExecuteFunctions,
 	type IHookFunctions,
+	type INodeExecutionData,
 	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
@@ -15,6 +17,7 @@ import {
 	ID_TTL_SECONDS,
 	memoryLoaded,
 	prepareMemory,
+	refreshSnapshot,
 	releaseMemory,
 } from '../shared/deliveryMemory';
 import { locatorValue } from '../shared/parameters';
@@ -188,6 +191,18 @@ export class BotSailorWebhookTrigger implements INodeType {
 			},
 		},
 	};
+
+	/**
+	 * Runs in the execution this node's webhook started, passing its items on unchanged. It stores the
+	 * duplicate memory again, because n8n does not always save what webhook() writes to the static data
+	 * (n8n 2.41 re-wraps it for the execution before saving, which clears its "changed" mark), while it
+	 * always saves what an execution writes. Without this, a restart or an update in place forgot what
+	 * the webhook had started, and the polling trigger in the same workflow started it again.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		if (this.getMode() !== 'manual') refreshSnapshot(this);
+		return [this.getInputData()];
+	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const secretRefusal = checkSecret(this);

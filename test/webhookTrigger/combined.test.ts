@@ -32,9 +32,10 @@ beforeAll(async () => {
 });
 afterAll(async () => await receiver.close());
 
-async function combined() {
+async function combined(options: { webhookPhaseSaved?: boolean; webhookType?: INodeType } = {}) {
 	runner = new WebhookRunner({
-		webhookType: new BotSailorWebhookTrigger(),
+		webhookType: options.webhookType ?? new BotSailorWebhookTrigger(),
+		webhookPhaseSaved: options.webhookPhaseSaved,
 		parameters: { event: 'incomingMessage', phoneNumberId: number },
 		credentials: fx.credentials,
 		poll: {
@@ -172,6 +173,41 @@ describe('webhook trigger + polling trigger in one workflow', () => {
 			duplicated: 0,
 			byWebhook: 0,
 			byPoll: 1,
+		});
+	});
+
+	describe('n8n 2.41: what webhook() writes to the static data is not saved, what its execution writes is', () => {
+		/** Five messages the webhook started (the poll's cursor was set before them), then a restart. */
+		async function restartAfterWebhooks(webhookType?: INodeType) {
+			await combined({ webhookPhaseSaved: false, webhookType });
+			const messages = [0, 1, 2, 3, 4].map((index) => write(index));
+			await fx.sim.state.webhooks.idle();
+			const types = freshTypes();
+			await runner.restart(types.webhook, types.poll); // the activation polls from the stored cursor
+			await runner.poll();
+			return messages;
+		}
+
+		it('a restart keeps what the webhook started: the poll after it starts nothing again', async () => {
+			const messages = await restartAfterWebhooks();
+			expect(tally(messages)).toEqual({
+				once: 5,
+				missing: 0,
+				duplicated: 0,
+				byWebhook: 5,
+				byPoll: 0,
+			});
+		});
+
+		it('(without the execution step, as before, the poll after the restart started all five again)', async () => {
+			const node = new BotSailorWebhookTrigger();
+			const withoutExecute: INodeType = {
+				description: node.description,
+				webhookMethods: node.webhookMethods,
+				webhook: node.webhook,
+			};
+			const messages = await restartAfterWebhooks(withoutExecute);
+			expect(tally(messages)).toEqual(expect.objectContaining({ duplicated: 5 }));
 		});
 	});
 

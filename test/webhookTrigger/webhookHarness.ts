@@ -10,8 +10,9 @@
  *
  * The answer the platform would get (status, JSON) and the executions started are recorded.
  */
-import { HookContext, PollContext, WebhookContext } from 'n8n-core';
+import { ExecuteContext, HookContext, PollContext, WebhookContext } from 'n8n-core';
 import {
+	createRunExecutionData,
 	NodeHelpers,
 	Workflow,
 	type IDataObject,
@@ -94,6 +95,12 @@ export interface WebhookRunnerOptions {
 	poll?: { nodeType: INodeType; parameters: INodeParameters };
 	/** The workflow id (default: a new one, so that tests do not share the process memory). */
 	workflowId?: string;
+	/**
+	 * Whether n8n saves what webhook() writes to the static data. n8n 2.41 does not (it re-wraps the
+	 * static data for the execution before saving, which clears the "changed" mark); what the execution
+	 * the webhook started writes is saved. Default: true, as n8n 1.x.
+	 */
+	webhookPhaseSaved?: boolean;
 }
 
 export class WebhookRunner {
@@ -221,6 +228,7 @@ export class WebhookRunner {
 			await this.hook('create', 'trigger', this.active);
 		this.persist(this.active);
 		if (this.options.poll) await this.poll(); // the first poll of an activation sets the cursor
+		this.persist(this.active); // n8n saves the static data once the triggers and polls are added
 	}
 
 	/** Deactivation: a fresh workflow from the database, webhook removed, static data saved. */
@@ -293,15 +301,42 @@ export class WebhookRunner {
 			null,
 		);
 		const result = await this.webhookType.webhook!.call(context);
-		// live-webhooks.js saves after answering, whatever the answer.
-		if (mode !== 'manual') this.persist(workflow);
+		// live-webhooks.js saves after answering, whatever the answer (n8n 2.41: to no effect, see webhookPhaseSaved).
+		if (mode !== 'manual' && this.options.webhookPhaseSaved !== false) this.persist(workflow);
 		if (result.noWebhookResponse) return { status: answer.status ?? 200, body: answer.body };
 		if (result.workflowData) {
-			const items = result.workflowData[0];
+			const items = await this.runExecution(result.workflowData[0], mode);
 			this.executions.push({ trigger: 'webhook', items });
 			return { status: 200, body: { message: 'Workflow was started' }, started: items };
 		}
 		return { status: 200, body: result.webhookResponse ?? { message: 'Webhook call received' } };
+	}
+
+	/**
+	 * The execution a webhook started, as n8n runs its first node: the static data fresh from the
+	 * database, the node's execute() (when it has one) with the webhook's items, saved at the end.
+	 */
+	private async runExecution(
+		items: INodeExecutionData[],
+		mode: WorkflowExecuteMode,
+	): Promise<INodeExecutionData[]> {
+		if (!this.webhookType.execute) return items;
+		const workflow = this.workflow(this.saved);
+		const context = new ExecuteContext(
+			workflow,
+			this.webhookNode,
+			this.additionalData(),
+			mode,
+			createRunExecutionData(),
+			0,
+			items,
+			{ main: [items] },
+			{ node: this.webhookNode, data: { main: [items] }, source: null },
+			[],
+		);
+		const output = (await this.webhookType.execute.call(context)) as INodeExecutionData[][];
+		if (mode !== 'manual') this.persist(workflow);
+		return output[0];
 	}
 
 	/** One poll of the polling trigger on the activation's workflow object; an emitting poll saves its static data. */
