@@ -562,14 +562,19 @@ HUMAN_REVIEW(
 		);
 		// n8n's default Human review message names the tool and its input; the owner gets one link per answer.
 		expect(question).toContain(`The agent wants to run this tool: ${GATED_TOOL}`);
-		process.stdout.write(`QUESTION:\n${question}\n`);
+		// The gated call's input is written out (n8n's expression alone renders it "[object Object]").
+		expect(question).toContain(
+			`Input:\nphone_number: ${CUSTOMER_PHONE}\nmessage: ${CUSTOMER_TEXT}\n\nAllow: ${allow}`,
+		);
+		expect(question).not.toContain('[object Object]');
 		expect(question).toContain(`Allow: ${allow}`);
 		expect(allow).toMatch(/&signature=/);
 		// Nothing went to the customer while the owner has not answered.
 		expect(requestsTo('/whatsapp/send', CUSTOMER_PHONE)).toHaveLength(before);
 		const page = await (await fetch(allow)).text();
-		process.stdout.write(`PAGE:\n${page}\n`);
 		expect(page).toContain('<button type="submit">Allow</button>');
+		// The page shows the same question.
+		expect(page).toContain(`phone_number: ${CUSTOMER_PHONE}\nmessage: ${CUSTOMER_TEXT}`);
 		await sleep(1000);
 		expect((await readExecution(n8n, session, waiting.id)).status).toBe('waiting');
 		expect(requestsTo('/whatsapp/send', CUSTOMER_PHONE)).toHaveLength(before);
@@ -592,6 +597,9 @@ HUMAN_REVIEW(
 		expect(result.content).toMatch(/wamid\./);
 		const finished = await readExecution(n8n, session, done.id);
 		expect(nodeOutput(finished, 'AI Agent')[0]).toMatchObject({ output: 'Done.' });
+		const runData = finished.data.resultData.runData as Record<string, unknown[]>;
+		expect(runData['Send WhatsApp Text']).toHaveLength(1);
+		expect(JSON.stringify(runData['Owner Review'])).toContain('"approved":true');
 	},
 );
 
@@ -607,5 +615,10 @@ HUMAN_REVIEW(
 		expect(requestsTo('/whatsapp/send', CUSTOMER_PHONE)).toHaveLength(before);
 		const [result] = standIn.toolResults(standIn.requests[1]);
 		expect(result.content).toContain('User rejected the tool call to Send WhatsApp Text');
+		// n8n's own run data: the review answered approved: false, the gated tool node never ran.
+		const finished = await readExecution(n8n, session, done.id);
+		const runData = finished.data.resultData.runData as Record<string, unknown[]>;
+		expect(runData['Send WhatsApp Text']).toBeUndefined();
+		expect(JSON.stringify(runData['Owner Review'])).toContain('"approved":false');
 	},
 );

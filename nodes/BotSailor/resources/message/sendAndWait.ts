@@ -285,7 +285,9 @@ const fields: INodeProperties[] = [
 
 /**
  * The declarative engine (AI Agent 2.x tool calls, MCP) runs routing, not customOperations: there the
- * operation cannot pause, so it says so instead of sending a request without a URL.
+ * operation cannot pause, so it says so instead of sending a request without a URL. n8n's Human review
+ * tool (…HitlTool) does not come here: the engine runs it as a workflow node, customOperations first
+ * (n8n-core workflow-execute.js executeNode), so it sends and waits (test/e2e/sendAndWait.e2e.test.ts).
  */
 const notInTheDeclarativePath: INodePropertyRouting = {
 	request: { url: '/whatsapp/send' },

@@ -13,7 +13,7 @@ import { requestTemplate, type RequestOptionsParameter } from '../bulkSend';
 import { deliver } from '../delivery';
 import { asNodeError, errorItem } from '../sendDefinition';
 import { fingerprintOf, sendRecordOf } from '../sendRecord';
-import { readQuestion, waitTill, type Question } from './question';
+import { isHumanReview, readQuestion, waitTill, type Question } from './question';
 import { subscriberName } from './recipient';
 import { linkValue, readTemplate, type TemplateQuestion } from './template';
 
@@ -85,7 +85,12 @@ export async function sendAndWaitOperation(
 			phone_number_id: this.getNodeParameter('phoneNumberId', 0, undefined, { extractValue: true }),
 			phone_number: this.getNodeParameter('phoneNumber', 0, undefined, { extractValue: true }),
 		});
-		const question = readQuestion(node, param);
+		// As a Human review tool, the input item holds the gated tool's call (n8n's engine request).
+		const question = readQuestion(
+			node,
+			param,
+			isHumanReview(node) ? items[0]?.json.toolParameters : undefined,
+		);
 		const until = waitTill(node, param);
 		const item = {
 			...target,

@@ -5,7 +5,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { approvalPage, choicePage, donePage, formPage } from './page';
-import { readQuestion, type FormField, type Question } from './question';
+import { isHumanReview, readQuestion, type FormField, type Question } from './question';
 import { subscriberName } from './recipient';
 
 /**
@@ -65,6 +65,18 @@ function formAnswers(fields: FormField[], body: IDataObject): IDataObject | { mi
 	return answers;
 }
 
+/** As a Human review tool: the gated tool's input, as the run saw it (`$tool`), for the page's question. */
+function toolParameters(context: IWebhookFunctions): unknown {
+	// evaluateExpression is feature-detected: older hosts' webhook context lacks it.
+	if (!isHumanReview(context.getNode()) || typeof context.evaluateExpression !== 'function')
+		return undefined;
+	try {
+		return context.evaluateExpression('{{ $tool.parameters }}', 0);
+	} catch {
+		return undefined;
+	}
+}
+
 const optionOf = (question: Question, approved: boolean) =>
 	approved ? question.approveLabel : (question.disapproveLabel ?? 'Decline');
 
@@ -73,7 +85,11 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	const request = this.getRequestObject();
 	const response = this.getResponseObject();
 	const query = this.getQueryData() as Record<string, string | undefined>;
-	const question = readQuestion(node, (name, fallback) => this.getNodeParameter(name, fallback));
+	const question = readQuestion(
+		node,
+		(name, fallback) => this.getNodeParameter(name, fallback),
+		toolParameters(this),
+	);
 	const phoneNumber = digits(this.getNodeParameter('phoneNumber', '', { extractValue: true }));
 	const recipient = phoneNumber ? `+${phoneNumber}` : 'the subscriber';
 	const path = String(request.originalUrl ?? request.url ?? '').split('?')[0];
