@@ -6,7 +6,7 @@
  * a link preview's GET changes nothing), presses the button (POST), and the execution finishes with the answer.
  * Runs on the n8n that N8N_VERSION provisions (2.41.1 by default; 1.85.4 uses the `$execution.resumeUrl` links).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../simulator/server';
@@ -34,6 +34,8 @@ import {
 	type Server,
 } from './n8n';
 import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './editor';
 
 const NUMBER = '104382179270221';
 const PHONE = '15550100001';
@@ -620,5 +622,55 @@ HUMAN_REVIEW(
 		const runData = finished.data.resultData.runData as Record<string, unknown[]>;
 		expect(runData['Send WhatsApp Text']).toBeUndefined();
 		expect(JSON.stringify(runData['Owner Review'])).toContain('"approved":false');
+	},
+);
+
+/**
+ * Free Text as a person answers it: the link from the WhatsApp message opened in headless Chromium on a
+ * phone-sized screen, the answer typed into the page's field and sent with its button. Runs on n8n 2.41.1
+ * (the pinned newest) where Chromium is installed. With UPDATE_SCREENSHOTS=1 the filled-in page is saved
+ * as docs/send-and-wait-free-text.png (the README's picture).
+ */
+const BROWSER =
+	installedN8nVersion() === '2.41.1' && existsSync(CHROMIUM_PATH)
+		? test
+		: (process.stdout.write(
+				`SKIPPED: the Free Text browser check runs on n8n 2.41.1 with Chromium at ${CHROMIUM_PATH}\n`,
+			),
+			test.skip);
+
+BROWSER(
+	'Free Text in a real browser: open the link, type, send; the run finishes with the text',
+	async () => {
+		const waiting = await run(FREE_TEXT.id);
+		const question = textsTo(PHONE).at(-1)!;
+		const link = (question.match(/https?:\/\/\S+/g) ?? [])[0]!;
+		const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+		try {
+			const page = await browser.newPage({ viewport: { width: 390, height: 700 } });
+			await page.goto(link);
+			// The page shows the question and to whom it went, then one text field and the button.
+			await page.getByText('Which delivery day suits you?').waitFor();
+			await page.getByText(`Answer to the WhatsApp message sent to +${PHONE}`).waitFor();
+			const field = page.getByLabel('Your answer');
+			await field.fill('Thursday after 2 pm, please');
+			const shot = process.env.UPDATE_SCREENSHOTS
+				? join(EXAMPLES_DIR, '..', 'docs', 'send-and-wait-free-text.png')
+				: join(work, 'send-and-wait-free-text.png');
+			await page.screenshot({ path: shot, fullPage: true });
+			expect(statSync(shot).size).toBeGreaterThan(5000);
+			// Opening the page answered nothing.
+			expect((await readExecution(n8n, session, waiting.id)).status).toBe('waiting');
+			await page.getByRole('button', { name: 'Submit' }).click();
+			await page.getByText('Your answer was recorded').waitFor();
+		} finally {
+			await browser.close();
+		}
+		const done = await waitForExecution(FREE_TEXT.id, waiting.id, 'success');
+		const finished = await readExecution(n8n, session, done.id);
+		expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({
+			data: { text: 'Thursday after 2 pm, please' },
+		});
+		expect(textsTo(PHONE).at(-1)).toBe('Noted: Thursday after 2 pm, please');
 	},
 );
