@@ -5,6 +5,8 @@
  * test takes the link from the message the simulator received, opens it as a person would (GET: the page;
  * a link preview's GET changes nothing), presses the button (POST), and the execution finishes with the answer.
  * Runs on the n8n that N8N_VERSION provisions (2.41.1 by default; 1.85.4 uses the `$execution.resumeUrl` links).
+ * From n8n 2.6 also an AI Agent whose tool is gated by the generated Human review tool; on 2.41.1 Free Text
+ * answered in headless Chromium.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
