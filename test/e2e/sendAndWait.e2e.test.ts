@@ -250,6 +250,25 @@ const REVIEWED = {
 	settings: { executionOrder: 'v1' },
 };
 
+/** Send As Template: the question in an approved template, its URL button's variable carrying the link. */
+const TEMPLATE_ID = '1200000000099001';
+const TEMPLATED = workflow(
+	'bsE2eSendAndWaitTemplate',
+	{
+		message: 'Order A-1003 is 1,800 €. Confirm it?',
+		sendAs: 'template',
+		templateId: { __rl: true, mode: 'id', value: TEMPLATE_ID },
+		linkVariable: 'answer_link-1',
+		// The part of the link the button's fixed URL holds: this n8n's waiting-webhook address.
+		linkBaseUrl: `={{ $execution.resumeUrl.replace(/[^/]+$/, '') }}`,
+		manualVariables: { variable: [{ label: 'order', position: 1, value: 'A-1003' }] },
+		approvalOptions: {
+			values: { approvalType: 'double', approveLabel: 'Confirm', disapproveLabel: 'Hold' },
+		},
+	},
+	'Order A-1003 confirmed.',
+);
+
 let sim: Simulator;
 let standIn: OpenAiStandIn;
 let n8n: N8nInstance;
@@ -319,7 +338,10 @@ beforeAll(async () => {
 		readFileSync(join(EXAMPLES_DIR, 'order-approval.json'), 'utf8'),
 	) as unknown;
 	const humanReview = versionAtLeast(installedN8nVersion(), '2.6.0') ? [REVIEWED] : [];
-	writeFileSync(file, JSON.stringify([APPROVAL, FREE_TEXT, LIMITED, example, ...humanReview]));
+	writeFileSync(
+		file,
+		JSON.stringify([APPROVAL, FREE_TEXT, LIMITED, TEMPLATED, example, ...humanReview]),
+	);
 	const imported = await cli(n8n, ['import:workflow', `--input=${file}`]);
 	if (imported.code !== 0) throw new Error(imported.stderr);
 	server = await start(n8n);
@@ -491,6 +513,61 @@ sinceN8n('2.6.0', 'n8n generates Human review tools from 2.6')(
 		});
 	},
 );
+
+test('Send As Template: the template carries one link; its page has both buttons; Confirm finishes the run', async () => {
+	// An approved template of the number whose URL button ends in a variable (simulator: SPEC-GAP).
+	const model = sim.state.templates.find((entry) => entry.phone_number_id === NUMBER)!;
+	sim.state.templates.push({
+		...model,
+		id: 99001,
+		template_id: TEMPLATE_ID,
+		template_name: 'order_question',
+		status: 'APPROVED',
+		body_content: 'Order #order# needs your answer.',
+		button_content: JSON.stringify([
+			{ type: 'url', text: 'Answer', url: `${n8n.url}/webhook-waiting/{{1}}` },
+		]),
+		variable_map: JSON.stringify({
+			header: [],
+			body: [{ position: 1, label: 'order' }],
+			button: [{ position: 1, label: 'answer_link' }],
+		}),
+	});
+	const texts = textsTo(PHONE).length;
+	const waiting = await run(TEMPLATED.id);
+	expect(textsTo(PHONE)).toHaveLength(texts);
+	const sent = sim.requests.filter((request) => request.path === '/whatsapp/send/template');
+	expect(sent).toHaveLength(1);
+	expect(sent[0].body).toMatchObject({
+		template_id: TEMPLATE_ID,
+		phone_number: PHONE,
+		'templateVariable-order-1': 'A-1003',
+	});
+	// The button's URL as WhatsApp builds it: the fixed part, then the variable.
+	const value = String(sent[0].body['templateVariable-answer_link-1']);
+	expect(value.startsWith(`${waiting.id}/`)).toBe(true);
+	const link = `${n8n.url}/webhook-waiting/${value}`;
+	expect(link).not.toContain('approved=');
+	const page = await (await fetch(link)).text();
+	expect(page).toContain('Order A-1003 is 1,800 €. Confirm it?');
+	expect(page).toContain('<button type="submit">Confirm</button>');
+	expect(page).toContain('<button type="submit" class="secondary">Hold</button>');
+	await sleep(500);
+	expect((await readExecution(n8n, session, waiting.id)).status).toBe('waiting');
+	const answer = await fetch(link, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: 'approved=true',
+	});
+	expect(answer.status).toBe(200);
+	await waitForExecution(TEMPLATED.id, waiting.id, 'success');
+	const finished = await readExecution(n8n, session, waiting.id);
+	expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({
+		data: { approved: true },
+		answer: 'Confirm',
+	});
+	expect(textsTo(PHONE).at(-1)).toBe('Order A-1003 confirmed.');
+});
 
 /** The requests of one path to one subscriber, with their place among all requests the simulator received. */
 function requestsTo(path: string, phone: string) {
