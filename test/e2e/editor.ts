@@ -19,7 +19,7 @@ export function chromiumPath(): string | undefined {
 	}
 }
 
-const CHROMIUM_FLAGS = [
+export const CHROMIUM_FLAGS = [
 	'--headless',
 	'--no-sandbox',
 	'--disable-gpu',
@@ -29,13 +29,16 @@ const CHROMIUM_FLAGS = [
 	'--no-first-run',
 ];
 
+/** Where Chromium is: CHROMIUM_PATH, else Debian's package. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
 /** A browser with one page signed into the editor at `baseUrl`; the caller closes the browser. */
 export async function signedInEditor(
 	baseUrl: string,
 	viewport: { width: number; height: number },
 ): Promise<{ browser: Browser; page: Page }> {
 	const browser = await chromium.launch({
-		executablePath: chromiumPath() ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+		executablePath: chromiumPath() ?? CHROMIUM_PATH,
 		args: CHROMIUM_FLAGS,
 	});
 	let signedIn = false;

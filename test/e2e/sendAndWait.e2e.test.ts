@@ -5,8 +5,10 @@
  * test takes the link from the message the simulator received, opens it as a person would (GET: the page;
  * a link preview's GET changes nothing), presses the button (POST), and the execution finishes with the answer.
  * Runs on the n8n that N8N_VERSION provisions (2.41.1 by default; 1.85.4 uses the `$execution.resumeUrl` links).
+ * From n8n 2.6 also an AI Agent whose tool is gated by the generated Human review tool; on 2.41.1 Free Text
+ * answered in headless Chromium.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../simulator/server';
@@ -17,7 +19,9 @@ import {
 	EXAMPLES_DIR,
 	findFreePortPair,
 	importCredential,
+	importOpenAiCredential,
 	installCommunityPackage,
+	installedN8nVersion,
 	instance,
 	nodeOutput,
 	pack,
@@ -31,6 +35,9 @@ import {
 	type N8nInstance,
 	type Server,
 } from './n8n';
+import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './editor';
 
 const NUMBER = '104382179270221';
 const PHONE = '15550100001';
@@ -151,7 +158,119 @@ const LIMITED = workflow(
 	'Order A-1002 confirmed.',
 );
 
+/**
+ * AI Agent Human review (n8n >= 2.6): Manual → AI Agent 3.1 (chat model: the OpenAI stand-in) whose
+ * Send WhatsApp Text tool is gated by BotSailor's generated Human review tool (`botSailorHitlTool`).
+ * The wiring, as n8n 2.41.1 builds it: the gated tool's ai_tool output goes into the Hitl node, the Hitl
+ * node's ai_tool output into the agent (n8n-core get-input-connection-data.js, createHitlToolkit). The
+ * model's call of the gated tool makes the agent ask the engine to run the Hitl node first (its
+ * `sendAndWait` customOperation: the question goes to the owner, the run waits); after the answer the
+ * agent runs the gated tool only if `data.approved` is true (langchain processHitlResponses.js).
+ */
+const HUMAN_REVIEW = sinceN8n('2.6.0', 'n8n generates Human review tools from 2.6');
+const OWNER_PHONE = '15550100002';
+const CUSTOMER_PHONE = '15550100003';
+const CUSTOMER_TEXT = 'Hi, your order A-1001 is confirmed.';
+const OPENAI_CREDENTIAL = { id: 'OpenAiStandIn001', name: 'OpenAI stand-in' };
+const GATED_TOOL = 'Send_WhatsApp_Text';
+const REVIEWED = {
+	id: 'bsE2eHumanReview',
+	name: 'Send and Wait e2e: AI Agent with Human review',
+	active: false,
+	nodes: [
+		{
+			id: 'manual',
+			name: 'Manual',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: 'agent',
+			name: 'AI Agent',
+			type: '@n8n/n8n-nodes-langchain.agent',
+			typeVersion: 3.1,
+			position: [220, 0],
+			parameters: {
+				promptType: 'define',
+				text: `Tell ${CUSTOMER_PHONE} that order A-1001 is confirmed.`,
+				options: {},
+			},
+		},
+		{
+			id: 'model',
+			name: 'OpenAI Chat Model',
+			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+			typeVersion: 1.2,
+			position: [100, 240],
+			parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' }, options: {} },
+			credentials: { openAiApi: OPENAI_CREDENTIAL },
+		},
+		{
+			id: 'human-review',
+			name: 'Owner Review',
+			type: `${PACKAGE_NAME}.botSailorHitlTool`,
+			typeVersion: 1.1,
+			position: [320, 240],
+			// The message is n8n's default for Human review tools: which tool, with which input.
+			parameters: {
+				phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
+				phoneNumber: { __rl: true, mode: 'phone', value: OWNER_PHONE },
+				approvalOptions: {
+					values: { approvalType: 'double', approveLabel: 'Allow', disapproveLabel: 'Refuse' },
+				},
+			},
+			credentials,
+		},
+		{
+			id: 'send-text-tool',
+			name: 'Send WhatsApp Text',
+			type: `${PACKAGE_NAME}.botSailorTool`,
+			typeVersion: 1.1,
+			position: [320, 480],
+			parameters: {
+				resource: 'message',
+				operation: 'sendText',
+				phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
+				phoneNumber: `={{ $fromAI('phone_number', 'The subscriber phone number, digits with country code', 'string') }}`,
+				message: `={{ $fromAI('message', 'The text to send', 'string') }}`,
+			},
+			credentials,
+		},
+	],
+	connections: {
+		Manual: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+		'OpenAI Chat Model': {
+			ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
+		},
+		'Owner Review': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+		'Send WhatsApp Text': { ai_tool: [[{ node: 'Owner Review', type: 'ai_tool', index: 0 }]] },
+	},
+	settings: { executionOrder: 'v1' },
+};
+
+/** Send As Template: the question in an approved template, its URL button's variable carrying the link. */
+const TEMPLATE_ID = '1200000000099001';
+const TEMPLATED = workflow(
+	'bsE2eSendAndWaitTemplate',
+	{
+		message: 'Order A-1003 is 1,800 €. Confirm it?',
+		sendAs: 'template',
+		templateId: { __rl: true, mode: 'id', value: TEMPLATE_ID },
+		linkVariable: 'answer_link-1',
+		// The part of the link the button's fixed URL holds: this n8n's waiting-webhook address.
+		linkBaseUrl: `={{ $execution.resumeUrl.replace(/[^/]+$/, '') }}`,
+		manualVariables: { variable: [{ label: 'order', position: 1, value: 'A-1003' }] },
+		approvalOptions: {
+			values: { approvalType: 'double', approveLabel: 'Confirm', disapproveLabel: 'Hold' },
+		},
+	},
+	'Order A-1003 confirmed.',
+);
+
 let sim: Simulator;
+let standIn: OpenAiStandIn;
 let n8n: N8nInstance;
 let work: string;
 let server: Server;
@@ -205,15 +324,24 @@ async function run(workflowId: string) {
 beforeAll(async () => {
 	const paths = provision();
 	sim = await startSimulator();
+	standIn = await startOpenAiStandIn();
 	work = mkdtempSync(join(tmpdir(), 'botsailor-wait-e2e-'));
 	n8n = instance(paths, join(work, 'user'), await findFreePortPair());
 	installCommunityPackage(n8n, pack(join(work, 'pack')));
 	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
+	await importOpenAiCredential(n8n, OPENAI_CREDENTIAL.id, OPENAI_CREDENTIAL.name, {
+		url: standIn.url,
+		apiKey: 'sk-test',
+	});
 	const file = join(work, 'workflows.json');
 	const example = JSON.parse(
 		readFileSync(join(EXAMPLES_DIR, 'order-approval.json'), 'utf8'),
 	) as unknown;
-	writeFileSync(file, JSON.stringify([APPROVAL, FREE_TEXT, LIMITED, example]));
+	const humanReview = versionAtLeast(installedN8nVersion(), '2.6.0') ? [REVIEWED] : [];
+	writeFileSync(
+		file,
+		JSON.stringify([APPROVAL, FREE_TEXT, LIMITED, TEMPLATED, example, ...humanReview]),
+	);
 	const imported = await cli(n8n, ['import:workflow', `--input=${file}`]);
 	if (imported.code !== 0) throw new Error(imported.stderr);
 	server = await start(n8n);
@@ -223,6 +351,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await server?.stop();
+	await standIn?.close();
 	await sim?.close();
 	if (work) rmSync(work, { recursive: true, force: true });
 });
@@ -382,5 +511,245 @@ sinceN8n('2.6.0', 'n8n generates Human review tools from 2.6')(
 			type: 'hidden',
 			default: 'message',
 		});
+	},
+);
+
+test('Send As Template: the template carries one link; its page has both buttons; Confirm finishes the run', async () => {
+	// An approved template of the number whose URL button ends in a variable (simulator: SPEC-GAP).
+	const model = sim.state.templates.find((entry) => entry.phone_number_id === NUMBER)!;
+	sim.state.templates.push({
+		...model,
+		id: 99001,
+		template_id: TEMPLATE_ID,
+		template_name: 'order_question',
+		status: 'APPROVED',
+		body_content: 'Order #order# needs your answer.',
+		button_content: JSON.stringify([
+			{ type: 'url', text: 'Answer', url: `${n8n.url}/webhook-waiting/{{1}}` },
+		]),
+		variable_map: JSON.stringify({
+			header: [],
+			body: [{ position: 1, label: 'order' }],
+			button: [{ position: 1, label: 'answer_link' }],
+		}),
+	});
+	const texts = textsTo(PHONE).length;
+	const waiting = await run(TEMPLATED.id);
+	expect(textsTo(PHONE)).toHaveLength(texts);
+	const sent = sim.requests.filter((request) => request.path === '/whatsapp/send/template');
+	expect(sent).toHaveLength(1);
+	expect(sent[0].body).toMatchObject({
+		template_id: TEMPLATE_ID,
+		phone_number: PHONE,
+		'templateVariable-order-1': 'A-1003',
+	});
+	// The button's URL as WhatsApp builds it: the fixed part, then the variable.
+	const value = String(sent[0].body['templateVariable-answer_link-1']);
+	expect(value.startsWith(`${waiting.id}/`)).toBe(true);
+	const link = `${n8n.url}/webhook-waiting/${value}`;
+	expect(link).not.toContain('approved=');
+	const page = await (await fetch(link)).text();
+	expect(page).toContain('Order A-1003 is 1,800 €. Confirm it?');
+	expect(page).toContain('<button type="submit">Confirm</button>');
+	expect(page).toContain('<button type="submit" class="secondary">Hold</button>');
+	await sleep(500);
+	expect((await readExecution(n8n, session, waiting.id)).status).toBe('waiting');
+	const answer = await fetch(link, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: 'approved=true',
+	});
+	expect(answer.status).toBe(200);
+	await waitForExecution(TEMPLATED.id, waiting.id, 'success');
+	const finished = await readExecution(n8n, session, waiting.id);
+	expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({
+		data: { approved: true },
+		answer: 'Confirm',
+	});
+	expect(textsTo(PHONE).at(-1)).toBe('Order A-1003 confirmed.');
+});
+
+/** The requests of one path to one subscriber, with their place among all requests the simulator received. */
+function requestsTo(path: string, phone: string) {
+	return sim.requests
+		.map((request, index) => ({ ...request, index }))
+		.filter((request) => request.path === path && request.body.phone_number === phone);
+}
+
+/** Starts the agent run; it waits for the owner's review. Returns the question and its two links. */
+async function startReviewedRun() {
+	standIn.reset();
+	standIn.script([
+		{
+			toolCalls: [
+				{
+					name: GATED_TOOL,
+					arguments: {
+						toolParameters: { phone_number: CUSTOMER_PHONE, message: CUSTOMER_TEXT },
+						hitlParameters: {},
+					},
+				},
+			],
+		},
+		{ text: 'Done.' },
+	]);
+	const asked = requestsTo('/whatsapp/send', OWNER_PHONE).length;
+	const waiting = await run(REVIEWED.id);
+	const questions = requestsTo('/whatsapp/send', OWNER_PHONE);
+	expect(questions).toHaveLength(asked + 1);
+	const question = String(questions.at(-1)!.body.message);
+	const links = question.match(/https?:\/\/\S+/g) ?? [];
+	return {
+		waiting,
+		question,
+		allow: links.find((link) => link.includes('approved=true'))!,
+		refuse: links.find((link) => link.includes('approved=false'))!,
+	};
+}
+
+/** Waits until this execution (not an earlier one of the workflow) has `status`. */
+async function waitForExecution(workflowId: string, id: string, status: string) {
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const found = (await executionsOf(workflowId)).find((execution) => execution.id === id);
+		if (found?.status === status) return found;
+		if (Date.now() > deadline || (found && !['waiting', 'running', 'new'].includes(found.status)))
+			throw new Error(
+				`execution ${id} is ${found?.status ?? 'missing'}, not ${status}\n${server.output().slice(-3000)}`,
+			);
+		await sleep(500);
+	}
+}
+
+const press = async (link: string) => {
+	const answer = await fetch(link, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: 'confirm=1',
+	});
+	return { status: answer.status, html: await answer.text() };
+};
+
+HUMAN_REVIEW(
+	'Human review: the agent’s Send WhatsApp Text waits for the owner; it runs once, only after Allow',
+	async () => {
+		const before = requestsTo('/whatsapp/send', CUSTOMER_PHONE).length;
+		const { waiting, question, allow } = await startReviewedRun();
+		// The model was offered the gated tool with n8n's two-part schema.
+		const offered = standIn.requests[0].body.tools ?? [];
+		const gated = offered.find((tool) => tool.function.name === GATED_TOOL);
+		expect(Object.keys((gated?.function.parameters as { properties: object }).properties)).toEqual(
+			expect.arrayContaining(['toolParameters', 'hitlParameters']),
+		);
+		// n8n's default Human review message names the tool and its input; the owner gets one link per answer.
+		expect(question).toContain(`The agent wants to run this tool: ${GATED_TOOL}`);
+		// The gated call's input is written out (n8n's expression alone renders it "[object Object]").
+		expect(question).toContain(
+			`Input:\nphone_number: ${CUSTOMER_PHONE}\nmessage: ${CUSTOMER_TEXT}\n\nAllow: ${allow}`,
+		);
+		expect(question).not.toContain('[object Object]');
+		expect(question).toContain(`Allow: ${allow}`);
+		expect(allow).toMatch(/&signature=/);
+		// Nothing went to the customer while the owner has not answered.
+		expect(requestsTo('/whatsapp/send', CUSTOMER_PHONE)).toHaveLength(before);
+		const page = await (await fetch(allow)).text();
+		expect(page).toContain('<button type="submit">Allow</button>');
+		// The page shows the same question.
+		expect(page).toContain(`phone_number: ${CUSTOMER_PHONE}\nmessage: ${CUSTOMER_TEXT}`);
+		await sleep(1000);
+		expect((await readExecution(n8n, session, waiting.id)).status).toBe('waiting');
+		expect(requestsTo('/whatsapp/send', CUSTOMER_PHONE)).toHaveLength(before);
+
+		const approvedAt = sim.requests.length;
+		const answer = await press(allow);
+		expect(answer.status).toBe(200);
+		expect(answer.html).toContain('Your answer was recorded');
+		const done = await waitForExecution(REVIEWED.id, waiting.id, 'success');
+		const sent = requestsTo('/whatsapp/send', CUSTOMER_PHONE).slice(before);
+		expect(sent).toHaveLength(1);
+		expect(sent[0].index).toBeGreaterThanOrEqual(approvedAt);
+		expect(sent[0].body).toEqual({
+			phone_number_id: NUMBER,
+			phone_number: CUSTOMER_PHONE,
+			message: CUSTOMER_TEXT,
+		});
+		// The model got the send's result back, then answered.
+		const [result] = standIn.toolResults(standIn.requests[1]);
+		expect(result.content).toMatch(/wamid\./);
+		const finished = await readExecution(n8n, session, done.id);
+		expect(nodeOutput(finished, 'AI Agent')[0]).toMatchObject({ output: 'Done.' });
+		const runData = finished.data.resultData.runData as Record<string, unknown[]>;
+		expect(runData['Send WhatsApp Text']).toHaveLength(1);
+		expect(JSON.stringify(runData['Owner Review'])).toContain('"approved":true');
+	},
+);
+
+HUMAN_REVIEW(
+	'Human review: after Refuse the gated tool does not run, and the model is told it was rejected',
+	async () => {
+		const before = requestsTo('/whatsapp/send', CUSTOMER_PHONE).length;
+		const { waiting, refuse } = await startReviewedRun();
+		const answer = await press(refuse);
+		expect(answer.status).toBe(200);
+		const done = await waitForExecution(REVIEWED.id, waiting.id, 'success');
+		await sleep(500);
+		expect(requestsTo('/whatsapp/send', CUSTOMER_PHONE)).toHaveLength(before);
+		const [result] = standIn.toolResults(standIn.requests[1]);
+		expect(result.content).toContain('User rejected the tool call to Send WhatsApp Text');
+		// n8n's own run data: the review answered approved: false, the gated tool node never ran.
+		const finished = await readExecution(n8n, session, done.id);
+		const runData = finished.data.resultData.runData as Record<string, unknown[]>;
+		expect(runData['Send WhatsApp Text']).toBeUndefined();
+		expect(JSON.stringify(runData['Owner Review'])).toContain('"approved":false');
+	},
+);
+
+/**
+ * Free Text as a person answers it: the link from the WhatsApp message opened in headless Chromium on a
+ * phone-sized screen, the answer typed into the page's field and sent with its button. Runs on n8n 2.41.1
+ * (the pinned newest) where Chromium is installed. With UPDATE_SCREENSHOTS=1 the filled-in page is saved
+ * as docs/send-and-wait-free-text.png (the README's picture).
+ */
+const BROWSER =
+	installedN8nVersion() === '2.41.1' && existsSync(CHROMIUM_PATH)
+		? test
+		: (process.stdout.write(
+				`SKIPPED: the Free Text browser check runs on n8n 2.41.1 with Chromium at ${CHROMIUM_PATH}\n`,
+			),
+			test.skip);
+
+BROWSER(
+	'Free Text in a real browser: open the link, type, send; the run finishes with the text',
+	async () => {
+		const waiting = await run(FREE_TEXT.id);
+		const question = textsTo(PHONE).at(-1)!;
+		const link = (question.match(/https?:\/\/\S+/g) ?? [])[0]!;
+		const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+		try {
+			const page = await browser.newPage({ viewport: { width: 390, height: 700 } });
+			await page.goto(link);
+			// The page shows the question and to whom it went, then one text field and the button.
+			await page.getByText('Which delivery day suits you?').waitFor();
+			await page.getByText(`Answer to the WhatsApp message sent to +${PHONE}`).waitFor();
+			const field = page.getByLabel('Your answer');
+			await field.fill('Thursday after 2 pm, please');
+			const shot = process.env.UPDATE_SCREENSHOTS
+				? join(EXAMPLES_DIR, '..', 'docs', 'send-and-wait-free-text.png')
+				: join(work, 'send-and-wait-free-text.png');
+			await page.screenshot({ path: shot, fullPage: true });
+			expect(statSync(shot).size).toBeGreaterThan(5000);
+			// Opening the page answered nothing.
+			expect((await readExecution(n8n, session, waiting.id)).status).toBe('waiting');
+			await page.getByRole('button', { name: 'Submit' }).click();
+			await page.getByText('Your answer was recorded').waitFor();
+		} finally {
+			await browser.close();
+		}
+		const done = await waitForExecution(FREE_TEXT.id, waiting.id, 'success');
+		const finished = await readExecution(n8n, session, done.id);
+		expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({
+			data: { text: 'Thursday after 2 pm, please' },
+		});
+		expect(textsTo(PHONE).at(-1)).toBe('Noted: Thursday after 2 pm, please');
 	},
 );

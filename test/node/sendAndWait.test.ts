@@ -329,6 +329,188 @@ describe('Message → Send and Wait for Response: the platform refuses or fails'
 	});
 });
 
+describe('Message → Send and Wait for Response: Send As Template (outside the 24-hour window)', () => {
+	const TEMPLATE_ID = '1200000000099001';
+	const templateSends = () =>
+		fx.sim.requests.filter((request) => request.path === '/whatsapp/send/template');
+	/** An approved template of the number with a body variable and a URL button's variable. */
+	function addTemplate() {
+		const model = fx.sim.state.templates.find((entry) => entry.phone_number_id === NUMBER)!;
+		fx.sim.state.templates.push({
+			...model,
+			id: 99001,
+			template_id: TEMPLATE_ID,
+			template_name: 'order_question',
+			status: 'APPROVED',
+			body_content: 'Order #order# needs your answer.',
+			button_content: JSON.stringify([
+				{ type: 'url', text: 'Answer', url: 'http://localhost:5678/webhook-waiting/{{1}}' },
+			]),
+			variable_map: JSON.stringify({
+				header: [],
+				body: [{ position: 1, label: 'order' }],
+				button: [{ position: 1, label: 'answer_link' }],
+			}),
+		});
+	}
+	const asTemplate = (extra: IDataObject = {}): IDataObject => ({
+		sendAs: 'template',
+		templateId: { __rl: true, mode: 'id', value: TEMPLATE_ID },
+		linkVariable: 'templateVariable-answer_link-1',
+		manualVariables: { variable: [{ label: 'order', position: 1, value: '={{ $json.order }}' }] },
+		approvalOptions: {
+			values: { approvalType: 'double', approveLabel: 'Ship', disapproveLabel: 'Hold' },
+		},
+		...extra,
+	});
+
+	it('sends the template once with the link in the named variable; the link opens a page with both buttons', async () => {
+		addTemplate();
+		const run = await waiting(asTemplate());
+		expect(run.error).toBeUndefined();
+		expect(run.waiting).toBe(true);
+		expect(sends()).toHaveLength(0);
+		expect(templateSends()).toHaveLength(1);
+		const body = templateSends()[0].body;
+		expect(Object.keys(body).sort()).toEqual([
+			'phone_number',
+			'phone_number_id',
+			'templateVariable-answer_link-1',
+			'templateVariable-order-1',
+			'template_id',
+		]);
+		expect(body).toMatchObject({
+			phone_number_id: NUMBER,
+			phone_number: PHONE,
+			template_id: TEMPLATE_ID,
+			'templateVariable-order-1': 'A-1001',
+		});
+		// One link for both answers: the page shows the choices (a template carries one link).
+		const link = String(body['templateVariable-answer_link-1']);
+		expect(link).toMatch(
+			/^http:\/\/localhost:5678\/webhook-waiting\/wait-execution-\d+\/node-sw-1\?q=[0-9a-f]{12}&signature=\S+$/,
+		);
+		// The simulator delivered it as a template message carrying the link.
+		const delivered = fx.sim.state.messages.at(-1)!;
+		expect(delivered.message_content).toContain(
+			TEMPLATE_ID === body.template_id ? 'order_question' : '',
+		);
+		expect(delivered.message_content).toContain(JSON.stringify(link).slice(1, -1));
+
+		const page = await run.open(link);
+		expect(page.resumed).toBeUndefined();
+		expect(page.html).toContain('Approve order A-1001 over 100 €?');
+		expect(page.html).toContain(
+			'<input type="hidden" name="approved" value="true">\n<button type="submit">Ship</button>',
+		);
+		expect(page.html).toContain(
+			'<input type="hidden" name="approved" value="false">\n<button type="submit" class="secondary">Hold</button>',
+		);
+		expect(run.waiting).toBe(true);
+
+		const answer = await run.open(link, { method: 'POST', body: { approved: 'true' } });
+		expect(answer.resumed!.status).toBe('success');
+		expect(run.output('After')[0].json).toEqual({
+			data: { approved: true, respondedAt: expect.any(String) },
+			answer: 'Ship',
+			recipient: { phone_number: PHONE, name: subscriberName() },
+		});
+		// A second press on the same page is refused.
+		const again = await run.open(link, { method: 'POST', body: { approved: 'false' }, race: true });
+		expect(again.status).toBe(409);
+		expect(templateSends()).toHaveLength(1);
+	});
+
+	it('Button Base URL: only the rest of the link is sent; base + value resumes the run (Hold → approved: false)', async () => {
+		addTemplate();
+		const base = 'http://localhost:5678/webhook-waiting/';
+		const run = await waiting(asTemplate({ linkVariable: 'answer_link-1', linkBaseUrl: base }));
+		expect(run.error).toBeUndefined();
+		const value = String(templateSends()[0].body['templateVariable-answer_link-1']);
+		expect(value).toMatch(/^wait-execution-\d+\/node-sw-1\?q=[0-9a-f]{12}&signature=\S+$/);
+		// What the person's button opens: the template's fixed URL with the variable appended.
+		const link = `${base}${value}`;
+		// A POST without a choice (no button pressed) answers nothing.
+		const none = await run.open(link, { method: 'POST', body: {} });
+		expect(none.status).toBe(400);
+		expect(run.waiting).toBe(true);
+		await run.open(link, { method: 'POST', body: { approved: 'false' } });
+		expect(run.output('After')[0].json).toMatchObject({
+			data: { approved: false },
+			answer: 'Hold',
+		});
+	});
+
+	it('Approve Only: the page has one button, and a crafted decline is not taken', async () => {
+		addTemplate();
+		const run = await waiting(
+			asTemplate({ approvalOptions: { values: { approvalType: 'single' } } }),
+		);
+		const link = String(templateSends()[0].body['templateVariable-answer_link-1']);
+		const page = await run.open(link);
+		expect(page.html.match(/<button/g)).toHaveLength(1);
+		expect((await run.open(link, { method: 'POST', body: { approved: 'false' } })).status).toBe(
+			400,
+		);
+		expect(run.waiting).toBe(true);
+	});
+
+	it('Free Text through a template: the link opens the form; its POST goes on with data.text', async () => {
+		addTemplate();
+		const run = await waiting(asTemplate({ responseType: 'freeText' }));
+		const link = String(templateSends()[0].body['templateVariable-answer_link-1']);
+		expect((await run.open(link)).html).toContain('name="field-0" required');
+		await run.open(link, { method: 'POST', body: { 'field-0': 'Friday' } });
+		expect(run.output('After')[0].json).toMatchObject({ data: { text: 'Friday' } });
+	});
+
+	it('a refusal fails with the platform’s text (no 24-hour advice), nothing waits; a lost answer is not sent again', async () => {
+		// No template of that id on the platform.
+		const refused = await waiting(asTemplate());
+		expect(refused.error?.message).toBe('Message template not found.');
+		expect(refused.error?.description ?? '').not.toContain('24');
+		expect(refused.waiting).toBe(false);
+		expect(templateSends()).toHaveLength(1);
+
+		addTemplate();
+		fx.sim.faults.add('/whatsapp/send/template', { kind: 'processThen504', times: 1 });
+		const lost = await waiting(asTemplate(), { retryOnFail: { maxTries: 3 } });
+		expect(lost.error?.message).toContain('may have been delivered');
+		expect(lost.waiting).toBe(false);
+		expect(templateSends()).toHaveLength(2);
+	});
+
+	it.each([
+		[{ templateId: { __rl: true, mode: 'id', value: '={{ "" }}' } }, 'Template is required'],
+		[{ linkVariable: '={{ " " }}' }, 'Link Variable is required'],
+		[{ linkVariable: 'answer link' }, 'Link Variable "answer link" is not a template variable'],
+		[
+			{
+				manualVariables: {
+					variable: [{ label: 'answer_link', position: 1, value: 'x' }],
+				},
+			},
+			'templateVariable-answer_link-1 is both the Link Variable and one of Other Variables',
+		],
+		[
+			{ manualVariables: { variable: [{ label: 'order', position: 1, value: '' }] } },
+			'Manual variable 1 (order) is empty',
+		],
+		[{ linkBaseUrl: 'webhook-waiting/' }, 'Button Base URL must be a URL'],
+		[
+			{ linkBaseUrl: 'https://n8n.example.com/webhook-waiting/' },
+			'The answer link does not start with the Button Base URL',
+		],
+	])('%j → "%s", nothing sent, no wait', async (parameters, message) => {
+		addTemplate();
+		const run = await waiting(asTemplate(parameters as IDataObject));
+		expect(run.error?.message).toContain(message);
+		expect(run.error?.description).toContain('Nothing was sent');
+		expect(fx.sim.requests).toHaveLength(0);
+		expect(run.waiting).toBe(false);
+	});
+});
+
 describe('Message → Send and Wait for Response: the node keeps working as a declarative node', () => {
 	it('exposes webhook() only when n8n runs the node through execute (n8n >= 1.109) or answers a waiting webhook', () => {
 		// Without execute, n8n would treat a node with webhook() as a trigger: empty $json in routing operations.

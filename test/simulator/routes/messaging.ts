@@ -336,8 +336,13 @@ export const messagingWriteRoutes: Route[] = [
 			const map = JSON.parse(String(template.variable_map ?? '{}')) as {
 				header?: Array<{ label: string; position: number }>;
 				body?: Array<{ label: string; position: number }>;
+				button?: Array<{ label: string; position: number }>;
 			};
-			const known = [...(map.header ?? []), ...(map.body ?? [])].map(
+			// SPEC-GAP: the spec names header and body variables only; whether a URL button's variable
+			// can be sent is not shown. The simulator accepts it the way the spec's variables work (a
+			// `button` entry of the variable map, sent as templateVariable-{LABEL}-{POSITION}) and
+			// records its value with the others, as given (WhatsApp appends it to the button's fixed URL).
+			const known = [...(map.header ?? []), ...(map.body ?? []), ...(map.button ?? [])].map(
 				(entry) => `templateVariable-${entry.label}-${entry.position}`,
 			);
 			const variables = Object.fromEntries(

@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyRouting } from 'n8n-workflow';
 import { NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
+import { manualVariables, templateLocator } from './sendTemplate';
 import type { OperationDescription } from '../resource';
 
 /**
@@ -9,6 +10,8 @@ import type { OperationDescription } from '../resource';
  * Human review tool and users who know those nodes find the same fields. The run itself is in
  * shared/sendAndWait/.
  */
+const forTemplate = { show: { sendAs: ['template'] } };
+
 const fields: INodeProperties[] = [
 	{
 		displayName: 'Message',
@@ -18,7 +21,55 @@ const fields: INodeProperties[] = [
 		default: '',
 		required: true,
 		description:
-			'The question. The node adds one link per answer below it; the person opens a link and presses the button on the page.',
+			'The question. Sent as text, the node adds one link per answer below it; the person opens a link and presses the button on the page. Also shown on that page.',
+	},
+	{
+		displayName: 'Send As',
+		name: 'sendAs',
+		type: 'options',
+		default: 'text',
+		options: [
+			{
+				name: 'Text',
+				value: 'text',
+				description: 'The message with the answer links; only within the 24-hour window',
+			},
+			{
+				name: 'Template',
+				value: 'template',
+				description:
+					'An approved template whose variable carries the answer link; also outside the 24-hour window',
+			},
+		],
+	},
+	// The template picker of Send Template, without its routing: this operation sends from its own code.
+	{ ...templateLocator(), routing: undefined, displayOptions: forTemplate },
+	{
+		displayName: 'Link Variable',
+		name: 'linkVariable',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. templateVariable-answer_link-1',
+		description:
+			'The template variable that carries the answer link, as templateVariable-{label}-{position} (or {label}-{position}). With Approval the link opens a page with the answer buttons.',
+		displayOptions: forTemplate,
+	},
+	{
+		displayName: 'Button Base URL',
+		name: 'linkBaseUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. https://n8n.example.com/webhook-waiting/',
+		description:
+			"Only when the variable is a URL button's: the fixed start of the button's URL in the template. WhatsApp appends the variable to it, so the node sends the rest of the link. Empty: the variable carries the whole link (a body variable).",
+		displayOptions: forTemplate,
+	},
+	{
+		...manualVariables(forTemplate),
+		displayName: 'Other Variables',
+		description:
+			"The template's other variables by label and position (the question, a name…), sent as templateVariable-{label}-{position}",
 	},
 	{
 		displayName: 'Response Type',
@@ -234,7 +285,9 @@ const fields: INodeProperties[] = [
 
 /**
  * The declarative engine (AI Agent 2.x tool calls, MCP) runs routing, not customOperations: there the
- * operation cannot pause, so it says so instead of sending a request without a URL.
+ * operation cannot pause, so it says so instead of sending a request without a URL. n8n's Human review
+ * tool (…HitlTool) does not come here: the engine runs it as a workflow node, customOperations first
+ * (n8n-core workflow-execute.js executeNode), so it sends and waits (test/e2e/sendAndWait.e2e.test.ts).
  */
 const notInTheDeclarativePath: INodePropertyRouting = {
 	request: { url: '/whatsapp/send' },
@@ -255,7 +308,7 @@ export const sendAndWaitOperation: OperationDescription = {
 		value: SEND_AND_WAIT_OPERATION,
 		action: 'Send message and wait for response',
 		description:
-			'Ask a subscriber to approve or answer, and wait: the workflow goes on with the answer. Free text: only inside the 24-hour window.',
+			'Ask a subscriber to approve or answer, and wait: the workflow goes on with the answer. As text: only inside the 24-hour window; as a template: also outside it.',
 		routing: notInTheDeclarativePath,
 	},
 	fields: [whatsAppNumber(), recipient(), ...fields],

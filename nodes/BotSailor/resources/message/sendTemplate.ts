@@ -65,7 +65,9 @@ function mappedVariables(displayOptions: INodeProperties['displayOptions']): INo
 	};
 }
 
-function manualVariables(displayOptions: INodeProperties['displayOptions']): INodeProperties {
+export function manualVariables(
+	displayOptions: INodeProperties['displayOptions'],
+): INodeProperties {
 	return {
 		displayName: 'Manual Variables',
 		name: 'manualVariables',
@@ -174,7 +176,9 @@ const isEmpty = (value: unknown) =>
  * must have a value: the mapper lists all the template's variables (its schema), removed ones included.
  * Both are read whatever Variables shows (workflows saved before that choice may hold both).
  */
-function templateVariables(item: SendItem): IDataObject {
+export function templateVariables(
+	item: Pick<SendItem, 'param' | 'getNode' | 'getItemIndex'>,
+): IDataObject {
 	const fields: IDataObject = {};
 	const manual = item.param('manualVariables.variable', []) as IDataObject[];
 	for (const [index, row] of manual.entries()) {

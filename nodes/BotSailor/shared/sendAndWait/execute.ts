@@ -13,10 +13,12 @@ import { requestTemplate, type RequestOptionsParameter } from '../bulkSend';
 import { deliver } from '../delivery';
 import { asNodeError, errorItem } from '../sendDefinition';
 import { fingerprintOf, sendRecordOf } from '../sendRecord';
-import { readQuestion, waitTill, type Question } from './question';
+import { isHumanReview, readQuestion, waitTill, type Question } from './question';
 import { subscriberName } from './recipient';
+import { linkValue, readTemplate, type TemplateQuestion } from './template';
 
 const SEND_URL = '/whatsapp/send';
+const TEMPLATE_URL = '/whatsapp/send/template';
 
 const schema = onFirstUse(() =>
 	z.object({
@@ -57,7 +59,7 @@ function explainRefusal(error: unknown): unknown {
 	const rule =
 		'WhatsApp delivers free text (which carries this question) only within 24 hours after the subscriber’s last message.';
 	const fix =
-		'Send an approved template first (Message → Send Template), and ask again once they reply; or ask someone who wrote recently.';
+		'Ask with an approved template instead (Send As: Template, its variable carrying the link), or send one first (Message → Send Template) and ask again once they reply.';
 	const explanation = `${windowText ? `The platform refused the question because the 24-hour window is closed. ${rule}` : `The platform refused the question. If the subscriber has not written in the last 24 hours, this is why: ${rule}`} ${fix} Nothing was sent, and the workflow does not wait.`;
 	error.description = [error.description, explanation].filter(Boolean).join(' ');
 	return error;
@@ -83,13 +85,26 @@ export async function sendAndWaitOperation(
 			phone_number_id: this.getNodeParameter('phoneNumberId', 0, undefined, { extractValue: true }),
 			phone_number: this.getNodeParameter('phoneNumber', 0, undefined, { extractValue: true }),
 		});
-		const question = readQuestion(node, param);
+		// As a Human review tool, the input item holds the gated tool's call (n8n's engine request).
+		const question = readQuestion(
+			node,
+			param,
+			isHumanReview(node) ? items[0]?.json.toolParameters : undefined,
+		);
 		const until = waitTill(node, param);
+		const item = {
+			...target,
+			param: (name: string, fallback?: unknown, options?: { extractValue?: boolean }) =>
+				this.getNodeParameter(name, 0, fallback, options) as IDataObject[string],
+		};
+		const asTemplate: TemplateQuestion | undefined =
+			param('sendAs', 'text') === 'template' ? readTemplate(item) : undefined;
 
 		// 2. The links: one per answer, each naming this question (a second answer to it is refused).
+		// A template carries one link: to a page with every answer's button (Approval), or to the form.
 		const ask = randomBytes(6).toString('hex');
 		const links: Array<[string, string]> =
-			question.responseType === 'approval'
+			question.responseType === 'approval' && !asTemplate
 				? [
 						[question.approveLabel, answerLink(this, { approved: 'true', q: ask })],
 						...(question.disapproveLabel
@@ -102,11 +117,23 @@ export async function sendAndWaitOperation(
 							: []),
 					]
 				: [[question.buttonLabel, answerLink(this, { q: ask })]];
-		const fields: IDataObject = { ...base, message: questionText(question, links) };
+		const url = asTemplate ? TEMPLATE_URL : SEND_URL;
+		const fields: IDataObject = asTemplate
+			? {
+					...base,
+					template_id: asTemplate.template_id,
+					...asTemplate.variables,
+					[asTemplate.linkVariable]: linkValue(item, asTemplate, links[0][1]),
+				}
+			: { ...base, message: questionText(question, links) };
 
 		// 3. The send, at most once (Retry On Fail outputs an earlier outcome instead of sending again).
 		const record = sendRecordOf(this);
-		const fingerprint = fingerprintOf(SEND_URL, { ...base, question: question.message });
+		const fingerprint = fingerprintOf(url, {
+			...base,
+			question: question.message,
+			...(asTemplate ? { template_id: asTemplate.template_id } : {}),
+		});
 		const earlier = record.get(0, fingerprint);
 		if (earlier && 'unknown' in earlier) throw earlier.unknown;
 		let confirmation: IDataObject;
@@ -115,23 +142,24 @@ export async function sendAndWaitOperation(
 			const credentials =
 				await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 			// The node's Options (timeout, proxy, certificates), as every send applies them.
-			const template = requestTemplate(
+			const request = requestTemplate(
 				node,
-				SEND_URL,
+				url,
 				this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
 			);
 			try {
 				confirmation = await deliver(
 					node,
 					0,
-					async () => await sendRequest.call(this, { ...template, body: fields }, 0),
+					async () => await sendRequest.call(this, { ...request, body: fields }, 0),
 					{
 						options: { concurrency: sendsInFlight(credentials) },
 						cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
 					},
 				);
 			} catch (error) {
-				const failure = asNodeError(node, explainRefusal(error), 0);
+				// A template is not bound to the 24-hour window: its refusal stays the platform's text as it is.
+				const failure = asNodeError(node, asTemplate ? error : explainRefusal(error), 0);
 				if (failure.context?.outcome === 'unknown')
 					record.save(0, { fingerprint, unknown: failure as NodeApiError });
 				throw failure;

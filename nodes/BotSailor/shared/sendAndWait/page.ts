@@ -49,6 +49,22 @@ ${context(question, recipient)}
 	);
 }
 
+/**
+ * The approval page of a template's one link: every answer as its own button, each a POST naming its
+ * choice (a template carries one link; the page shows the choices). Opening it answers nothing.
+ */
+export function choicePage(question: Question, recipient: string): string {
+	const button = (approved: boolean, label: string, secondary = false) =>
+		`<form method="post"><input type="hidden" name="approved" value="${String(approved)}">
+<button type="submit"${secondary ? ' class="secondary"' : ''}>${escapeHtml(label)}</button></form>`;
+	return layout(
+		question.formTitle || 'Your answer',
+		`<h1>${escapeHtml(question.formTitle || 'Your answer')}</h1>
+${context(question, recipient)}
+${button(true, question.approveLabel)}${question.disapproveLabel ? `\n${button(false, question.disapproveLabel, true)}` : ''}`,
+	);
+}
+
 function fieldInput(field: FormField, index: number): string {
 	const name = `field-${index}`;
 	const required = field.required ? ' required' : '';

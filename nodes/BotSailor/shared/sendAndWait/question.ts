@@ -39,9 +39,30 @@ function refuse(node: INode, message: string, description: string): never {
 
 const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 
+/**
+ * n8n's default message of a Human review tool puts `{{ $tool.parameters }}` (an object) in the text,
+ * which n8n's expressions render as "[object Object]": the person could not see what they approve.
+ * There the tool's input is written out as `name: value` lines instead.
+ */
+export function withToolInput(message: string, toolParameters: unknown): string {
+	if (!message.includes('[object Object]') || !toolParameters || typeof toolParameters !== 'object')
+		return message;
+	const lines = Object.entries(toolParameters as Record<string, unknown>).map(
+		([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+	);
+	return message.split('[object Object]').join(lines.join('\n'));
+}
+
+/** Whether the node runs as n8n's generated Human review tool (`…HitlTool`, n8n >= 2.6). */
+export const isHumanReview = (node: INode) => node.type.endsWith('HitlTool');
+
 /** The question, checked: a bad parameter fails naming the field, before any request. */
-export function readQuestion(node: INode, param: ParameterReader): Question {
-	const message = text(param('message', '')).trim();
+export function readQuestion(
+	node: INode,
+	param: ParameterReader,
+	toolParameters?: unknown,
+): Question {
+	const message = withToolInput(text(param('message', '')).trim(), toolParameters);
 	if (!message) refuse(node, 'Message is required', 'Write the question in "Message".');
 	const responseType = text(param('responseType', 'approval')) as ResponseType;
 	if (!['approval', 'freeText', 'customForm'].includes(responseType))

@@ -4,8 +4,8 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { approvalPage, donePage, formPage } from './page';
-import { readQuestion, type FormField } from './question';
+import { approvalPage, choicePage, donePage, formPage } from './page';
+import { isHumanReview, readQuestion, type FormField, type Question } from './question';
 import { subscriberName } from './recipient';
 
 /**
@@ -65,12 +65,31 @@ function formAnswers(fields: FormField[], body: IDataObject): IDataObject | { mi
 	return answers;
 }
 
+/** As a Human review tool: the gated tool's input, as the run saw it (`$tool`), for the page's question. */
+function toolParameters(context: IWebhookFunctions): unknown {
+	// evaluateExpression is feature-detected: older hosts' webhook context lacks it.
+	if (!isHumanReview(context.getNode()) || typeof context.evaluateExpression !== 'function')
+		return undefined;
+	try {
+		return context.evaluateExpression('{{ $tool.parameters }}', 0);
+	} catch {
+		return undefined;
+	}
+}
+
+const optionOf = (question: Question, approved: boolean) =>
+	approved ? question.approveLabel : (question.disapproveLabel ?? 'Decline');
+
 export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const node = this.getNode();
 	const request = this.getRequestObject();
 	const response = this.getResponseObject();
 	const query = this.getQueryData() as Record<string, string | undefined>;
-	const question = readQuestion(node, (name, fallback) => this.getNodeParameter(name, fallback));
+	const question = readQuestion(
+		node,
+		(name, fallback) => this.getNodeParameter(name, fallback),
+		toolParameters(this),
+	);
 	const phoneNumber = digits(this.getNodeParameter('phoneNumber', '', { extractValue: true }));
 	const recipient = phoneNumber ? `+${phoneNumber}` : 'the subscriber';
 	const path = String(request.originalUrl ?? request.url ?? '').split('?')[0];
@@ -87,22 +106,34 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 			),
 		);
 
-	const approved = query.approved !== 'false';
-	const option = approved ? question.approveLabel : (question.disapproveLabel ?? 'Decline');
+	// A text question has one link per answer (approved=true|false in the signed link); a template's one
+	// link opens a page with every answer's button, and the pressed button's form names the answer.
+	const choosing = question.responseType === 'approval' && query.approved === undefined;
 	const formFields: FormField[] =
 		question.responseType === 'freeText'
 			? [{ label: 'Your answer', type: 'textarea', options: [], required: true }]
 			: question.fields;
 
 	if (request.method !== 'POST') {
-		const html =
-			question.responseType === 'approval'
-				? approvalPage(question, recipient, option)
+		const html = choosing
+			? choicePage(question, recipient)
+			: question.responseType === 'approval'
+				? approvalPage(question, recipient, optionOf(question, query.approved !== 'false'))
 				: formPage(question, recipient, formFields);
 		return sendPage(response, 200, html);
 	}
 
 	const body = (this.getBodyData() ?? {}) as IDataObject;
+	// The page's buttons name the answer; "Approve Only" offers no decline, so none is taken from a form.
+	const chosen = String(body.approved);
+	if (choosing && !(chosen === 'true' || (chosen === 'false' && question.disapproveLabel)))
+		return sendPage(
+			response,
+			400,
+			donePage('Not sent', 'No answer was chosen. Go back and press one of the buttons.'),
+		);
+	const approved = choosing ? chosen === 'true' : query.approved !== 'false';
+	const option = optionOf(question, approved);
 	let data: IDataObject;
 	if (question.responseType === 'approval') data = { approved };
 	else {
