@@ -92,13 +92,13 @@ trap cleanup EXIT
 npm run build >/dev/null
 npm pack --pack-destination "$work" --json 2>/dev/null | node -e 'const [p] = JSON.parse(require("fs").readFileSync(0, "utf8")); require("fs").renameSync(process.argv[1] + "/" + p.filename, process.argv[1] + "/next.tgz")' "$work"
 next_version=$(node -p 'require("./package.json").version')
-read -r previous_version previous_commit < <(node -e '
+read -r previous_version previous_commit previous_stores_memory < <(node -e '
   const [next] = process.argv.slice(1);
   const newer = (a, b) => { const [x, y] = [a, b].map((v) => v.split(".").map(Number)); for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] > y[i]; return false; };
   const older = require("./releases.json").releases.filter((r) => newer(next, r.version));
   older.sort((a, b) => (newer(a.version, b.version) ? -1 : 1));
   if (!older.length) { console.error("releases.json has no release older than " + next); process.exit(1); }
-  console.log(older[0].version, older[0].commit);' "$next_version")
+  console.log(older[0].version, older[0].commit, older[0].storesWebhookMemory !== false);' "$next_version")
 say "previous release $previous_version (commit $previous_commit) → build under test $next_version"
 mkdir -p "$work/previous"
 git archive "$previous_commit" | tar -x -C "$work/previous"
@@ -134,5 +134,5 @@ web:
   enable: false
 log: { type: stdout, format: json, level: http }
 YAML
-export RELEASE_PREVIOUS_VERSION="$previous_version" RELEASE_NEXT_VERSION="$next_version"
+export RELEASE_PREVIOUS_VERSION="$previous_version" RELEASE_NEXT_VERSION="$next_version" RELEASE_PREVIOUS_STORES_MEMORY="$previous_stores_memory"
 unshare --net --mount --fork -- bash "$root/scripts/test-release.sh" --inside "$work"
