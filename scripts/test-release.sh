@@ -60,7 +60,15 @@ fi
 # --- outside: provision, build both releases, make the CA, enter the namespace ----------------------------
 started=$(date +%s)
 [ "$(id -u)" -eq 0 ] || { say "needs root (unshare --net --mount, a bind mount, port 443)"; exit 1; }
-for tool in unshare ip openssl curl; do command -v "$tool" >/dev/null || { say "needs $tool"; exit 1; }; done
+# Debian's packages for what is missing (CI machines may have nothing installed by hand).
+declare -A package_of=([unshare]=util-linux [ip]=iproute2 [openssl]=openssl [curl]=curl)
+for tool in unshare ip openssl curl; do
+  command -v "$tool" >/dev/null && continue
+  say "installing ${package_of[$tool]} with apt-get (for $tool)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${package_of[$tool]}" >&2 ||
+    { DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${package_of[$tool]}" >&2; } ||
+    { say "needs $tool (package ${package_of[$tool]})"; exit 1; }
+done
 N8N_VERSION=2.41.1 bash scripts/provision-n8n.sh >/dev/null
 if [ "${RELEASE_BROWSER:-1}" = 1 ] && [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
   say "installing Debian's chromium with apt-get (the editor check)"
