@@ -101,9 +101,9 @@ describe.each(SHAPES)('conversation list sent as %s', (shape) => {
 });
 
 describe.each(ORDERS)('pages %s: the readers that look a message up', (order) => {
-	it.each([51, 500])(
-		'Message → Download Media by ID finds the oldest message of %i (a photo), with the list as JSON text keyed by id',
-		async (size) => {
+	it.each([49, 50, 51, 500].flatMap((size) => SHAPES.map((shape) => [size, shape] as const)))(
+		'Message → Download Media by ID finds the oldest message of %i (a photo), with the list sent as %s',
+		async (size, shape) => {
 			const photo = addMediaMessage(fx.sim.state, {
 				phone_number_id: PNID,
 				phone_number: PHONE,
@@ -113,7 +113,7 @@ describe.each(ORDERS)('pages %s: the readers that look a message up', (order) =>
 				caption: 'the first one',
 			});
 			conversation(size - 1);
-			deployment(order, 'jsonById');
+			deployment(order, shape);
 			const { items, error } = await runNode({
 				parameters: {
 					resource: 'message',
@@ -128,6 +128,39 @@ describe.each(ORDERS)('pages %s: the readers that look a message up', (order) =>
 			expect(error).toBeUndefined();
 			expect(items[0].json.wa_message_id).toBe(photo.wa_message_id);
 			expect(items[0].binary!.data).toMatchObject({ mimeType: 'image/jpeg', bytes: 2048 });
+		},
+	);
+
+	it.each([51, 500])(
+		'Webhook Trigger Download Media attaches a photo at the end of a conversation of %i (list as JSON text keyed by id)',
+		async (size) => {
+			conversation(size - 1);
+			deployment(order, 'jsonById');
+			const photo = addMediaMessage(fx.sim.state, {
+				phone_number_id: PNID,
+				phone_number: PHONE,
+				type: 'image',
+				mime_type: 'image/jpeg',
+				bytes: Buffer.alloc(1024, 3),
+				caption: 'the newest',
+			});
+			const runner = new WebhookRunner({
+				webhookType: new BotSailorWebhookTrigger(),
+				parameters: { event: 'incomingMessage', phoneNumberId: number, downloadMedia: true },
+				credentials: fx.credentials,
+			});
+			await runner.activate();
+			const answer = await runner.deliver({
+				body: {
+					chat_id: PHONE,
+					user_message: '#ATTACHMENT:Photo# the newest',
+					wa_message_id: photo.wa_message_id,
+					whatsapp_bot_id: photo.whatsapp_bot_id,
+				},
+			});
+			const [started] = answer.started!;
+			expect(started.json).not.toHaveProperty('media_download_error');
+			expect(started.binary!.data).toMatchObject({ mimeType: 'image/jpeg', bytes: 1024 });
 		},
 	);
 
