@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../simulator/server';
+import { addQuestionTemplate, QUESTION_TEMPLATE_ID } from '../simulator/control';
 import {
 	cli,
 	CREDENTIAL_ID,
@@ -251,7 +252,7 @@ const REVIEWED = {
 };
 
 /** Send As Template: the question in an approved template, its URL button's variable carrying the link. */
-const TEMPLATE_ID = '1200000000099001';
+const TEMPLATE_ID = QUESTION_TEMPLATE_ID;
 const TEMPLATED = workflow(
 	'bsE2eSendAndWaitTemplate',
 	{
@@ -516,23 +517,7 @@ sinceN8n('2.6.0', 'n8n generates Human review tools from 2.6')(
 
 test('Send As Template: the template carries one link; its page has both buttons; Confirm finishes the run', async () => {
 	// An approved template of the number whose URL button ends in a variable (simulator: SPEC-GAP).
-	const model = sim.state.templates.find((entry) => entry.phone_number_id === NUMBER)!;
-	sim.state.templates.push({
-		...model,
-		id: 99001,
-		template_id: TEMPLATE_ID,
-		template_name: 'order_question',
-		status: 'APPROVED',
-		body_content: 'Order #order# needs your answer.',
-		button_content: JSON.stringify([
-			{ type: 'url', text: 'Answer', url: `${n8n.url}/webhook-waiting/{{1}}` },
-		]),
-		variable_map: JSON.stringify({
-			header: [],
-			body: [{ position: 1, label: 'order' }],
-			button: [{ position: 1, label: 'answer_link' }],
-		}),
-	});
+	addQuestionTemplate(sim.state, NUMBER, `${n8n.url}/webhook-waiting/`);
 	const texts = textsTo(PHONE).length;
 	const waiting = await run(TEMPLATED.id);
 	expect(textsTo(PHONE)).toHaveLength(texts);

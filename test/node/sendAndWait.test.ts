@@ -7,6 +7,7 @@ import type { IDataObject, INodeType } from 'n8n-workflow';
 import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
 import { useSimulator } from '../harness/simulatorFixture';
 import { WaitingRun } from '../harness/waiting';
+import { addQuestionTemplate, QUESTION_TEMPLATE_ID } from '../simulator/control';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
 const NUMBER = '104382179270221';
@@ -330,29 +331,12 @@ describe('Message → Send and Wait for Response: the platform refuses or fails'
 });
 
 describe('Message → Send and Wait for Response: Send As Template (outside the 24-hour window)', () => {
-	const TEMPLATE_ID = '1200000000099001';
+	const TEMPLATE_ID = QUESTION_TEMPLATE_ID;
 	const templateSends = () =>
 		fx.sim.requests.filter((request) => request.path === '/whatsapp/send/template');
 	/** An approved template of the number with a body variable and a URL button's variable. */
-	function addTemplate() {
-		const model = fx.sim.state.templates.find((entry) => entry.phone_number_id === NUMBER)!;
-		fx.sim.state.templates.push({
-			...model,
-			id: 99001,
-			template_id: TEMPLATE_ID,
-			template_name: 'order_question',
-			status: 'APPROVED',
-			body_content: 'Order #order# needs your answer.',
-			button_content: JSON.stringify([
-				{ type: 'url', text: 'Answer', url: 'http://localhost:5678/webhook-waiting/{{1}}' },
-			]),
-			variable_map: JSON.stringify({
-				header: [],
-				body: [{ position: 1, label: 'order' }],
-				button: [{ position: 1, label: 'answer_link' }],
-			}),
-		});
-	}
+	const addTemplate = () =>
+		addQuestionTemplate(fx.sim.state, NUMBER, 'http://localhost:5678/webhook-waiting/');
 	const asTemplate = (extra: IDataObject = {}): IDataObject => ({
 		sendAs: 'template',
 		templateId: { __rl: true, mode: 'id', value: TEMPLATE_ID },

@@ -62,6 +62,35 @@ function ensureSubscriber(
 	return subscriber;
 }
 
+/** The template id of `addQuestionTemplate`. */
+export const QUESTION_TEMPLATE_ID = '1200000000099001';
+
+/**
+ * An approved template of the number with a body variable (`order`) and a URL button whose variable
+ * (`answer_link`) ends `buttonUrl` (a URL button's variable is a SPEC-GAP: routes/messaging.ts).
+ */
+export function addQuestionTemplate(
+	state: SimState,
+	phoneNumberId: string,
+	buttonUrl: string,
+): void {
+	const model = state.templates.find((entry) => entry.phone_number_id === phoneNumberId)!;
+	state.templates.push({
+		...model,
+		id: 99001,
+		template_id: QUESTION_TEMPLATE_ID,
+		template_name: 'order_question',
+		status: 'APPROVED',
+		body_content: 'Order #order# needs your answer.',
+		button_content: JSON.stringify([{ type: 'url', text: 'Answer', url: `${buttonUrl}{{1}}` }]),
+		variable_map: JSON.stringify({
+			header: [],
+			body: [{ position: 1, label: 'order' }],
+			button: [{ position: 1, label: 'answer_link' }],
+		}),
+	});
+}
+
 /** Records a message in a conversation (incoming from the subscriber, or outgoing from bot/agent). */
 export function addMessage(
 	state: SimState,
