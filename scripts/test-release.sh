@@ -40,9 +40,11 @@ if [ "${1:-}" = "--inside" ]; then
     -d '{"name":"release-test","password":"release-test-password"}' \
     "https://$REGISTRY_HOST/-/user/org.couchdb.user:release-test" | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).token')
   printf '//%s/:_authToken=%s\n' "$REGISTRY_HOST" "$token" >"$work/publisher.npmrc"
-  for tarball in "$work/previous.tgz" "$work/next.tgz"; do
+  # The re-versioned copy goes under its own dist-tag: `latest` stays the build under test.
+  for entry in "previous.tgz latest" "next.tgz latest" "rehearsal.tgz rehearsal"; do
+    read -r tarball tag <<<"$entry"
     # --userconfig on the command line: under `npm run`, npm's own npm_config_userconfig is in the environment.
-    npm publish "$tarball" --userconfig "$work/publisher.npmrc" --registry "https://$REGISTRY_HOST/" \
+    npm publish "$work/$tarball" --tag "$tag" --userconfig "$work/publisher.npmrc" --registry "https://$REGISTRY_HOST/" \
       --provenance=false --loglevel=warn >&2
   done
   say "published $(npm view n8n-nodes-botsailor versions --json --registry "https://$REGISTRY_HOST/" --cache "$work/view-cache" | tr -d ' \n') to the local registry"
@@ -114,6 +116,12 @@ ln -s "$root/node_modules" "$work/previous/node_modules"
 (cd "$work/previous" && npm run build >/dev/null && npm pack --pack-destination "$work" --loglevel=error >/dev/null)
 mv "$work/n8n-nodes-botsailor-$previous_version.tgz" "$work/previous.tgz"
 rm -rf "$work/previous"
+# The build under test re-versioned (the next patch, a pre-release): the update a user makes from this release.
+rehearsal_version=$(node -p 'const [a, b, c] = require("./package.json").version.split("-")[0].split(".").map(Number); `${a}.${b}.${c + 1}-rehearsal.0`')
+mkdir -p "$work/rehearsal" && tar -xzf "$work/next.tgz" -C "$work/rehearsal"
+node -e 'const f = process.argv[1]; const p = JSON.parse(require("fs").readFileSync(f, "utf8")); p.version = process.argv[2]; require("fs").writeFileSync(f, JSON.stringify(p, null, 2) + "\n")' \
+  "$work/rehearsal/package/package.json" "$rehearsal_version"
+tar -czf "$work/rehearsal.tgz" -C "$work/rehearsal" package && rm -rf "$work/rehearsal"
 
 # A throw-away CA and a certificate for the registry's host name, valid for two days.
 mkdir -p "$work/tls"
@@ -142,5 +150,5 @@ web:
   enable: false
 log: { type: stdout, format: json, level: http }
 YAML
-export RELEASE_PREVIOUS_VERSION="$previous_version" RELEASE_NEXT_VERSION="$next_version" RELEASE_PREVIOUS_STORES_MEMORY="$previous_stores_memory"
+export RELEASE_PREVIOUS_VERSION="$previous_version" RELEASE_NEXT_VERSION="$next_version" RELEASE_PREVIOUS_STORES_MEMORY="$previous_stores_memory" RELEASE_REHEARSAL_VERSION="$rehearsal_version"
 unshare --net --mount --fork -- bash "$root/scripts/test-release.sh" --inside "$work"

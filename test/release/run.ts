@@ -36,6 +36,8 @@ import {
 
 const WORK = process.env.RELEASE_WORK ?? '';
 const PREVIOUS = process.env.RELEASE_PREVIOUS_VERSION ?? '';
+/** This build re-versioned (scripts/test-release.sh): the update from this release to the next one. */
+const REHEARSAL = process.env.RELEASE_REHEARSAL_VERSION ?? '';
 /** releases.json storesWebhookMemory of the previous release (false for 0.1.0). */
 const PREVIOUS_STORES_MEMORY = process.env.RELEASE_PREVIOUS_STORES_MEMORY !== 'false';
 /** The phases in which the previous release's Webhook Trigger started messages (before the new code took over). */
@@ -112,7 +114,10 @@ function registryTarballGets(): string[] {
 				entry.status === 200 &&
 				entry.request.url?.includes(`/${PACKAGE_NAME}/-/${PACKAGE_NAME}-`),
 		)
-		.map((entry) => /-(\d+\.\d+\.\d+)\.tgz/.exec(entry.request?.url ?? '')?.[1] ?? '?');
+		.map(
+			(entry) =>
+				/-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)\.tgz$/.exec(entry.request?.url ?? '')?.[1] ?? '?',
+		);
 }
 
 interface InstalledPackage {
@@ -257,6 +262,94 @@ async function credentialTest(): Promise<string> {
 	return result.status;
 }
 
+interface Written {
+	id: string;
+	phase: string;
+}
+
+/** How many messages each phase holds, as text for the report. */
+function byPhase(list: Written[]): string {
+	const counts = list.reduce<Record<string, number>>((all, message) => {
+		all[message.phase] = (all[message.phase] ?? 0) + 1;
+		return all;
+	}, {});
+	return Object.entries(counts)
+		.map(([name, count]) => `${count} ${name}`)
+		.join(', ');
+}
+
+let customerIndex = 0;
+
+/** Customers writing every 500 ms, each message tagged with the phase it was written in, until stop(). */
+function startCustomers(firstPhase: string) {
+	const written: Written[] = [];
+	const state = { phase: firstPhase, writing: true, errors: 0 };
+	const writer = (async () => {
+		while (state.writing) {
+			const index = customerIndex++;
+			const phase = state.phase;
+			const response = await fetch(`${sim.url}/__control/message`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({
+					phone_number_id: NUMBER,
+					phone_number: `1555020${String(index % 1000).padStart(4, '0')}`,
+					text: `release message ${index} (${phase})`,
+				}),
+			}).catch(() => undefined);
+			if (response?.ok) {
+				const { result } = (await response.json()) as { result: { wa_message_id?: unknown } };
+				if (typeof result.wa_message_id === 'string')
+					written.push({ id: result.wa_message_id, phase });
+				else state.errors++;
+			} else state.errors++;
+			await sleep(500);
+		}
+	})();
+	return {
+		set phase(value: string) {
+			state.phase = value;
+		},
+		get phase() {
+			return state.phase;
+		},
+		async stop(): Promise<Written[]> {
+			state.writing = false;
+			await writer;
+			check(state.errors === 0, 'every customer message was written to the simulator');
+			return written;
+		},
+	};
+}
+
+/**
+ * Waits until every written message started an execution (the poll runs every minute: up to two for a
+ * late one), then one more interval, since a duplicate would come from a later poll; counts them.
+ */
+async function settle(workflowId: string, written: Written[]) {
+	log(
+		`${written.length} messages written; waiting for the next polls (every minute) to catch any the webhook missed`,
+	);
+	const deadline = Date.now() + 150_000;
+	let counts = await startedCounts(workflowId);
+	while (written.some((message) => !counts.has(message.id)) && Date.now() < deadline) {
+		await sleep(5000);
+		counts = await startedCounts(workflowId);
+	}
+	await sleep(65_000);
+	counts = await startedCounts(workflowId);
+	const lost = written.filter((message) => !counts.has(message.id));
+	const twice = written.filter((message) => (counts.get(message.id) ?? 0) > 1);
+	const foreign = [...counts.keys()].filter((id) => !written.some((message) => message.id === id));
+	log(`messages written: ${byPhase(written)}`);
+	log(
+		`started by the poll (the webhook missed them): ${byPhase(written.filter((message) => triggerOf.get(message.id) === 'poll')) || 'none'}`,
+	);
+	if (lost.length) log(`lost: ${byPhase(lost)}`);
+	if (twice.length) log(`twice: ${byPhase(twice)}`);
+	return { counts, lost, twice, foreign };
+}
+
 async function startN8n(): Promise<void> {
 	// A restart on a busy 2-core machine can take minutes: n8n's own readiness is the limit.
 	server = await start(n8n, 300_000);
@@ -373,36 +466,11 @@ async function main() {
 		check((await credentialTest()) === 'OK', `the credential test passes on ${PREVIOUS}`);
 
 		// Customers write every 500 ms from now until after the update and a restart.
-		const written: Array<{ id: string; phase: string }> = [];
-		let phase = 'before the update';
-		let writing = true;
-		let writeErrors = 0;
-		const writer = (async () => {
-			let index = 0;
-			while (writing) {
-				const response = await fetch(`${sim.url}/__control/message`, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({
-						phone_number_id: NUMBER,
-						phone_number: `1555020${String(index % 1000).padStart(4, '0')}`,
-						text: `release message ${index} (${phase})`,
-					}),
-				}).catch(() => undefined);
-				if (response?.ok) {
-					const { result } = (await response.json()) as { result: { wa_message_id?: unknown } };
-					if (typeof result.wa_message_id === 'string')
-						written.push({ id: result.wa_message_id, phase });
-					else writeErrors++;
-				} else writeErrors++;
-				index++;
-				await sleep(500);
-			}
-		})();
+		const customers = startCustomers('before the update');
 		await sleep(3000);
 
 		// --- 3. update in place while customers write ---------------------------------------------------------
-		phase = 'during the update';
+		customers.phase = 'during the update';
 		at = Date.now();
 		const updated = await session.request<InstalledPackage>('PATCH', '/community-packages', {
 			name: PACKAGE_NAME,
@@ -416,58 +484,23 @@ async function main() {
 			tarballDistHash('previous.tgz') !== tarballDistHash('next.tgz'),
 			'the two releases differ in dist/, so the content check tells which one n8n installed',
 		);
-		phase = 'after the update';
+		customers.phase = 'after the update';
 		await sleep(3000);
 		// n8n keeps the previous release's code in memory for triggers already running: a restart loads the
 		// new one everywhere (README → Updating). Customers keep writing while n8n is down.
 		let restartMs = 0;
 		if (process.env.RELEASE_SKIP_RESTART !== '1') {
-			phase = 'during the restart';
+			customers.phase = 'during the restart';
 			at = Date.now();
 			await server!.stop();
 			await startN8n();
 			restartMs = Date.now() - at;
 		}
-		phase = 'after the restart';
+		customers.phase = 'after the restart';
 		await waitForProductionWebhook(n8n, TRIGGERS.webhookId);
 		await sleep(3000);
-		writing = false;
-		await writer;
-		check(writeErrors === 0, 'every customer message was written to the simulator');
-		log(
-			`${written.length} messages written; waiting for the next polls (every minute) to catch any the webhook missed`,
-		);
-
-		// Every message: exactly one execution. The poll runs every minute: wait up to two for a late one,
-		// then one more interval, since a duplicate would come from a later poll.
-		const deadline = Date.now() + 150_000;
-		let counts = await startedCounts(triggers.id);
-		while (written.some((message) => !counts.has(message.id)) && Date.now() < deadline) {
-			await sleep(5000);
-			counts = await startedCounts(triggers.id);
-		}
-		await sleep(65_000);
-		counts = await startedCounts(triggers.id);
-		const lost = written.filter((message) => !counts.has(message.id));
-		const twice = written.filter((message) => (counts.get(message.id) ?? 0) > 1);
-		const foreign = [...counts.keys()].filter(
-			(id) => !written.some((message) => message.id === id),
-		);
-		const byPhase = (list: typeof written) =>
-			Object.entries(
-				list.reduce<Record<string, number>>((all, message) => {
-					all[message.phase] = (all[message.phase] ?? 0) + 1;
-					return all;
-				}, {}),
-			)
-				.map(([name, count]) => `${count} ${name}`)
-				.join(', ');
-		log(`messages written: ${byPhase(written)}`);
-		log(
-			`started by the poll (the webhook missed them): ${byPhase(written.filter((message) => triggerOf.get(message.id) === 'poll')) || 'none'}`,
-		);
-		if (lost.length) log(`lost: ${byPhase(lost)}`);
-		if (twice.length) log(`twice: ${byPhase(twice)}`);
+		const written = await customers.stop();
+		const { counts, lost, twice, foreign } = await settle(triggers.id, written);
 		// The figures of the update, printed before the checks so that a failing run shows them too.
 		process.stdout.write(
 			`\n=== test:release: the update (n8n ${paths.n8nVersion}) ===\ninstall ${PREVIOUS} by name: ${(installMs / 1000).toFixed(1)} s\nupdate ${PREVIOUS} → ${NEXT} in place: ${(updateMs / 1000).toFixed(1)} s; restart ${(restartMs / 1000).toFixed(1)} s\ncustomer messages: ${written.length} written, ${counts.size} started an execution, ${lost.length} lost, ${twice.length} started two or more (${byPhase(written)})\n`,
@@ -513,6 +546,39 @@ async function main() {
 		);
 		check((await credentialTest()) === 'OK', `the credential test passes on ${NEXT}`);
 
+		// --- 4b. an update from this release: every message exactly once ---------------------------------------
+		// The build under test, re-versioned (scripts/test-release.sh), updates it in place while customers
+		// write: what a user's next update will do, now that this release stores the webhook's memory.
+		const rehearsal = startCustomers(`before the update to ${REHEARSAL}`);
+		await sleep(3000);
+		rehearsal.phase = `during the update to ${REHEARSAL}`;
+		at = Date.now();
+		const rehearsed = await session.request<InstalledPackage>('PATCH', '/community-packages', {
+			name: PACKAGE_NAME,
+			version: REHEARSAL,
+		});
+		const rehearsalMs = Date.now() - at;
+		check(
+			rehearsed.installedVersion === REHEARSAL,
+			`PATCH /rest/community-packages updated ${NEXT} to ${REHEARSAL}`,
+		);
+		checkInstalled(REHEARSAL, 'rehearsal.tgz', `update to ${REHEARSAL}`);
+		rehearsal.phase = `after the update to ${REHEARSAL}`;
+		await sleep(3000);
+		const rehearsalWritten = await rehearsal.stop();
+		const rehearsalCounts = await settle(triggers.id, rehearsalWritten);
+		process.stdout.write(
+			`\n=== test:release: the update from this release (${NEXT} → ${REHEARSAL}) ===\nupdate in place: ${(rehearsalMs / 1000).toFixed(1)} s\ncustomer messages: ${rehearsalWritten.length} written, ${rehearsalCounts.lost.length} lost, ${rehearsalCounts.twice.length} started two or more (${byPhase(rehearsalWritten)})\n`,
+		);
+		check(
+			rehearsalCounts.lost.length === 0 && rehearsalCounts.twice.length === 0,
+			`updating from ${NEXT}: every one of ${rehearsalWritten.length} messages started exactly one execution`,
+		);
+		check(
+			rehearsalCounts.foreign.every((id) => written.some((message) => message.id === id)),
+			'no execution for a message nobody wrote',
+		);
+
 		// --- 5. uninstall, reinstall ----------------------------------------------------------------------------
 		await session.request('POST', `/workflows/${triggers.id}/deactivate`, {});
 		await session.request('POST', `/workflows/${send.id}/deactivate`, {});
@@ -546,10 +612,11 @@ async function main() {
 		// --- 6. where n8n fetched from ---------------------------------------------------------------------------
 		const gets = registryTarballGets();
 		// n8n's installer may fetch a tarball more than once per install (npm pack, then npm install): in order,
-		// the previous release, then only the build under test (the update and the reinstall).
+		// the previous release, the build under test, its re-versioned copy, the build under test (reinstall).
 		const fetched = gets.filter((version, index) => version !== gets[index - 1]);
 		check(
-			JSON.stringify(fetched) === JSON.stringify([PREVIOUS, NEXT]) && gets.length >= 3,
+			JSON.stringify(fetched) === JSON.stringify([PREVIOUS, NEXT, REHEARSAL, NEXT]) &&
+				gets.length >= 4,
 			`the local registry served every tarball n8n installed (${gets.join(', ')}); nothing else is reachable in this namespace`,
 		);
 
@@ -557,6 +624,7 @@ async function main() {
 			`install ${PREVIOUS} by name: ${(installMs / 1000).toFixed(1)} s`,
 			`update ${PREVIOUS} → ${NEXT} in place: ${(updateMs / 1000).toFixed(1)} s; restart ${(restartMs / 1000).toFixed(1)} s`,
 			`reinstall after uninstall: ${(reinstallMs / 1000).toFixed(1)} s`,
+			`update ${NEXT} → ${REHEARSAL} in place: ${(rehearsalMs / 1000).toFixed(1)} s; ${rehearsalWritten.length} messages, ${rehearsalCounts.lost.length} lost, ${rehearsalCounts.twice.length} duplicated`,
 			`customer messages across the update and restart: ${written.length} written, ${counts.size} started an execution, ${lost.length} lost, ${twice.length} duplicated (${byPhase(written)})`,
 			`of them started by the poll, because the webhook was missed: ${byPhase(written.filter((message) => triggerOf.get(message.id) === 'poll')) || 'none'}`,
 			`test body: ${Math.round((Date.now() - scriptStarted) / 1000)} s`,
