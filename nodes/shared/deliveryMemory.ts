@@ -13,11 +13,12 @@ import type { IDataObject } from 'n8n-workflow';
  *   both pass. Workflow static data alone cannot do that: n8n loads a fresh copy of it from the database
  *   for every webhook request and saves it after answering, so two concurrent requests both read the
  *   copy without the other's key.
- * - In the workflow's static data (`global`, one key), as a snapshot written whenever a key is recorded:
- *   n8n saves it to its database, so the memory survives a restart. Per workflow, not per node, so that
- *   the polling trigger in the same workflow reads and writes the same memory; and always the whole
- *   snapshot from the process map, so whichever save comes last (a webhook call or a poll) stores the
- *   union of what this process has seen.
+ * - In the workflow's static data (`global`, one key), as a snapshot written whenever a key is recorded
+ *   and again by the execution a webhook started (the Webhook Trigger's execute: n8n 2.41 does not save
+ *   what a webhook call writes, it saves what an execution writes), so the memory survives a restart. Per
+ *   workflow, not per node, so that the polling trigger in the same workflow reads and writes the same
+ *   memory; and always the whole snapshot from the process map, so whichever save comes last (an
+ *   execution or a poll) stores the union of what this process has seen.
  * - The webhook trigger's activation (webhookMethods create, also after a restart) loads the memory into
  *   the process; the polling trigger takes part only while it is loaded, so a workflow without a webhook
  *   trigger is left as it was.
