@@ -6,6 +6,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 import { authenticatedRequest, DEFAULT_SENDS_IN_FLIGHT } from '../nodes/shared/credential';
+import { DEFAULT_PLATFORM_TIME_ZONE } from '../nodes/shared/platformTime';
 
 /**
  * No `test` here: the nodes test this credential (testedBy → nodes/shared/credentialTest.ts), because n8n prefers a
@@ -62,6 +63,16 @@ export class BotSailorApi implements ICredentialType {
 			description:
 				'Which form of the API your deployment runs. BotSailor itself and up-to-date white-label platforms run Current.',
 			hint: 'Not sure? Keep Current and save (the test passes on both forms), then run BotSailor → Label → Get Many: if it fails with a not-found error or a web page instead of data, choose Earlier. Your platform’s API documentation tells too: label endpoints under /whatsapp/label/ mean Earlier.',
+		},
+		{
+			displayName: 'Platform Time Zone',
+			name: 'platformTimeZone',
+			type: 'string',
+			default: DEFAULT_PLATFORM_TIME_ZONE,
+			placeholder: 'e.g. Asia/Dhaka',
+			description:
+				'The time zone your platform writes conversation times in (its server’s): the API gives times without a zone. The node uses it where it compares a platform time with the clock, such as the 24-hour window.',
+			hint: 'An IANA name such as UTC, Europe/Berlin or Asia/Dhaka. To find it: send yourself a message, then compare its time in Message → Get Many with your clock.',
 		},
 		{
 			displayName: 'Max Sends in Flight',

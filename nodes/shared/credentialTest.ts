@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { apiBaseUrl, authenticatedRequest, BaseUrlError } from './credential';
 import { redact } from './envelope';
+import { timeZoneProblem } from './platformTime';
 import { connectionVerdict, FORM_CONTENT_TYPE } from './transport';
 
 /**
@@ -127,6 +128,12 @@ export async function testBotSailorApi(
 	const secret = String(data.apiToken ?? '').trim();
 	let host = '';
 	let authenticated;
+	// A time zone the runtime does not know fails the test before any request (Platform Time Zone, platformTime.ts).
+	const zoneProblem =
+		data.platformTimeZone === undefined
+			? undefined
+			: timeZoneProblem(String(data.platformTimeZone));
+	if (zoneProblem) return { status: 'Error', message: zoneProblem };
 	try {
 		const baseURL = apiBaseUrl(data.baseUrl);
 		host = new URL(baseURL).host;

@@ -743,6 +743,14 @@ export const catalog: CatalogEntry[] = [
 	},
 	{
 		resource: 'subscriber',
+		operation: 'getWindowStatus',
+		endpoint: '/whatsapp/get/conversation',
+		repeatable: true,
+		parameters: { ...onSubscriber },
+		cases: [whatsAppNumber, subscriberPhone],
+	},
+	{
+		resource: 'subscriber',
 		operation: 'create',
 		endpoint: '/whatsapp/subscriber/create',
 		parameters: { ...number, phoneNumber: '+44 7700 900123', name: 'Jane Doe' },

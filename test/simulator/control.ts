@@ -2,6 +2,7 @@ import type { Faults, Fault } from './faults';
 import type { SeedOptions } from './seed';
 import type { RecordedRequest } from './server';
 import {
+	lastIncomingAt,
 	timestamp,
 	type Bot,
 	type ConversationMessage,
@@ -313,10 +314,90 @@ const DEPLOYMENT_VARIANTS = [
 	'subscriberDefaultOrder',
 	'earlierFormOnly',
 	'hidesTemplateTokens',
+	'sessionWindow',
 ] as const;
+
+/**
+ * Moves a subscriber's conversation back in time so that their newest own message is `hours_ago` hours before the
+ * clock (a customer who last wrote then); a subscriber who never wrote gets one message at that time. The rows keep
+ * their order. Answers the new time of that message.
+ */
+function moveLastIncoming(
+	state: SimState,
+	input: { phone_number_id?: string; phone_number: string; hours_ago: number },
+): { last_incoming_at: string } {
+	const phoneNumberId = input.phone_number_id ?? state.bots[0].phone_number_id;
+	const hours = Number(input.hours_ago);
+	if (!Number.isFinite(hours) || hours < 0) throw new Error('window needs hours_ago, a number ≥ 0');
+	const target = state.clock - hours * 3_600_000;
+	const last = lastIncomingAt(state, phoneNumberId, input.phone_number);
+	if (last === undefined) {
+		const clock = state.clock;
+		state.clock = target - 1000;
+		const message = addMessage(state, {
+			phone_number_id: phoneNumberId,
+			phone_number: input.phone_number,
+		});
+		state.clock = clock;
+		return { last_incoming_at: message.conversation_time };
+	}
+	const shift = Date.parse(`${last.replace(' ', 'T')}Z`) - target;
+	for (const message of state.messages)
+		if (
+			message.phone_number_id === phoneNumberId &&
+			message.whatsapp_bot_subscriber_subscriber_id === input.phone_number
+		)
+			for (const key of ['conversation_time', 'delivery_status_updated_at'] as const)
+				if (message[key])
+					message[key] = timestamp(
+						Date.parse(`${String(message[key]).replace(' ', 'T')}Z`) - shift,
+					);
+	const subscriber = state.subscriber(phoneNumberId, input.phone_number);
+	if (subscriber)
+		subscriber.last_message_at = timestamp(
+			Date.parse(`${subscriber.last_message_at.replace(' ', 'T')}Z`) - shift,
+		);
+	return { last_incoming_at: timestamp(target) };
+}
+
+/**
+ * Sets the clock to the current time as a platform in `time_zone` (IANA, default UTC) shows it: its timestamps are
+ * local times without a zone (SPEC-GAP: the spec gives times without a zone; a deployment's server zone is its own).
+ * From then on each write still moves the clock one second.
+ */
+function clockToNow(state: SimState, input: { time_zone?: string }): { now: string } {
+	const zone = input.time_zone ?? 'UTC';
+	const parts = Object.fromEntries(
+		new Intl.DateTimeFormat('en-US', {
+			timeZone: zone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+		})
+			.formatToParts(new Date())
+			.map((part) => [part.type, part.value]),
+	);
+	state.clock = Date.UTC(
+		Number(parts.year),
+		Number(parts.month) - 1,
+		Number(parts.day),
+		Number(parts.hour),
+		Number(parts.minute),
+		Number(parts.second),
+	);
+	return { now: timestamp(state.clock) };
+}
 
 export const controlRoutes: Record<string, (context: ControlContext) => unknown> = {
 	message: ({ state, input }) => addMessage(state, input),
+	// A customer who last wrote `hours_ago` hours ago: `{"phone_number", "hours_ago": 30}` (with sessionWindow enforced, outside the window).
+	window: ({ state, input }) => moveLastIncoming(state, input),
+	// `{"time_zone": "Asia/Dhaka"}`: the platform's times become now, as a server in that zone writes them.
+	clock: ({ state, input }) => clockToNow(state, input),
 	'message-status': ({ state, input }) => setMessageStatus(state, input),
 	'template-decision': ({ state, input }) => decideTemplate(state, input),
 	subscribers: ({ state, input }) => addSubscribers(state, input),

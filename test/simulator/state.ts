@@ -120,6 +120,15 @@ export class SimState {
 	 */
 	incomingAsMetaWebhook = false;
 	/**
+	 * Whether free-form sends (text, buttons, media) are refused with OUTSIDE_WINDOW_TEXT when the subscriber's newest
+	 * own message (a `user` row) is more than 24 hours older than the clock, or there is none: WhatsApp's customer
+	 * service window, as the spec states it at Send text message. SPEC-GAP: off by default only because the seed's
+	 * conversations are months old, so the window would refuse most free-form sends of the suite; the window's tests,
+	 * the demo and bench turn it on (`/__control/deployment {"sessionWindow": "enforced"}`), and move a subscriber out
+	 * of the window with `/__control/window`.
+	 */
+	sessionWindow: 'enforced' | 'off' = 'off';
+	/**
 	 * Whether a template send is stored as the template itself (name, language, components with the body
 	 * text; no top-level `type`). SPEC-GAP: seen on deployments; the default keeps the sent message.
 	 */
@@ -159,6 +168,30 @@ export class SimState {
 	newWaMessageId(): string {
 		return `wamid.SIM${String(this.nextId()).padStart(12, '0')}`;
 	}
+}
+
+/** The time of the subscriber's newest own message (`YYYY-MM-DD HH:MM:SS`), or undefined when they never wrote. */
+export function lastIncomingAt(
+	state: SimState,
+	phoneNumberId: string,
+	phoneNumber: string,
+): string | undefined {
+	let newest: string | undefined;
+	for (const message of state.messages)
+		if (
+			message.phone_number_id === phoneNumberId &&
+			message.whatsapp_bot_subscriber_subscriber_id === phoneNumber &&
+			message.sender === 'user' &&
+			(newest === undefined || message.conversation_time > newest)
+		)
+			newest = message.conversation_time;
+	return newest;
+}
+
+/** Whether the subscriber wrote within the 24 hours before the clock (WhatsApp's customer service window). */
+export function insideWindow(state: SimState, phoneNumberId: string, phoneNumber: string): boolean {
+	const last = lastIncomingAt(state, phoneNumberId, phoneNumber);
+	return last !== undefined && last >= timestamp(state.clock - 24 * 3_600_000);
 }
 
 export function timestamp(ms: number): string {

@@ -17,12 +17,14 @@ import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
 import {
 	asNodeError,
 	errorItem,
+	performSend,
+	prepareSend,
 	withRecipient,
+	type PreparedSend,
 	type SendDefinition,
 	type SendItem,
 } from './sendDefinition';
-import { fingerprintOf, sendRecordOf } from './sendRecord';
-import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
+import { sendRecordOf } from './sendRecord';
 
 /**
  * The sends in a workflow run (the node's `customOperations`), for many items at once:
@@ -113,6 +115,7 @@ function sendItemAt(
 		binaryStream: async (binaryDataId) => await context.helpers.getBinaryStream(binaryDataId),
 		binaryMetadata: async (binaryDataId) => await context.helpers.getBinaryMetadata(binaryDataId),
 		request: async (options) => await sendRequest.call(context, options, itemIndex, credentials),
+		credentials: async () => credentials.data ?? {},
 	};
 }
 
@@ -161,7 +164,14 @@ function failureReport(
 ): NodeApiError | NodeOperationError {
 	const indexesWhere = (test: (outcome: ItemOutcome) => boolean) =>
 		outcomes.flatMap((outcome, index) => (test(outcome) ? [index] : []));
-	const delivered = indexesWhere((outcome) => outcome !== undefined && 'records' in outcome);
+	const firstRecord = (outcome: ItemOutcome) =>
+		outcome !== undefined && 'records' in outcome ? outcome.records[0] : undefined;
+	const skipped = indexesWhere((outcome) => firstRecord(outcome)?.skipped === true);
+	const delivered = indexesWhere(
+		(outcome) =>
+			outcome !== undefined && 'records' in outcome && firstRecord(outcome)?.skipped !== true,
+	);
+	const asTemplate = indexesWhere((outcome) => firstRecord(outcome)?.sent_as === 'template');
 	const unknown = indexesWhere(
 		(outcome) =>
 			outcome !== undefined && 'error' in outcome && outcome.error.context?.outcome === 'unknown',
@@ -182,6 +192,12 @@ function failureReport(
 	].filter(Boolean);
 	const parts = [
 		`Delivered: ${delivered.length} of ${outcomes.length} items${delivered.length ? ` (${ids.join('; ')}${delivered.length > ids.length ? `; and ${delivered.length - ids.length} more` : ''})` : ''}.`,
+		asTemplate.length
+			? `Sent as a template (outside the 24-hour window): ${itemList(asTemplate)}.`
+			: '',
+		skipped.length
+			? `Skipped (outside the 24-hour window, nothing sent): ${itemList(skipped)}.`
+			: '',
 		unknown.length
 			? `May have been delivered: ${itemList(unknown)} (check the conversation before sending again).`
 			: '',
@@ -194,6 +210,8 @@ function failureReport(
 	failure.context = {
 		...failure.context,
 		delivered: delivered.length,
+		...(asTemplate.length ? { sentAsTemplate: asTemplate.length } : {}),
+		...(skipped.length ? { skipped: skipped.length } : {}),
 		mayHaveBeenDelivered: unknown.length,
 		notAttempted: notAttempted.length,
 	};
@@ -228,19 +246,11 @@ async function runSends(
 	const sendItems = items.map((_, index) => sendItemAt(this, index, credentials));
 	const outcomes: ItemOutcome[] = items.map(() => undefined);
 
-	// 1. Every item's fields, checked before anything is sent.
-	const fields: IDataObject[] = [];
-	const fingerprints: string[] = [];
+	// 1. Every item's fields (and window choice), checked before anything is sent.
+	const prepared: PreparedSend[] = [];
 	for (const [index, item] of sendItems.entries()) {
 		try {
-			fields[index] = checkWhatsAppLimits(item, definition.url, await definition.build(item));
-			const files = Object.values(item.binaries()).map(({ id, fileName, mimeType, fileSize }) => [
-				id,
-				fileName,
-				mimeType,
-				fileSize,
-			]);
-			fingerprints[index] = fingerprintOf(definition.url, fields[index], files);
+			prepared[index] = await prepareSend(definition, item);
 		} catch (error) {
 			const failure = asNodeError(node, error, index);
 			if (!continueOnFail) throw failure;
@@ -252,7 +262,7 @@ async function runSends(
 	const toSend: number[] = [];
 	for (let index = 0; index < items.length; index++) {
 		if (outcomes[index]) continue;
-		const earlier = record.get(index, fingerprints[index]);
+		const earlier = record.get(index, prepared[index].fingerprint);
 		if (!earlier) toSend.push(index);
 		else
 			outcomes[index] =
@@ -270,26 +280,26 @@ async function runSends(
 	const stop = () => (failed && !continueOnFail) || cancelled();
 	const send = async (index: number) => {
 		const item = sendItems[index];
+		const { fingerprint } = prepared[index];
 		try {
-			const ready = definition.beforeSend
-				? await definition.beforeSend(item, fields[index])
-				: fields[index];
-			const envelope = await deliver(
-				node,
-				index,
-				async () => await sendRequest.call(this, { ...template, body: ready }, index, credentials),
-				{ options: settings, cancelled },
-			);
-			const records = payloadRecords(envelope, 'confirmation').map((record) =>
-				withRecipient(record, ready),
-			);
+			const records = await performSend(definition, item, prepared[index], async (url, body) => {
+				const request =
+					url === definition.url ? template : requestTemplate(node, url, requestOptions);
+				const envelope = await deliver(
+					node,
+					index,
+					async () => await sendRequest.call(this, { ...request, body }, index, credentials),
+					{ options: settings, cancelled },
+				);
+				return payloadRecords(envelope, 'confirmation').map((entry) => withRecipient(entry, body));
+			});
 			outcomes[index] = { records };
-			record.save(index, { fingerprint: fingerprints[index], records });
+			record.save(index, { fingerprint, records });
 		} catch (error) {
 			const failure = asNodeError(node, error, index);
 			outcomes[index] = { error: failure };
 			if (failure.context?.outcome === 'unknown')
-				record.save(index, { fingerprint: fingerprints[index], unknown: failure as NodeApiError });
+				record.save(index, { fingerprint, unknown: failure as NodeApiError });
 			failed = true;
 		}
 	};

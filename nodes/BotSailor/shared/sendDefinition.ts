@@ -15,8 +15,18 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { deliver } from './delivery';
 import { fingerprintOf, sendRecordOf } from './sendRecord';
 import { unwrap } from './output';
-import { apiToken, reportedFailure, sendRequest, withDeadline } from '../../shared/transport';
+import {
+	apiToken,
+	FORM_CONTENT_TYPE,
+	reportedFailure,
+	sendRequest,
+	withDeadline,
+} from '../../shared/transport';
 import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
+import { CONVERSATION_PAGE_SIZE } from '../../shared/conversation';
+import { platformTimeZone } from '../../shared/platformTime';
+import { readWindowStatus, type WindowStatus } from '../../shared/sessionWindow';
+import { sendInWindow, type SessionKind, type WindowChoice } from './windowSend';
 
 /**
  * One definition per send (Send Text, Send Template, Send Buttons, Send Media, Template → Send
@@ -35,6 +45,89 @@ export interface SendDefinition {
 	build(item: SendItem): Promise<IDataObject>;
 	/** Requests the send needs first (Send Media's upload), run in the item's own turn; returns the fields to send. */
 	beforeSend?(item: SendItem, fields: IDataObject): Promise<IDataObject>;
+	/** A free-form (session) message: what it is in `sent_as`, and the item's Outside the 24-Hour Window choice. */
+	session?: { sentAs: SessionKind; choice(item: SendItem): WindowChoice };
+}
+
+/** One item, checked before anything is sent: the fields, the window choice, and their fingerprint (sendRecord.ts). */
+export interface PreparedSend {
+	fields: IDataObject;
+	choice: WindowChoice;
+	fingerprint: string;
+}
+
+/** Builds and checks one item (a bad input throws, naming the field); sends nothing. */
+export async function prepareSend(
+	definition: SendDefinition,
+	item: SendItem,
+): Promise<PreparedSend> {
+	const fields = checkWhatsAppLimits(item, definition.url, await definition.build(item));
+	const choice: WindowChoice = definition.session?.choice(item) ?? { action: 'fail' };
+	const files = Object.values(item.binaries()).map(({ id, fileName, mimeType, fileSize }) => [
+		id,
+		fileName,
+		mimeType,
+		fileSize,
+	]);
+	return { fields, choice, fingerprint: fingerprintOf(definition.url, fields, [files, choice]) };
+}
+
+/**
+ * Sends one prepared item: its own steps first (beforeSend), then the send and, for a free-form message, its window
+ * choice (windowSend.ts). `deliverTo(url, fields)` is the driver's request under the delivery policy, answering the
+ * output records (each with the recipient).
+ */
+export async function performSend(
+	definition: SendDefinition,
+	item: SendItem,
+	prepared: PreparedSend,
+	deliverTo: (url: string, fields: IDataObject) => Promise<IDataObject[]>,
+): Promise<IDataObject[]> {
+	const sendFree = async () => {
+		const fields = definition.beforeSend
+			? await definition.beforeSend(item, prepared.fields)
+			: prepared.fields;
+		return await deliverTo(definition.url, fields);
+	};
+	if (!definition.session) return await sendFree();
+	const { phone_number_id, phone_number } = prepared.fields;
+	return await sendInWindow(definition.session.sentAs, prepared.choice, phone_number, {
+		sendFree,
+		sendTemplate: async (fields) => await deliverTo(TEMPLATE_SEND_URL, fields),
+		readWindow: async () => await windowOf(item, String(phone_number_id), String(phone_number)),
+	});
+}
+
+/** Where a template goes (Send Template's endpoint), for the free-form sends' fallback. */
+const TEMPLATE_SEND_URL = '/whatsapp/send/template';
+
+/** The subscriber's 24-hour window, read from their conversation (Check Window First). */
+async function windowOf(
+	item: SendItem,
+	phoneNumberId: string,
+	phoneNumber: string,
+): Promise<WindowStatus> {
+	const credentials = await item.credentials();
+	return await readWindowStatus(
+		{
+			node: item.getNode(),
+			chatId: phoneNumber,
+			earlierForm: credentials.apiForm === 'earlier',
+			fetch: async (page) =>
+				await item.request({
+					method: 'POST',
+					url: '/whatsapp/get/conversation',
+					headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
+					body: {
+						phone_number_id: phoneNumberId,
+						phone_number: phoneNumber,
+						...(page === undefined ? {} : { limit: CONVERSATION_PAGE_SIZE, offset: page }),
+					},
+				}),
+		},
+		platformTimeZone(item.getNode(), credentials),
+		{ stopWhenClosed: true },
+	);
 }
 
 /** What a send definition reads of one input item, whichever driver runs it. */
@@ -59,6 +152,8 @@ export interface SendItem {
 	): Promise<{ fileName?: string; mimeType?: string; fileSize: number }>;
 	/** A request to the platform with the credential (a step before the send, such as an upload); returns the envelope. */
 	request(options: IHttpRequestOptions): Promise<IDataObject>;
+	/** The credential's fields. */
+	credentials(): Promise<ICredentialDataDecryptedObject>;
 }
 
 /** The item as n8n's declarative engine presents it (one context per item). */
@@ -73,6 +168,8 @@ export function sendItemOf(context: IExecuteSingleFunctions): SendItem {
 		binaryStream: async (binaryDataId) => await context.helpers.getBinaryStream(binaryDataId),
 		binaryMetadata: async (binaryDataId) => await context.helpers.getBinaryMetadata(binaryDataId),
 		request: async (options) => await sendRequest.call(context, options, context.getItemIndex()),
+		credentials: async () =>
+			await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE),
 	};
 }
 
@@ -136,29 +233,21 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 		const item = sendItemOf(this);
 		const itemIndex = this.getItemIndex();
 		try {
-			let fields = checkWhatsAppLimits(item, definition.url, await definition.build(item));
+			const prepared = await prepareSend(definition, item);
 			// What an earlier attempt of this node run (Retry On Fail) did with the item is output again, not sent again.
 			const record = sendRecordOf(this);
-			const files = Object.values(item.binaries()).map(({ id, fileName, mimeType, fileSize }) => [
-				id,
-				fileName,
-				mimeType,
-				fileSize,
-			]);
-			const fingerprint = fingerprintOf(definition.url, fields, files);
-			const earlier = record.get(itemIndex, fingerprint);
+			const earlier = record.get(itemIndex, prepared.fingerprint);
 			if (earlier && 'unknown' in earlier) throw earlier.unknown;
 			if (earlier)
 				return earlier.records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
-			if (definition.beforeSend) fields = await definition.beforeSend(item, fields);
-			let items: INodeExecutionData[];
-			try {
-				items = await deliver(
+			const concurrency = sendsInFlight(await item.credentials());
+			const deliverTo = async (url: string, fields: IDataObject) => {
+				const items = await deliver(
 					this.getNode(),
 					itemIndex,
 					async () => {
 						// Options → Timeout as a deadline for the whole request (transport.ts withDeadline).
-						const deadline = withDeadline(this, { ...requestData.options, body: fields });
+						const deadline = withDeadline(this, { ...requestData.options, url, body: fields });
 						try {
 							return await this.makeRoutingRequest({ ...requestData, options: deadline.options });
 						} catch (error) {
@@ -166,22 +255,22 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 						}
 					},
 					{
-						options: {
-							concurrency: sendsInFlight(
-								await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE),
-							),
-						},
+						options: { concurrency },
 						cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
 					},
 				);
+				return items.map((entry) => withRecipient(entry.json, fields));
+			};
+			let records: IDataObject[];
+			try {
+				records = await performSend(definition, item, prepared, deliverTo);
 			} catch (error) {
 				if (error instanceof NodeApiError && error.context?.outcome === 'unknown')
-					record.save(itemIndex, { fingerprint, unknown: error });
+					record.save(itemIndex, { fingerprint: prepared.fingerprint, unknown: error });
 				throw asNodeError(this.getNode(), error, itemIndex);
 			}
-			const output = items.map((entry) => ({ ...entry, json: withRecipient(entry.json, fields) }));
-			record.save(itemIndex, { fingerprint, records: output.map((entry) => entry.json) });
-			return output;
+			record.save(itemIndex, { fingerprint: prepared.fingerprint, records });
+			return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 		} catch (error) {
 			const failure = asNodeError(this.getNode(), error, itemIndex);
 			if (!this.continueOnFail() && !answersAsTool(this)) throw failure;

@@ -1,8 +1,16 @@
 import { z } from 'zod';
 import { addMessage } from '../control';
 import { keepUpload } from '../media';
-import { fail, ok, p, page, SUBSCRIBER_LIMIT_TEXT, type Route } from '../route';
-import type { ConversationMessage, Row, SimState } from '../state';
+import {
+	fail,
+	ok,
+	OUTSIDE_WINDOW_TEXT,
+	p,
+	page,
+	SUBSCRIBER_LIMIT_TEXT,
+	type Route,
+} from '../route';
+import { insideWindow, type ConversationMessage, type Row, type SimState } from '../state';
 
 /** The spec's "Conversation message" fields, without the simulator's bookkeeping (phone_number_id, read/failed times). */
 export function conversationMessage(message: ConversationMessage) {
@@ -227,8 +235,21 @@ export function typeFromMime(mime: string): string {
  * Sends go to a subscriber; a number that is not one yet becomes one, which the package's
  * subscriber cap can refuse (spec, Limits: "user and message operations").
  */
-function deliver(state: SimState, phoneNumberId: string, phoneNumber: string, content: unknown) {
+function deliver(
+	state: SimState,
+	phoneNumberId: string,
+	phoneNumber: string,
+	content: unknown,
+	{ session = false }: { session?: boolean } = {},
+) {
 	if (!state.bot(phoneNumberId)) return fail(ACCOUNT_NOT_FOUND);
+	// Free-form (session) messages only reach a subscriber who wrote in the last 24 hours (spec, Send text message).
+	if (
+		session &&
+		state.sessionWindow === 'enforced' &&
+		!insideWindow(state, phoneNumberId, phoneNumber)
+	)
+		return fail(OUTSIDE_WINDOW_TEXT);
 	if (
 		!state.subscriber(phoneNumberId, phoneNumber) &&
 		state.subscribers.length >= state.subscriberLimit
@@ -307,10 +328,13 @@ export const messagingWriteRoutes: Route[] = [
 		}),
 		handle: ({ params, state }) =>
 			sent(
-				deliver(state, params.phone_number_id, params.phone_number, {
-					type: 'text',
-					text: { body: params.message },
-				}),
+				deliver(
+					state,
+					params.phone_number_id,
+					params.phone_number,
+					{ type: 'text', text: { body: params.message } },
+					{ session: true },
+				),
 			),
 	},
 	{
@@ -430,7 +454,9 @@ export const messagingWriteRoutes: Route[] = [
 					footer: params.button_footer_text,
 				},
 			};
-			return sent(deliver(state, params.phone_number_id, params.phone_number, content));
+			return sent(
+				deliver(state, params.phone_number_id, params.phone_number, content, { session: true }),
+			);
 		},
 	},
 	{
@@ -465,7 +491,9 @@ export const messagingWriteRoutes: Route[] = [
 					caption: params.media_caption_text ?? params.message,
 				},
 			};
-			return sent(deliver(state, params.phone_number_id, params.phone_number, content));
+			return sent(
+				deliver(state, params.phone_number_id, params.phone_number, content, { session: true }),
+			);
 		},
 	},
 	{

@@ -3,6 +3,7 @@ import { recipient, whatsAppNumber } from '../common';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
+import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
 export const BUTTON_COUNT_TEXT = 'You can send between 1 and 3 reply buttons.';
 export const BUTTON_MEDIA_TEXT =
@@ -145,6 +146,7 @@ export const sendButtons: SendDefinition = {
 	resource: 'message',
 	operation: 'sendButtons',
 	url: '/whatsapp/send/interactive-buttons',
+	session: { sentAs: 'buttons', choice: windowChoiceOf },
 	async build(item) {
 		const additional = (item.param('additionalFields', {}) ?? {}) as IDataObject;
 		const body: IDataObject = {
@@ -193,5 +195,5 @@ export const sendButtonsOperation: OperationDescription = {
 		description: 'Send a session message with one to three reply buttons',
 		routing: sendRouting(sendButtons),
 	},
-	fields: [whatsAppNumber(), recipient(), ...fields],
+	fields: withWindowFields([whatsAppNumber(), recipient(), ...fields]),
 };

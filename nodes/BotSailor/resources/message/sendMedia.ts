@@ -4,6 +4,7 @@ import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inpu
 import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import { checkedFile, uploadBinary, type CheckedFile } from '../../shared/upload';
 import type { OperationDescription } from '../resource';
+import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { fileNameFromUrl, mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
 
 const showSource = (source: string) => ({ show: { source: [source] } });
@@ -157,6 +158,7 @@ export const sendMedia: SendDefinition = {
 	resource: 'message',
 	operation: 'sendMedia',
 	url: '/whatsapp/send/file',
+	session: { sentAs: 'media', choice: windowChoiceOf },
 	async build(item) {
 		const source = String(item.param('source', 'url'));
 		const additional = (item.param('additionalFields', {}) ?? {}) as IDataObject;
@@ -207,5 +209,5 @@ export const sendMediaOperation: OperationDescription = {
 		description: 'Send an image, video, audio or document from a URL, a media ID or a binary file',
 		routing: sendRouting(sendMedia),
 	},
-	fields: [whatsAppNumber(), recipient(), ...fields],
+	fields: withWindowFields([whatsAppNumber(), recipient(), ...fields]),
 };

@@ -34,12 +34,6 @@ export function templateLocator(): INodeProperties {
 
 export const TEMPLATE_VARIABLE = /^templateVariable-(.+)-(\d+)$/;
 
-/** Node version 1 shows both variable fields; from 1.1 the Variables choice shows one. */
-const forVersion1 = { show: { '@version': [1] } };
-const forSource = (source: string) => ({
-	show: { '@version': [{ _cnd: { gte: 1.1 } }], variableSource: [source] },
-});
-
 function mappedVariables(displayOptions: INodeProperties['displayOptions']): INodeProperties {
 	return {
 		displayName: 'Template Variables',
@@ -104,37 +98,56 @@ export function manualVariables(
 	};
 }
 
-const variableFields: INodeProperties[] = [
-	mappedVariables(forVersion1),
-	manualVariables(forVersion1),
-	mappedVariables(forSource('mapper')),
-	manualVariables(forSource('manual')),
-];
+/** Display conditions on top of a field's own (the 24-hour fallback's choice). */
+type Conditions = NonNullable<NonNullable<INodeProperties['displayOptions']>['show']>;
+
+/**
+ * The template, the Variables choice and the variable fields, as Send Template shows them. `when` adds display
+ * conditions to each: the free-form sends show them as the template sent outside the 24-hour window.
+ * Node version 1 shows both variable fields; from 1.1 the Variables choice shows one.
+ */
+export function templateChoiceFields(
+	when: Conditions = {},
+	templateName = 'Template',
+): INodeProperties[] {
+	const show = (conditions: Conditions) => ({ show: { ...conditions, ...when } });
+	const fromVersion11 = { '@version': [{ _cnd: { gte: 1.1 } }] };
+	const locator = templateLocator();
+	return [
+		Object.keys(when).length
+			? { ...locator, displayName: templateName, displayOptions: show({}) }
+			: locator,
+		{
+			displayName: 'Variables',
+			name: 'variableSource',
+			type: 'options',
+			options: [
+				{
+					name: 'From the Template',
+					value: 'mapper',
+					description:
+						'One field per variable of the chosen template, listed from its variable map',
+				},
+				{
+					name: 'By Label and Position',
+					value: 'manual',
+					description: 'For a template given by ID or an expression, or one without a variable map',
+				},
+			],
+			default: 'mapper',
+			description: "Where to enter the values of the template's variables",
+			// Node version 1.1: version 1 workflows keep both variable fields shown and sent.
+			displayOptions: show(fromVersion11),
+		},
+		mappedVariables(show({ '@version': [1] })),
+		manualVariables(show({ '@version': [1] })),
+		mappedVariables(show({ ...fromVersion11, variableSource: ['mapper'] })),
+		manualVariables(show({ ...fromVersion11, variableSource: ['manual'] })),
+	];
+}
 
 const fields: INodeProperties[] = [
-	templateLocator(),
-	{
-		displayName: 'Variables',
-		name: 'variableSource',
-		type: 'options',
-		options: [
-			{
-				name: 'From the Template',
-				value: 'mapper',
-				description: 'One field per variable of the chosen template, listed from its variable map',
-			},
-			{
-				name: 'By Label and Position',
-				value: 'manual',
-				description: 'For a template given by ID or an expression, or one without a variable map',
-			},
-		],
-		default: 'mapper',
-		description: "Where to enter the values of the template's variables",
-		// Node version 1.1: version 1 workflows keep both variable fields shown and sent.
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
-	},
-	...variableFields,
+	...templateChoiceFields(),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

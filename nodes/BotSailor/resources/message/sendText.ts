@@ -3,6 +3,7 @@ import { recipient, whatsAppNumber } from '../common';
 import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
+import { windowChoiceOf, withWindowFields } from './outsideWindow';
 
 const fields: INodeProperties[] = [
 	{
@@ -29,6 +30,7 @@ export const sendText: SendDefinition = {
 	resource: 'message',
 	operation: 'sendText',
 	url: '/whatsapp/send',
+	session: { sentAs: 'text', choice: windowChoiceOf },
 	async build(item) {
 		return checkFields(item, schema(), {
 			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
@@ -47,5 +49,5 @@ export const sendTextOperation: OperationDescription = {
 			'Send free text. It only reaches a subscriber inside the 24-hour session window after their last message; otherwise use Send Template.',
 		routing: sendRouting(sendText),
 	},
-	fields: [whatsAppNumber(), recipient(), ...fields],
+	fields: withWindowFields([whatsAppNumber(), recipient(), ...fields]),
 };

@@ -6,6 +6,7 @@ import { create } from './create';
 import { deleteOperation } from './delete';
 import { get } from './get';
 import { getMany } from './getMany';
+import { getWindowStatus } from './getWindowStatus';
 import { removeFromSequences } from './removeFromSequences';
 import { removeLabels } from './removeLabels';
 import { resetInputFlow } from './resetInputFlow';
@@ -23,6 +24,7 @@ export const subscriberDescription = resource(
 		deleteOperation,
 		get,
 		getMany,
+		getWindowStatus,
 		removeFromSequences,
 		removeLabels,
 		resetInputFlow,
