@@ -39,6 +39,7 @@ export interface TestCredentials {
 	apiToken: string;
 	apiForm?: 'current' | 'earlier';
 	maxSendsInFlight?: number;
+	platformTimeZone?: string;
 }
 
 /**

@@ -400,3 +400,57 @@ describe('templates', () => {
 		).toEqual({ status: '1', message: 'Whatsapp account has been connect successfully.' });
 	});
 });
+
+describe('the 24-hour window (SPEC-GAP: sessionWindow, control actions window and clock)', () => {
+	async function control(action: string, input: unknown): Promise<unknown> {
+		const response = await fetch(`${context.sim.url}/__control/${action}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(input),
+		});
+		return ((await response.json()) as { result: unknown }).result;
+	}
+
+	it('refuses free-form sends to a subscriber whose last message is over 24 hours old; window moves it back', async () => {
+		await control('deployment', { sessionWindow: 'enforced' });
+		await control('clock', { time_zone: 'UTC' });
+		await control('message', { phone_number_id: NUMBER, phone_number: PHONE, text: 'Hi' });
+		const text = { phone_number_id: NUMBER, phone_number: PHONE, message: 'Hello' };
+		expect((await call('/whatsapp/send', text)).status).toBe('1');
+
+		const moved = (await control('window', {
+			phone_number_id: NUMBER,
+			phone_number: PHONE,
+			hours_ago: 25,
+		})) as { last_incoming_at: string };
+		const conversation = await call('/whatsapp/get/conversation', {
+			phone_number_id: NUMBER,
+			phone_number: PHONE,
+			limit: '50',
+		});
+		const ownLast = (conversation.message as Array<Record<string, string>>).find(
+			(row) => row.sender === 'user',
+		);
+		expect(ownLast?.conversation_time).toBe(moved.last_incoming_at);
+		const before = context.sim.state.messages.length;
+		expect(await call('/whatsapp/send', text)).toEqual({
+			status: '0',
+			message:
+				'Sending message outside 24 hour window is not allowed. You can only send template message to this user.',
+		});
+		expect(
+			(
+				await call('/whatsapp/send/file', {
+					phone_number_id: NUMBER,
+					phone_number: PHONE,
+					media_url: 'https://example.com/menu.pdf',
+					media_type: 'document',
+				})
+			).status,
+		).toBe('0');
+		expect(context.sim.state.messages.length).toBe(before);
+
+		await control('window', { phone_number_id: NUMBER, phone_number: PHONE, hours_ago: 23 });
+		expect((await call('/whatsapp/send', text)).status).toBe('1');
+	});
+});

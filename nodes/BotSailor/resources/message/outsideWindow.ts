@@ -24,7 +24,6 @@ function outsideWindowFields(): INodeProperties[] {
 			displayName: 'Outside the 24-Hour Window',
 			name: 'outsideWindow',
 			type: 'options',
-			noDataExpression: true,
 			options: [
 				{
 					name: 'Fail',
