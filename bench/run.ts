@@ -24,6 +24,7 @@ import { packageRows } from './package';
 import { reactionRows } from './reaction';
 import { realN8nSendRow } from './realN8n';
 import { sendTextNode, sendTextParameters } from './sendTextNode';
+import { windowRows } from './window';
 
 // The explicit .ts: under tsx, `BotSailorTrigger.node` would resolve to the codex file BotSailorTrigger.node.json.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -556,6 +557,12 @@ async function main() {
 		if (wanted(9)) {
 			log('row 9');
 			await idleStatusCost(sim);
+		}
+		if (wanted(11)) {
+			log('row 11');
+			rows.push(
+				...((await windowRows(sim, { count: N.send, phoneNumberId: PHONE_NUMBER_ID })) as Row[]),
+			);
 		}
 	} finally {
 		await sim.stop();

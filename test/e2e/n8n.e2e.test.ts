@@ -18,6 +18,7 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { addMessage } from '../simulator/control';
 import { startSimulator, type Simulator } from '../simulator/server';
 import { newWebhookTriggerPanel, signedInEditor, withChromium } from './editor';
 import {
@@ -86,16 +87,46 @@ const checks: Record<string, (run: IRun) => void> = {
 		expect(sim.state.subscriber(NUMBER, '15550100001')?.label_ids).toContain(32);
 	},
 	bsExKeywords: (run) => {
-		expect(nodeOutput(run, 'Route by Keyword', 0)).toHaveLength(1);
+		expect(nodeOutput(run, 'Route by Keyword', 0)).toHaveLength(2);
 		expect(nodeOutput(run, 'Route by Keyword', 1)).toHaveLength(1);
+		// Ava wrote a minute ago: her buttons went out. Chloe last wrote 30 hours ago: the platform refused the
+		// buttons, and Send a Template Instead sent welcome_offer with her first name.
 		expect(nodeOutput(run, 'Send Size Buttons')).toEqual([
-			expect.objectContaining({ success: true }),
+			expect.objectContaining({ success: true, sent_as: 'buttons', phone_number: '15550100001' }),
+			expect.objectContaining({ success: true, sent_as: 'template', phone_number: '15550100003' }),
 		]);
-		const buttons = sim.requests.find(
-			(request) => request.path === '/whatsapp/send/interactive-buttons',
+		const samples = ['15550100001', '15550100003'];
+		const buttons = sim.requests.filter(
+			(request) =>
+				request.path === '/whatsapp/send/interactive-buttons' &&
+				samples.includes(String(request.body.phone_number)),
 		);
-		expect(buttons?.body.phone_number).toBe('15550100001');
-		expect(JSON.parse(String(buttons?.body.buttons))).toHaveLength(3);
+		expect(buttons.map((request) => request.body.phone_number)).toEqual([
+			'15550100001',
+			'15550100003',
+		]);
+		expect(JSON.parse(String(buttons[0].body.buttons))).toHaveLength(3);
+		const templates = sim.requests.filter(
+			(request) =>
+				request.path === '/whatsapp/send/template' && request.body.phone_number === '15550100003',
+		);
+		expect(templates.map((request) => request.body)).toEqual([
+			{
+				phone_number_id: NUMBER,
+				phone_number: '15550100003',
+				template_id: '900000',
+				'templateVariable-first_name-1': 'Chloe',
+				'templateVariable-discount-2': '10%',
+			},
+		]);
+		const sentToChloe = sim.state.messages.filter(
+			(message) =>
+				message.whatsapp_bot_subscriber_subscriber_id === '15550100003' &&
+				message.message_status === 'sent',
+		);
+		expect(sentToChloe.map((message) => JSON.parse(message.message_content).type)).toEqual([
+			'template',
+		]);
 		const fields = sim.requests.find(
 			(request) => request.path === '/whatsapp/subscriber/chat/assign-custom-fields',
 		);
@@ -176,6 +207,19 @@ const checks: Record<string, (run: IRun) => void> = {
 				(purchase) => purchase.user_id === user.user_id && purchase.addon_id === 1,
 			),
 		).toBe(true);
+	},
+};
+
+/** What the platform must look like before an example runs (undone after it). */
+const setups: Record<string, () => void> = {
+	// The 24-hour window enforced on a clock at now: Ava wrote a minute ago, Chloe 30 hours ago.
+	bsExKeywords: () => {
+		sim.state.sessionWindow = 'enforced';
+		sim.state.clock = Date.now();
+		addMessage(sim.state, { phone_number_id: NUMBER, phone_number: '15550100001', text: 'Hi!' });
+		sim.state.clock = Date.now() - 30 * 3_600_000;
+		addMessage(sim.state, { phone_number_id: NUMBER, phone_number: '15550100003', text: 'Hello' });
+		sim.state.clock = Date.now();
 	},
 };
 
@@ -285,9 +329,14 @@ describe('every example', () => {
 	test.each(executable.map(({ file, workflow }) => [file.split('/').pop()!, workflow.id]))(
 		'%s runs with `n8n execute`',
 		async (_file, id) => {
-			const run = await execute(n8n, id);
-			expect(run.status).toBe('success');
-			checks[id](run);
+			setups[id]?.();
+			try {
+				const run = await execute(n8n, id);
+				expect(run.status).toBe('success');
+				checks[id](run);
+			} finally {
+				sim.state.sessionWindow = 'off';
+			}
 		},
 	);
 });

@@ -16,6 +16,7 @@ import { fingerprintOf, sendRecordOf } from '../sendRecord';
 import { isHumanReview, readQuestion, waitTill, type Question } from './question';
 import { subscriberName } from './recipient';
 import { linkValue, readTemplate, type TemplateQuestion } from './template';
+import { isOutsideWindowRefusal } from '../../../shared/sessionWindow';
 
 const SEND_URL = '/whatsapp/send';
 const TEMPLATE_URL = '/whatsapp/send/template';
@@ -55,7 +56,7 @@ function explainRefusal(error: unknown): unknown {
 		error.message.startsWith('The platform answered with')
 	)
 		return error;
-	const windowText = /24|window|session|re-?engag|expired|outside/i.test(error.message);
+	const windowText = isOutsideWindowRefusal(error);
 	const rule =
 		'WhatsApp delivers free text (which carries this question) only within 24 hours after the subscriber’s last message.';
 	const fix =
