@@ -60,6 +60,22 @@ describe('BotSailor API credential', () => {
 		expect(REFUSED_TOKEN_MESSAGE.startsWith(promised!)).toBe(true);
 	});
 
+	it('a Platform Time Zone the runtime does not know fails the test, naming the field, before any request; a known one passes', async () => {
+		const withZone = async (platformTimeZone: string) =>
+			await testBotSailorApi.call(new CredentialTestContext(), {
+				id: 'credential-test',
+				name: 'BotSailor account',
+				type: 'botSailorApi',
+				data: { ...fx.credentials, platformTimeZone },
+			});
+		expect(await withZone('Asia/Dhak')).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/^Platform Time Zone "Asia\/Dhak" is not a time zone/),
+		});
+		expect(fx.sim.requests).toEqual([]);
+		expect(await withZone('Asia/Dhaka')).toEqual({ status: 'OK', message: TEST_PASSED_MESSAGE });
+	});
+
 	it('fails with its own message on HTTP 200 with status "0"', async () => {
 		fx.sim.faults.add('/user/myInfo', {
 			kind: 'status0',
