@@ -42,7 +42,7 @@ describe('node versions', () => {
 
 	it.each(versions)('version %s: the parameters and defaults of every operation', (typeVersion) => {
 		const operations = describedOperations();
-		expect(operations.length).toBe(65); // 63 endpoints + Message → Download Media, Send and Wait for Response
+		expect(operations.length).toBe(70); // 63 endpoints + Message → Download Media, Send and Wait for Response, Get Transcript, Get Unanswered; Subscriber → Opt Out, Opt In, Hand Over to a Person
 		const shown = Object.fromEntries(
 			operations.map(({ resource, operation }) => [
 				`${resource}.${operation}`,

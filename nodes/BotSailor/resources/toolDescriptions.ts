@@ -21,6 +21,10 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
 		'Ask one subscriber over WhatsApp to approve, decline or answer, and wait for their answer before going on. Use it when a person must decide before the next step. The question is free text, so it reaches the subscriber only inside the 24-hour window after their last message. Each call sends one question.',
 	'message.getMany':
 		'Read the WhatsApp conversation with one subscriber, newest message first: who wrote what and when. Use it before answering, to see what the subscriber asked.',
+	'message.getTranscript':
+		'Read the recent WhatsApp conversation with one subscriber as a transcript, oldest line first, each line tagged with who wrote it: "customer:" (the subscriber), "bot:" (automated messages, including your own earlier answers), "agent <name>:" (a person of the team writing from the inbox) or "system:" (inbox events such as a label added). Photos, voice notes and documents appear as [photo: caption], [voice note], [document: name]. Use it before answering, so that your answer fits what was already said, including what a human agent told the customer. Only the newest messages that fit its length limit are returned.',
+	'message.getUnanswered':
+		"Get the subscriber's messages that nobody has answered yet (everything they wrote since the last message sent to them), joined in order, with how many there are. Use it to answer several short messages in one reply.",
 	'message.getStatus':
 		'Get the delivery status (sent, delivered, read, failed) of a message sent earlier, by its WhatsApp message ID (wamid…).',
 	'message.downloadMedia':
@@ -41,6 +45,12 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
 	'subscriber.removeFromSequences': 'Remove a WhatsApp subscriber from sequence campaigns.',
 	'subscriber.assignToTeamMember':
 		"Assign a subscriber's conversation to a human team member (agent) of the account.",
+	'subscriber.handOver':
+		'Hand the conversation with this subscriber over to a person of the team: assigns it to a team member, marks it open in the inbox and leaves an internal note with the reason. Use it when the customer asks for a human, is upset, or asks something you cannot answer or decide (refunds, complaints, exceptions). Give a short reason the person can act on, e.g. "Wants a refund for order 1043, item arrived broken". After it, tell the customer a person will reply; do not keep answering questions the person now handles.',
+	'subscriber.optOut':
+		'Opt the subscriber out of messages: adds the opt-out label and removes them from every follow-up sequence. Use it when the customer asks to stop receiving messages (STOP, unsubscribe, "do not message me"). Then send no further marketing; one short confirmation that they were unsubscribed is the most to send.',
+	'subscriber.optIn':
+		'Opt a subscriber back in after an earlier opt-out (removes the opt-out label). Use it only when the customer clearly asks to receive messages again (START, subscribe).',
 	'subscriber.setConversationStatus':
 		"Mark a subscriber's conversation as open, resolved or pending in the team inbox.",
 	'subscriber.setCustomFields': 'Set custom field values of a WhatsApp subscriber.',

@@ -6,6 +6,9 @@ import { create } from './create';
 import { deleteOperation } from './delete';
 import { get } from './get';
 import { getMany } from './getMany';
+import { handOverOperation } from './handOver';
+import { optInOperation } from './optIn';
+import { optOutOperation } from './optOut';
 import { removeFromSequences } from './removeFromSequences';
 import { removeLabels } from './removeLabels';
 import { resetInputFlow } from './resetInputFlow';
@@ -23,6 +26,9 @@ export const subscriberDescription = resource(
 		deleteOperation,
 		get,
 		getMany,
+		handOverOperation,
+		optInOperation,
+		optOutOperation,
 		removeFromSequences,
 		removeLabels,
 		resetInputFlow,
