@@ -11,6 +11,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TOOL_DESCRIPTIONS } from '../../nodes/BotSailor/resources/toolDescriptions';
 import { addMessage, setMessageStatus } from '../simulator/control';
 import { startSimulator, type Simulator } from '../simulator/server';
 import {
@@ -185,6 +186,28 @@ test('a burst of three messages is answered once, with the earlier turns (a huma
 	];
 	executionsSoFar += 3;
 	await settled(executionsSoFar);
+
+	// The tools the model was offered, each with its description for a model and only its $fromAI() keys.
+	const tools = standIn.requests[0].body.tools ?? [];
+	const offered = Object.fromEntries(tools.map((tool) => [tool.function.name, tool.function]));
+	expect(Object.keys(offered).sort()).toEqual([
+		'Get_Subscriber',
+		'Get_Transcript',
+		'Hand_Over_to_a_Person',
+		'Send_Text',
+		'Update_CRM_Deal',
+	]);
+	for (const [name, key] of [
+		['Get_Transcript', 'message.getTranscript'],
+		['Hand_Over_to_a_Person', 'subscriber.handOver'],
+		['Send_Text', 'message.sendText'],
+	])
+		expect(offered[name].description).toContain(TOOL_DESCRIPTIONS[key]);
+	expect(offered.Get_Transcript.description).toContain(`WhatsApp number ${NUMBER}`);
+	const keys = (name: string) =>
+		Object.keys((offered[name].parameters as { properties: object }).properties).sort();
+	expect(keys('Hand_Over_to_a_Person')).toEqual(['phone_number', 'reason']);
+	expect(keys('Get_Transcript')).toEqual(['phone_number']);
 
 	// One reply to three messages.
 	expect(sendsTo(PHONE)).toHaveLength(1);
