@@ -38,6 +38,7 @@ import {
 	type Server,
 	type Workflow,
 } from './n8n';
+import { signedInEditor, withChromium } from './editor';
 import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
 
 const NUMBER = '104382179270221';
@@ -288,3 +289,35 @@ test('a handoff request assigns the conversation to a person, opens it and leave
 	expect(standIn.toolResults(standIn.requests[1])[0].content).toContain('"handed_over":true');
 	expect(sendsTo(HANDED)).toHaveLength(1);
 }, 180_000);
+
+withChromium('the receptionist example in the editor')(
+	'the editor shows the example: every node with its subtitle, the tools under the agent (docs/ai-receptionist.png)',
+	async () => {
+		const { browser, page } = await signedInEditor(n8n.url, { width: 1600, height: 900 });
+		try {
+			await page.goto(`${n8n.url}/workflow/${EXAMPLE.id}`);
+			const node = (name: string) =>
+				page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first();
+			await node('Get Unanswered').waitFor({ timeout: 30_000 });
+			for (const name of [
+				'On Incoming Message',
+				'Wait for More Messages',
+				'Is Newest?',
+				'Wants to Stop?',
+				'Opt Out',
+				'AI Agent',
+				'Get Transcript',
+				'Hand Over to a Person',
+				'Send Text',
+			])
+				await node(name).waitFor({ timeout: 10_000 });
+			const subtitle = (await node('Get Unanswered').innerText()).replace(/\s+/g, ' ');
+			expect(subtitle).toContain('Get Unanswered: Message');
+			await page.waitForTimeout(1000);
+			await page.screenshot({ path: join(__dirname, '..', '..', 'docs', 'ai-receptionist.png') });
+		} finally {
+			await browser.close();
+		}
+	},
+	120_000,
+);
