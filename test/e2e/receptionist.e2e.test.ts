@@ -313,6 +313,19 @@ withChromium('the receptionist example in the editor')(
 				await node(name).waitFor({ timeout: 10_000 });
 			const subtitle = (await node('Get Unanswered').innerText()).replace(/\s+/g, ' ');
 			expect(subtitle).toContain('Get Unanswered: Message');
+			// n8n's "Production Checklist" pop-up of a published workflow would cover the sticky note.
+			await page
+				.getByText('Production Checklist')
+				.locator('xpath=..')
+				.locator('button, [role=button], svg')
+				.last()
+				.click({ timeout: 3000 })
+				.catch(() => undefined);
+			await page.keyboard.press('Escape');
+			await page
+				.locator('[data-test-id="zoom-to-fit"]')
+				.click({ timeout: 3000 })
+				.catch(() => undefined);
 			await page.waitForTimeout(1000);
 			await page.screenshot({ path: join(__dirname, '..', '..', 'docs', 'ai-receptionist.png') });
 		} finally {
