@@ -23,6 +23,7 @@ import {
 } from '../webhookTrigger/realN8n';
 import {
 	EXAMPLES_DIR,
+	ROOT,
 	Session,
 	activateWorkflow,
 	findFreePortPair,
@@ -327,7 +328,7 @@ withChromium('the receptionist example in the editor')(
 				.click({ timeout: 3000 })
 				.catch(() => undefined);
 			await page.waitForTimeout(1000);
-			await page.screenshot({ path: join(__dirname, '..', '..', 'docs', 'ai-receptionist.png') });
+			await page.screenshot({ path: join(ROOT, 'docs', 'ai-receptionist.png') });
 		} finally {
 			await browser.close();
 		}
