@@ -121,4 +121,22 @@ describe('tool descriptions', () => {
 			expect(TOOL_DESCRIPTIONS[`message.${session}`]).toContain('24-hour window');
 		expect(TOOL_DESCRIPTIONS['template.sendBroadcast']).toContain('many messages');
 	});
+
+	it('the conversation, handoff and opt-out tools say what they return and when to use them', () => {
+		expect(TOOL_DESCRIPTIONS['message.getTranscript']).toMatch(
+			/customer:.*bot:.*agent <name>:.*system:/s,
+		);
+		expect(TOOL_DESCRIPTIONS['message.getTranscript']).toContain('Use it before answering');
+		expect(TOOL_DESCRIPTIONS['message.getUnanswered']).toContain('Use it to answer several');
+		expect(TOOL_DESCRIPTIONS['subscriber.handOver']).toMatch(
+			/Use it when the customer asks for a human/,
+		);
+		expect(TOOL_DESCRIPTIONS['subscriber.handOver']).toContain('reason');
+		expect(TOOL_DESCRIPTIONS['subscriber.optOut']).toMatch(/STOP, unsubscribe/);
+		// Every operation a model acts on a subscriber with says what it does in more than a few words.
+		for (const [key, text] of Object.entries(TOOL_DESCRIPTIONS).filter(([key]) =>
+			/^(message|subscriber|note|crmDeal)\./.test(key),
+		))
+			expect({ key, long: text.length >= 60 }).toEqual({ key, long: true });
+	});
 });

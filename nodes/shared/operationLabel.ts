@@ -15,6 +15,7 @@ const OPERATION_NAMES: Record<string, string> = {
 	addToSequences: 'Add to Sequences',
 	assignToTeamMember: 'Assign to Team Member',
 	getAiTokens: 'Get AI Tokens',
+	handOver: 'Hand Over to a Person',
 	sendAndWait: 'Send and Wait for Response',
 	updateAiTokens: 'Update AI Tokens',
 };

@@ -227,6 +227,8 @@ const setups: Record<string, () => void> = {
 const notExecutable: Record<string, string> = {
 	bsExAiAgent:
 		'starts from a Chat Trigger: run for real under AI Agent 3.1 and 2.2 in aiAgent.e2e.test.ts',
+	bsExAiReceptionist:
+		'starts from the Webhook Trigger and an AI Agent: run for real (bursts, STOP, handoff) in receptionist.e2e.test.ts',
 	bsExDownloadMedia: 'runs in media.e2e.test.ts, with n8n in filesystem binary mode',
 	bsExMcpServer:
 		'starts from an MCP client: run for real with the official MCP SDK client in mcpServer.e2e.test.ts',

@@ -522,6 +522,52 @@ export const catalog: CatalogEntry[] = [
 	},
 	{
 		resource: 'message',
+		operation: 'getTranscript',
+		endpoint: '/whatsapp/get/conversation',
+		repeatable: true,
+		parameters: { ...number, phoneNumber: PHONE, lastMessages: 10, maxCharacters: 2000 },
+		cases: [
+			whatsAppNumber,
+			recipientPhone,
+			{
+				path: 'lastMessages',
+				parameter: 'Last Messages',
+				invalid: [
+					{ why: 'letters', value: 'ten' },
+					{ why: 'zero (out of range)', value: 0 },
+					{ why: 'over the most (1,000)', value: 1001 },
+				],
+			},
+			{
+				path: 'maxCharacters',
+				parameter: 'Max Characters',
+				invalid: [
+					{ why: 'letters', value: 'lots' },
+					{ why: 'under the least (100)', value: 50 },
+				],
+			},
+			{
+				path: 'since',
+				parameter: 'Since',
+				extra: { range: 'since' },
+				invalid: [
+					{ why: 'words', value: 'yesterday' },
+					{ why: 'empty', value: '' },
+					{ why: 'day first', value: '31/12/2026' },
+				],
+			},
+		],
+	},
+	{
+		resource: 'message',
+		operation: 'getUnanswered',
+		endpoint: '/whatsapp/get/conversation',
+		repeatable: true,
+		parameters: { ...number, phoneNumber: PHONE, messageId: 'wamid.none' },
+		cases: [whatsAppNumber, recipientPhone],
+	},
+	{
+		resource: 'message',
 		operation: 'getStatus',
 		endpoint: '/whatsapp/get/message-status',
 		repeatable: true,
@@ -748,6 +794,34 @@ export const catalog: CatalogEntry[] = [
 		repeatable: true,
 		parameters: { ...onSubscriber },
 		cases: [whatsAppNumber, subscriberPhone],
+	},
+	{
+		resource: 'subscriber',
+		operation: 'handOver',
+		endpoint: '/whatsapp/subscriber/chat/assign-to-team-member',
+		repeatable: true,
+		parameters: { ...onSubscriber, teamMember: list('502'), reason: 'Asks for a refund' },
+		cases: [
+			whatsAppNumber,
+			subscriberPhone,
+			{ path: 'teamMember.value', parameter: 'Team Member', invalid: integerInvalid },
+		],
+	},
+	{
+		resource: 'subscriber',
+		operation: 'optOut',
+		endpoint: '/label/list',
+		repeatable: true,
+		parameters: { ...onSubscriber, optOutLabel: 'opted-out', blockConversation: true },
+		cases: [whatsAppNumber, subscriberPhone, required('optOutLabel', 'Opt-Out Label')],
+	},
+	{
+		resource: 'subscriber',
+		operation: 'optIn',
+		endpoint: '/label/list',
+		repeatable: true,
+		parameters: { ...onSubscriber, optOutLabel: 'VIP', unblockConversation: true },
+		cases: [whatsAppNumber, subscriberPhone, required('optOutLabel', 'Opt-Out Label')],
 	},
 	{
 		resource: 'subscriber',

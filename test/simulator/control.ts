@@ -103,6 +103,8 @@ export function addMessage(
 		sender?: string;
 		name?: string;
 		status?: string | null;
+		/** The team member who wrote an `agent` row (default Alex Agent). */
+		agent_name?: string;
 	},
 ): ConversationMessage {
 	const phoneNumberId = input.phone_number_id ?? state.bots[0].phone_number_id;
@@ -130,7 +132,7 @@ export function addMessage(
 		whatsapp_bot_subscriber_subscriber_id: subscriber.chat_id,
 		whatsapp_bot_id: bot.whatsapp_bot_id,
 		sender,
-		agent_name: sender === 'agent' ? 'Alex Agent' : null,
+		agent_name: sender === 'agent' ? (input.agent_name ?? 'Alex Agent') : null,
 		message_content: stored,
 		conversation_time: time,
 		wa_message_id: waMessageId,

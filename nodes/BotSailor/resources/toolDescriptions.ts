@@ -21,6 +21,10 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
 		'Ask one subscriber over WhatsApp to approve, decline or answer, and wait for their answer before going on. Use it when a person must decide before the next step. The question is free text, so it reaches the subscriber only inside the 24-hour window after their last message. Each call sends one question.',
 	'message.getMany':
 		'Read the WhatsApp conversation with one subscriber, newest message first: who wrote what and when. Use it before answering, to see what the subscriber asked.',
+	'message.getTranscript':
+		'Read the recent WhatsApp conversation with one subscriber as a transcript, oldest line first, each line tagged with who wrote it: "customer:" (the subscriber), "bot:" (automated messages, including your own earlier answers), "agent <name>:" (a person of the team writing from the inbox) or "system:" (inbox events such as a label added). Photos, voice notes and documents appear as [photo: caption], [voice note], [document: name]. Use it before answering, so that your answer fits what was already said, including what a human agent told the customer. Only the newest messages that fit its length limit are returned.',
+	'message.getUnanswered':
+		"Get the subscriber's messages that nobody has answered yet (everything they wrote since the last message sent to them), joined in order, with how many there are. Use it to answer several short messages in one reply.",
 	'message.getStatus':
 		'Get the delivery status (sent, delivered, read, failed) of a message sent earlier, by its WhatsApp message ID (wamid…).',
 	'message.downloadMedia':
@@ -34,26 +38,40 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
 		'List the WhatsApp subscribers (contacts), most recent activity first. Use a small limit.',
 	'subscriber.create':
 		'Create a WhatsApp subscriber (contact) with a phone number and a name. Sends nothing to them.',
-	'subscriber.update': 'Change the name, email or other details of a WhatsApp subscriber.',
+	'subscriber.update':
+		"Change a WhatsApp subscriber's first name, last name or gender, for example after they tell you their name. Sends nothing to them.",
 	'subscriber.delete': 'Delete a WhatsApp subscriber (contact) and their data. Cannot be undone.',
-	'subscriber.addLabels': 'Add labels (tags) to a WhatsApp subscriber.',
-	'subscriber.removeLabels': 'Remove labels (tags) from a WhatsApp subscriber.',
+	'subscriber.addLabels':
+		'Add labels (tags) to a WhatsApp subscriber, to sort them for the team or for campaigns (e.g. an interest they mentioned). The labels are set in this tool. Sends nothing to them.',
+	'subscriber.removeLabels':
+		'Remove labels (tags) from a WhatsApp subscriber. The labels are set in this tool. Sends nothing to them.',
 	'subscriber.addToSequences':
-		'Add a WhatsApp subscriber to sequence campaigns (scheduled follow-up messages).',
-	'subscriber.removeFromSequences': 'Remove a WhatsApp subscriber from sequence campaigns.',
+		'Add a WhatsApp subscriber to sequence campaigns: scheduled follow-up messages the platform will send them over the next days. Use it only when the subscriber agreed to receive them.',
+	'subscriber.removeFromSequences':
+		'Remove a WhatsApp subscriber from sequence campaigns, so the scheduled follow-ups stop. For a subscriber who wants no messages at all, use Opt Out instead.',
 	'subscriber.assignToTeamMember':
-		"Assign a subscriber's conversation to a human team member (agent) of the account.",
+		"Assign a subscriber's conversation to a human team member (agent) of the account, by the member's ID. To hand a customer over with a reason and the conversation reopened, Hand Over to a Person does all of it.",
+	'subscriber.handOver':
+		'Hand the conversation with this subscriber over to a person of the team: assigns it to a team member, marks it open in the inbox and leaves an internal note with the reason. Use it when the customer asks for a human, is upset, or asks something you cannot answer or decide (refunds, complaints, exceptions). Give a short reason the person can act on, e.g. "Wants a refund for order 1043, item arrived broken". After it, tell the customer a person will reply; do not keep answering questions the person now handles.',
+	'subscriber.optOut':
+		'Opt the subscriber out of messages: adds the opt-out label and removes them from every follow-up sequence. Use it when the customer asks to stop receiving messages (STOP, unsubscribe, "do not message me"). Then send no further marketing; one short confirmation that they were unsubscribed is the most to send.',
+	'subscriber.optIn':
+		'Opt a subscriber back in after an earlier opt-out (removes the opt-out label). Use it only when the customer clearly asks to receive messages again (START, subscribe).',
 	'subscriber.setConversationStatus':
-		"Mark a subscriber's conversation as open, resolved or pending in the team inbox.",
-	'subscriber.setCustomFields': 'Set custom field values of a WhatsApp subscriber.',
+		"Change the status of a subscriber's conversation in the team inbox: resolved when the request is settled, reopen to put it back in the open inbox, archived, blocked (no more messages from them) or unarchived/unblocked. Sends nothing to them.",
+	'subscriber.setCustomFields':
+		'Save values in custom fields of a WhatsApp subscriber (for example a city or an order number they gave). Sends nothing to them.',
 	'subscriber.resetInputFlow':
 		'Reset the input flow (questions the bot is waiting to have answered) of a subscriber.',
 	// Others that name a subscriber
-	'note.create': 'Add an internal note to a WhatsApp subscriber (not sent to them).',
-	'note.getMany': 'Read the internal notes kept on a WhatsApp subscriber.',
+	'note.create':
+		'Add an internal note to a WhatsApp subscriber for the team to read in the inbox; the subscriber never sees it. Write it so a colleague understands it without the conversation.',
+	'note.getMany':
+		'Read the internal notes the team kept on a WhatsApp subscriber (who wrote them, when): context the conversation does not show.',
 	'crmDeal.get':
 		'Get the CRM deal of a WhatsApp subscriber (stage, value); has_deal is false when they have none.',
-	'crmDeal.update': 'Create or update the CRM deal of a WhatsApp subscriber.',
+	'crmDeal.update':
+		'Create or update the CRM deal (sales opportunity) of a WhatsApp subscriber: its title (what they want to buy), lead score (hot: ready to buy, warm: interested, cold: just asking) and the other fields set in this tool. One deal per subscriber: calling it again updates the same deal. Sends nothing to them.',
 	'botFlow.trigger':
 		'Start a bot flow (an automated conversation) for one subscriber; the flow may send them messages.',
 	'botFlow.getMany': 'List the bot flows (automated conversations) of the WhatsApp number.',

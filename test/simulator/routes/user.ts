@@ -316,6 +316,8 @@ export const userRoutes: Route[] = [
 		},
 	},
 	{
+		// SPEC-GAP: the spec's team member fields (id, name, email, role_id, role, status) say nothing about workload, and
+		// the simulator adds none: Hand Over to a Person → Least Busy counts the subscriber list's assigned_agent_id.
 		path: '/user/team-member/list',
 		params: z.object({}),
 		handle: ({ state }) =>

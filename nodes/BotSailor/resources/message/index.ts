@@ -2,6 +2,8 @@ import { resource } from '../resource';
 import { downloadMediaOperation } from './downloadMedia';
 import { getMany } from './getMany';
 import { getStatus } from './getStatus';
+import { getTranscriptOperation } from './getTranscript';
+import { getUnansweredOperation } from './getUnanswered';
 import { sendAndWaitOperation } from './sendAndWait';
 import { sendButtonsOperation } from './sendButtons';
 import { sendMediaOperation } from './sendMedia';
@@ -14,6 +16,8 @@ export const messageDescription = resource(
 		downloadMediaOperation,
 		getMany,
 		getStatus,
+		getTranscriptOperation,
+		getUnansweredOperation,
 		sendAndWaitOperation,
 		sendButtonsOperation,
 		sendMediaOperation,

@@ -7,6 +7,9 @@ import { deleteOperation } from './delete';
 import { get } from './get';
 import { getMany } from './getMany';
 import { getWindowStatus } from './getWindowStatus';
+import { handOverOperation } from './handOver';
+import { optInOperation } from './optIn';
+import { optOutOperation } from './optOut';
 import { removeFromSequences } from './removeFromSequences';
 import { removeLabels } from './removeLabels';
 import { resetInputFlow } from './resetInputFlow';
@@ -25,6 +28,9 @@ export const subscriberDescription = resource(
 		get,
 		getMany,
 		getWindowStatus,
+		handOverOperation,
+		optInOperation,
+		optOutOperation,
 		removeFromSequences,
 		removeLabels,
 		resetInputFlow,

@@ -1,0 +1,337 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives a real n8n from plain Node.js, not node code */
+/**
+ * The AI receptionist example (examples/ai-receptionist.json) run for real in n8n 2.41.1: published, the simulator
+ * posting the platform's webhooks (incoming and outgoing messages, status changes) to the BotSailor Webhook
+ * Trigger's production URLs, n8n's OpenAI Chat Model talking to the project's chat-completions stand-in
+ * (./openaiStandIn.ts), which calls the BotSailor tools from a script and records every prompt it received.
+ *
+ * Changed from the example for the test only: the chat model gets the stand-in's credential, and the Wait is
+ * 4 s instead of 10 s (a burst here arrives within one second).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TOOL_DESCRIPTIONS } from '../../nodes/BotSailor/resources/toolDescriptions';
+import { addMessage, setMessageStatus } from '../simulator/control';
+import { startSimulator, type Simulator } from '../simulator/server';
+import {
+	executionsOf,
+	productionUrl,
+	runOf,
+	waitForExecutions,
+	waitForProductionWebhook,
+} from '../webhookTrigger/realN8n';
+import {
+	EXAMPLES_DIR,
+	ROOT,
+	Session,
+	activateWorkflow,
+	findFreePortPair,
+	importCredential,
+	importOpenAiCredential,
+	importWorkflows,
+	installCommunityPackage,
+	instance,
+	pack,
+	provision,
+	start,
+	type N8nInstance,
+	type Server,
+	type Workflow,
+} from './n8n';
+import { signedInEditor, withChromium } from './editor';
+import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
+
+const NUMBER = '104382179270221';
+const PHONE = '15550100003';
+const STOPPING = '15550100004';
+const HANDED = '15550100005';
+const OPENAI_CREDENTIAL = { id: 'OpenAiStandIn002', name: 'OpenAI stand-in' };
+const EXAMPLE = JSON.parse(
+	readFileSync(join(EXAMPLES_DIR, 'ai-receptionist.json'), 'utf8'),
+) as Workflow;
+const TRIGGER = EXAMPLE.nodes.find((node) => node.name === 'On Incoming Message')!;
+const WEBHOOK_ID = String(TRIGGER.webhookId);
+
+let sim: Simulator;
+let standIn: OpenAiStandIn;
+let n8n: N8nInstance;
+let server: Server;
+let session: Session;
+let work: string;
+
+function runnable(): Workflow {
+	const workflow = JSON.parse(JSON.stringify(EXAMPLE)) as Workflow;
+	for (const node of workflow.nodes) {
+		if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi')
+			node.credentials = { openAiApi: OPENAI_CREDENTIAL };
+		if (node.type === 'n8n-nodes-base.wait') node.parameters.amount = 4;
+	}
+	return workflow;
+}
+
+/** The platform posts every kind of event to this workflow: only customer messages may start it. */
+function postEverything(): void {
+	sim.state.webhooks.configure(NUMBER, {
+		urls: {
+			incoming_message: productionUrl(n8n, WEBHOOK_ID),
+			outgoing_message: productionUrl(n8n, WEBHOOK_ID, undefined, 'outgoing'),
+			message_status: productionUrl(n8n, WEBHOOK_ID),
+		},
+	});
+}
+
+const customer = (text: string, phone = PHONE) =>
+	addMessage(sim.state, { phone_number_id: NUMBER, phone_number: phone, text });
+const sendsTo = (phone: string) =>
+	sim.requests.filter(
+		(request) => request.path === '/whatsapp/send' && request.body.phone_number === phone,
+	);
+
+/** Waits for `count` executions in all (earlier tests' included), then lets the platform's webhooks settle. */
+async function settled(count: number) {
+	await sim.state.webhooks.idle();
+	const executions = await waitForExecutions(session, EXAMPLE.id, count, {
+		timeoutMs: 120_000,
+		settleMs: 3000,
+	});
+	await sim.state.webhooks.idle();
+	return executions;
+}
+
+/** Which nodes each of the newest `count` executions ran, oldest first. */
+async function nodesRun(count: number): Promise<string[][]> {
+	const executions = (await executionsOf(session, EXAMPLE.id))
+		.sort((a, b) => Number(a.id) - Number(b.id))
+		.slice(-count);
+	const runs = [];
+	for (const execution of executions) {
+		const run = await runOf(n8n, session, execution.id);
+		expect({ execution: execution.id, status: run.status }).toEqual({
+			execution: execution.id,
+			status: 'success',
+		});
+		runs.push(Object.keys(run.data.resultData.runData));
+	}
+	return runs;
+}
+
+beforeAll(async () => {
+	const paths = provision();
+	sim = await startSimulator();
+	standIn = await startOpenAiStandIn();
+	work = mkdtempSync(join(tmpdir(), 'botsailor-e2e-receptionist-'));
+	n8n = instance(paths, join(work, 'user'), await findFreePortPair());
+	installCommunityPackage(n8n, pack(join(work, 'pack')));
+	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
+	await importOpenAiCredential(n8n, OPENAI_CREDENTIAL.id, OPENAI_CREDENTIAL.name, {
+		url: standIn.url,
+		apiKey: 'sk-test',
+	});
+	const workflows = join(work, 'workflows');
+	mkdirSync(workflows);
+	writeFileSync(join(workflows, 'receptionist.json'), JSON.stringify(runnable(), null, 2));
+	await importWorkflows(n8n, workflows);
+	server = await start(n8n);
+	session = new Session(n8n.url);
+	await session.setupOwner();
+	await activateWorkflow(session, EXAMPLE.id);
+	await waitForProductionWebhook(n8n, WEBHOOK_ID);
+}, 600_000);
+
+afterAll(async () => {
+	await server?.stop();
+	await standIn?.close();
+	await sim?.close();
+	if (work) rmSync(work, { recursive: true, force: true });
+}, 60_000);
+
+let executionsSoFar = 0;
+
+// The simulator is not reset between tests: its message ids would start again, and the trigger rightly drops a
+// message id it has seen (a repeated delivery). Each test has its own customer instead.
+beforeEach(() => {
+	sim.clearRequests();
+	standIn.reset();
+});
+
+test('a burst of three messages is answered once, with the earlier turns (a human agent’s too) in the model’s prompt; its own reply and status events start nothing', async () => {
+	// Earlier turns, before the platform posts anything to n8n.
+	customer('Do you make gluten-free cakes?');
+	addMessage(sim.state, {
+		phone_number_id: NUMBER,
+		phone_number: PHONE,
+		sender: 'agent',
+		agent_name: 'Sam Support',
+		text: 'Yes, we bake a gluten-free sponge every Friday.',
+	});
+	postEverything();
+	standIn.script([
+		{ toolCalls: [{ name: 'Get_Transcript', arguments: { phone_number: PHONE } }] },
+		{
+			toolCalls: [
+				{
+					name: 'Send_Text',
+					arguments: {
+						phone_number: PHONE,
+						message: 'Yes! A gluten-free sponge for Saturday is possible. Shall I note it?',
+					},
+				},
+			],
+		},
+		{ text: 'Answered.' },
+	]);
+	const burst = [
+		customer('Hi again'),
+		customer('I would like the gluten-free one'),
+		customer('for Saturday?'),
+	];
+	executionsSoFar += 3;
+	await settled(executionsSoFar);
+
+	// The tools the model was offered, each with its description for a model and only its $fromAI() keys.
+	const tools = standIn.requests[0].body.tools ?? [];
+	const offered = Object.fromEntries(tools.map((tool) => [tool.function.name, tool.function]));
+	expect(Object.keys(offered).sort()).toEqual([
+		'Get_Subscriber',
+		'Get_Transcript',
+		'Hand_Over_to_a_Person',
+		'Send_Text',
+		'Update_CRM_Deal',
+	]);
+	for (const [name, key] of [
+		['Get_Transcript', 'message.getTranscript'],
+		['Hand_Over_to_a_Person', 'subscriber.handOver'],
+		['Send_Text', 'message.sendText'],
+	])
+		expect(offered[name].description).toContain(TOOL_DESCRIPTIONS[key]);
+	expect(offered.Get_Transcript.description).toContain(`WhatsApp number ${NUMBER}`);
+	const keys = (name: string) =>
+		Object.keys((offered[name].parameters as { properties: object }).properties).sort();
+	expect(keys('Hand_Over_to_a_Person')).toEqual(['phone_number', 'reason']);
+	expect(keys('Get_Transcript')).toEqual(['phone_number']);
+
+	// One reply to three messages.
+	expect(sendsTo(PHONE)).toHaveLength(1);
+	expect(standIn.remaining()).toBe(0);
+	expect(standIn.requests).toHaveLength(3);
+	// The model got all three messages at once …
+	const prompt = JSON.stringify(standIn.requests[0].body.messages);
+	for (const message of burst)
+		expect(prompt).toContain(JSON.parse(message.message_content).text.body);
+	// … and, from Get Transcript, the conversation before them, the human agent's answer included.
+	const transcript = standIn.toolResults(standIn.requests[1])[0].content;
+	expect(transcript).toContain('customer: Do you make gluten-free cakes?');
+	expect(transcript).toContain(
+		'agent Sam Support: Yes, we bake a gluten-free sponge every Friday.',
+	);
+	expect(transcript).toContain('customer: for Saturday?');
+
+	// The bot's reply was posted to the Outgoing Message URL; its status changes to the /webhook URL: no run.
+	const reply = sim.state.messages.find(
+		(message) =>
+			message.sender === 'bot' && message.whatsapp_bot_subscriber_subscriber_id === PHONE,
+	)!;
+	setMessageStatus(sim.state, { wa_message_id: reply.wa_message_id, status: 'delivered' });
+	setMessageStatus(sim.state, { wa_message_id: reply.wa_message_id, status: 'read' });
+	const executions = await settled(executionsSoFar);
+	expect(executions).toHaveLength(executionsSoFar);
+	expect(sim.state.webhooks.deliveries.map((delivery) => delivery.event).sort()).toEqual(
+		expect.arrayContaining(['incoming_message', 'message_status', 'outgoing_message']),
+	);
+	// Two runs stopped at Is Newest?; one went on to the agent.
+	const runs = await nodesRun(3);
+	expect(runs.filter((nodes) => nodes.includes('AI Agent'))).toHaveLength(1);
+	expect(runs.filter((nodes) => !nodes.includes('Wants to Stop?'))).toHaveLength(2);
+}, 240_000);
+
+test('STOP: Opt Out, no answer and no model call', async () => {
+	postEverything();
+	standIn.script([{ text: 'must not be asked' }]);
+	customer('STOP', STOPPING);
+	executionsSoFar += 1;
+	await settled(executionsSoFar);
+	expect(sendsTo(STOPPING)).toHaveLength(0);
+	expect(standIn.requests).toHaveLength(0);
+	const label = sim.state.labels.find((entry) => entry.label_name === 'opted-out');
+	expect(label).toBeDefined();
+	expect(sim.state.subscriber(NUMBER, STOPPING)!.label_ids).toContain(label!.id);
+	const [nodes] = await nodesRun(1);
+	expect(nodes).toContain('Opt Out');
+	expect(nodes).not.toContain('AI Agent');
+}, 180_000);
+
+test('a handoff request assigns the conversation to a person, opens it and leaves the reason', async () => {
+	// A seeded customer whose conversation was resolved.
+	sim.state.subscriber(NUMBER, HANDED)!.conversation_status = 1;
+	postEverything();
+	const reason = 'Customer asks to speak to a person about a wedding cake order';
+	standIn.script([
+		{
+			toolCalls: [{ name: 'Hand_Over_to_a_Person', arguments: { phone_number: HANDED, reason } }],
+		},
+		{
+			toolCalls: [
+				{
+					name: 'Send_Text',
+					arguments: { phone_number: HANDED, message: 'A person of our team will reply soon.' },
+				},
+			],
+		},
+		{ text: 'Handed over.' },
+	]);
+	customer('Can I talk to a real person please?', HANDED);
+	executionsSoFar += 1;
+	await settled(executionsSoFar);
+	const subscriber = sim.state.subscriber(NUMBER, HANDED)!;
+	expect([501, 502]).toContain(subscriber.assigned_agent_id);
+	expect(subscriber.conversation_status).toBe(0);
+	expect(sim.state.notes.find((note) => note.chat_id === HANDED)?.note_text).toContain(reason);
+	expect(standIn.toolResults(standIn.requests[1])[0].content).toContain('"handed_over":true');
+	expect(sendsTo(HANDED)).toHaveLength(1);
+}, 180_000);
+
+withChromium('the receptionist example in the editor')(
+	'the editor shows the example: every node with its subtitle, the tools under the agent (docs/ai-receptionist.png)',
+	async () => {
+		const { browser, page } = await signedInEditor(n8n.url, { width: 1600, height: 900 });
+		try {
+			await page.goto(`${n8n.url}/workflow/${EXAMPLE.id}`);
+			const node = (name: string) =>
+				page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).first();
+			await node('Get Unanswered').waitFor({ timeout: 30_000 });
+			for (const name of [
+				'On Incoming Message',
+				'Wait for More Messages',
+				'Is Newest?',
+				'Wants to Stop?',
+				'Opt Out',
+				'AI Agent',
+				'Get Transcript',
+				'Hand Over to a Person',
+				'Send Text',
+			])
+				await node(name).waitFor({ timeout: 10_000 });
+			const subtitle = (await node('Get Unanswered').innerText()).replace(/\s+/g, ' ');
+			expect(subtitle).toContain('Get Unanswered: Message');
+			// n8n's "Production Checklist" pop-up of a published workflow would cover the sticky note.
+			await page
+				.getByText('Production Checklist')
+				.locator('xpath=..')
+				.locator('button, [role=button], svg')
+				.last()
+				.click({ timeout: 3000 })
+				.catch(() => undefined);
+			await page.keyboard.press('Escape');
+			await page
+				.locator('[data-test-id="zoom-to-fit"]')
+				.click({ timeout: 3000 })
+				.catch(() => undefined);
+			await page.waitForTimeout(1000);
+			await page.screenshot({ path: join(ROOT, 'docs', 'ai-receptionist.png') });
+		} finally {
+			await browser.close();
+		}
+	},
+	120_000,
+);
