@@ -21,6 +21,7 @@ import {
 import { fmt, ROOT, startSimProcess, timed, type SimProcess } from './lib';
 import { memoryRows } from './memory';
 import { packageRows } from './package';
+import { paceRows } from './pace';
 import { reactionRows } from './reaction';
 import { realN8nSendRow } from './realN8n';
 import { sendTextNode, sendTextParameters } from './sendTextNode';
@@ -39,6 +40,8 @@ const N = {
 	send: QUICK ? 100 : 1_000,
 	subscribers: QUICK ? 1_000 : 10_000,
 	bulk: QUICK ? 500 : 5_000,
+	pace: QUICK ? 500 : 5_000,
+	paceFixed: QUICK ? 200 : 1_000,
 	triggerScales: QUICK ? [1_000] : [1_000, 100_000],
 	triggerK: [0, 1, 10, 100],
 };
@@ -556,6 +559,17 @@ async function main() {
 		if (wanted(9)) {
 			log('row 9');
 			await idleStatusCost(sim);
+		}
+		if (wanted(10)) {
+			log('row 10');
+			rows.push(
+				...((await paceRows(sim, {
+					items: N.pace,
+					fixedItems: N.paceFixed,
+					phoneNumberId: PHONE_NUMBER_ID,
+					log,
+				})) as Row[]),
+			);
 		}
 	} finally {
 		await sim.stop();
