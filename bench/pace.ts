@@ -30,8 +30,7 @@ export const PACE_SCENARIOS: Scenario[] = [
 	{ limit: 30, dropTo: 10 },
 ];
 
-const idealRate = (limit: number) =>
-	Math.min(limit / (PACE_LATENCY_MS / 1000), WHATSAPP_MSG_PER_S);
+const idealRate = (limit: number) => Math.min(limit / (PACE_LATENCY_MS / 1000), WHATSAPP_MSG_PER_S);
 
 /** The ideal throughput of a run: its halves at their limits' ideal rates. */
 function ideal({ limit, dropTo }: Scenario): number {
@@ -175,14 +174,7 @@ export async function paceRows(
 				? `limit ${scenario.limit}`
 				: `limit ${scenario.limit} → ${scenario.dropTo} halfway`;
 		options.log(`row 10, ${name}: adaptive pace, ${options.items} items`);
-		const ours = await campaign(
-			sim,
-			scenario,
-			options.items,
-			true,
-			options.phoneNumberId,
-			'1966',
-		);
+		const ours = await campaign(sim, scenario, options.items, true, options.phoneNumberId, '1966');
 		options.log(`row 10, ${name}: fixed 6, ${options.fixedItems} items`);
 		const fixed = await campaign(
 			sim,

@@ -102,7 +102,9 @@ export const MAX_SENDS_IN_FLIGHT = 200;
  */
 export function sendsInFlight(credentials: ICredentialDataDecryptedObject | undefined): number {
 	const value = Number(credentials?.maxSendsInFlight);
-	return Number.isInteger(value) && value >= 1 && value <= MAX_SENDS_IN_FLIGHT ? value : DEFAULT_SENDS_IN_FLIGHT;
+	return Number.isInteger(value) && value >= 1 && value <= MAX_SENDS_IN_FLIGHT
+		? value
+		: DEFAULT_SENDS_IN_FLIGHT;
 }
 
 function isJsonRequest(options: IHttpRequestOptions): boolean {

@@ -4,6 +4,7 @@
  * node run, and idle accounts forgotten. The platform's concurrency cap is the simulator's (SPEC-GAP: the spec shows
  * no rate limit; test/simulator/faults.ts).
  */
+import { sleep } from 'n8n-workflow';
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
 import { DEFAULT_SENDS_IN_FLIGHT } from '../../nodes/shared/credential';
 import {
@@ -117,11 +118,11 @@ describe('the pace through the engine (bulk path and tool path)', () => {
 		fx.sim.faults.maxConcurrent = 20;
 		const run = send(600);
 		// Once the pace is up, the platform drops to 5 at once.
-		while (paceNow().allowed < 20) await new Promise((resolve) => setImmediate(resolve));
+		while (paceNow().allowed < 20) await sleep(1);
 		fx.sim.faults.maxConcurrent = 5;
 		fx.sim.faults.resetReport();
 		const dropped = Date.now();
-		while (paceNow().allowed > 5) await new Promise((resolve) => setImmediate(resolve));
+		while (paceNow().allowed > 5) await sleep(1);
 		const adaptedMs = Date.now() - dropped;
 		expect((await run).error).toBeUndefined();
 		expect(adaptedMs).toBeLessThan(1000);

@@ -111,7 +111,10 @@ export class Faults {
 	/** This request's added latency: latencyMs, spread by latencyJitter. */
 	private latency(): number {
 		if (!this.latencyMs || !this.latencyJitter) return this.latencyMs;
-		return Math.max(0, Math.round(this.latencyMs * (1 + this.latencyJitter * (2 * this.random() - 1))));
+		return Math.max(
+			0,
+			Math.round(this.latencyMs * (1 + this.latencyJitter * (2 * this.random() - 1))),
+		);
 	}
 
 	/** The fault for this request, consuming one use of it. */
