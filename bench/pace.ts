@@ -192,7 +192,7 @@ export async function paceRows(
 			'300 ms ± 30 %',
 			`adaptive pace (default ceiling ${DEFAULT_SENDS_IN_FLIGHT}) vs ideal ${fmt(target, 1)} msg/s (limit ÷ latency, ≤ ${WHATSAPP_MSG_PER_S}); fixed 6 (earlier versions, ${options.fixedItems} items)`,
 			`${fmt(ours.throughput, 1)} msg/s; 429s ${ours.limited} of ${ours.requests} requests (${share(ours.limited, ours.requests)}); delivered ${ours.delivered}, lost ${ours.lost}, duplicated ${ours.duplicated}${ours.adaptMs === undefined ? '' : `; after the drop: over the new limit for ${fmt(ours.adaptMs)} ms, ${ours.limitedAfterDrop} 429s`}${ours.failed ? `; execution failed: "${ours.failed.slice(0, 60)}"` : ''}`,
-			`ideal ${fmt(target, 1)} msg/s; fixed 6: ${fmt(fixed.throughput, 1)} msg/s, 429s ${share(fixed.limited, fixed.requests)}, lost ${fixed.lost}, duplicated ${fixed.duplicated}${fixed.failed ? ` (execution failed: "${fixed.failed.slice(0, 70)}")` : ''}`,
+			`ideal ${fmt(target, 1)} msg/s; fixed 6: ${fmt(fixed.throughput, 1)} msg/s, 429s ${share(fixed.limited, fixed.requests)}, not delivered ${fixed.lost}, duplicated ${fixed.duplicated}${fixed.failed ? ` (execution failed: "${fixed.failed.slice(0, 70)}")` : ''}`,
 			`${fmt((100 * ours.throughput) / target)} % of ideal; ×${fmt(ours.throughput / fixed.throughput, 1)} fixed 6`,
 			`≥ 85 % of ideal; ≤ 2 % 429s; lost 0, duplicated 0${scenario.dropTo === undefined ? '' : '; under the new limit within 2 s'}`,
 		]);
