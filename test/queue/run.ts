@@ -61,6 +61,13 @@ const SEND_LATENCY_MS = 300;
 const SEND_JITTER = 0.3;
 /** (d) the share of requests answered 429 that the workers' own paces may cause together. */
 const MAX_429_SHARE = 0.05;
+/**
+ * (d) QUEUE_MAX_SENDS_IN_FLIGHT=5 sets the credential's Max Sends in Flight (the pace's ceiling) as the README
+ * advises for no 429 at all: the platform's limit ÷ the workers. Unset: the default ceiling.
+ */
+const CEILING = process.env.QUEUE_MAX_SENDS_IN_FLIGHT
+	? Number(process.env.QUEUE_MAX_SENDS_IN_FLIGHT)
+	: undefined;
 const POLL_MESSAGES = Number(process.env.QUEUE_POLL_MESSAGES ?? 8);
 const WEBHOOK_SECRET = 'queue-Secret-51c2';
 const HOOK_ID = 'bs-queue-webhook';
@@ -362,6 +369,7 @@ async function main(): Promise<void> {
 		baseUrl: sim.url,
 		apiToken: sim.token,
 		// Max Sends in Flight unset: the default ceiling, each worker's pace adapting under it ((d) below).
+		...(CEILING ? { maxSendsInFlight: CEILING } : {}),
 	} as CredentialData);
 	const openAi = { id: 'OpenAiStandIn001', name: 'OpenAI stand-in' };
 	await importOpenAiCredential(mainN8n, openAi.id, openAi.name, {
@@ -928,7 +936,7 @@ async function main(): Promise<void> {
 	const sendRequests = sim.requests.filter((request) => request.path === '/whatsapp/send').length;
 	const share429 = report.overCapacity / Math.max(1, sendRequests);
 	figures.push(
-		`(d) ${SENDS} sends (Send Text) in 2 executions on ${[...new Set(sendWorkers)].sort().join(' + ')}, each worker's adaptive pace under the default ceiling, platform cap ${PLATFORM_CAP} concurrent, ${SEND_LATENCY_MS} ms ± ${SEND_JITTER * 100} %: ${perRecipient.size} recipients got a message, ${lost} lost, ${duplicated} duplicated, ${successItems} success items; ${sendRequests} requests, ${report.overCapacity} answered 429 (${(100 * share429).toFixed(2)} %); peak in flight at the platform ${report.peakInFlight}; ${sendSeconds.toFixed(1)} s (${(SENDS / sendSeconds).toFixed(1)} msg/s, ideal ${((PLATFORM_CAP * 1000) / SEND_LATENCY_MS).toFixed(1)})`,
+		`(d) ${SENDS} sends (Send Text) in 2 executions on ${[...new Set(sendWorkers)].sort().join(' + ')}, each worker's adaptive pace under ${CEILING ? `a ceiling of ${CEILING} (Max Sends in Flight)` : 'the default ceiling'}, platform cap ${PLATFORM_CAP} concurrent, ${SEND_LATENCY_MS} ms ± ${SEND_JITTER * 100} %: ${perRecipient.size} recipients got a message, ${lost} lost, ${duplicated} duplicated, ${successItems} success items; ${sendRequests} requests, ${report.overCapacity} answered 429 (${(100 * share429).toFixed(2)} %); peak in flight at the platform ${report.peakInFlight}; ${sendSeconds.toFixed(1)} s (${(SENDS / sendSeconds).toFixed(1)} msg/s, ideal ${((PLATFORM_CAP * 1000) / SEND_LATENCY_MS).toFixed(1)})`,
 	);
 	check('(d) split over both workers', () =>
 		expect([...new Set(sendWorkers)].sort()).toEqual(['worker-1', 'worker-2']),
