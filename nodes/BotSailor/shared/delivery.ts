@@ -264,10 +264,16 @@ export async function deliver<T>(
 		} catch (error) {
 			failure = error;
 		} finally {
+			// A Retry-After the node honours pauses the account's sends; a longer one fails this send as not sent (below).
 			const retryAfterMs = answered
 				? undefined
 				: Number((failure as NodeApiError | undefined)?.context?.retryAfterMs);
-			pace.release(answered ? 'ok' : paceSignalOf(failure), retryAfterMs);
+			pace.release(
+				answered ? 'ok' : paceSignalOf(failure),
+				retryAfterMs !== undefined && retryAfterMs <= settings.maxDelayMs
+					? retryAfterMs
+					: undefined,
+			);
 		}
 		const outcome = outcomeOf(failure);
 		if (outcome === 'unknown') throw mayHaveBeenDelivered(node, failure as NodeApiError, itemIndex);
