@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- the bench is a command-line script in plain Node.js, not node code */
 /**
  * `npm run bench` (BENCH_QUICK=1 for small counts): every scenario side by side in one run, each
- * with and without 20 ms simulated latency; prints one table and writes bench/RESULTS.md.
+ * with and without 20 ms simulated latency (row 10: 300 ms ± 30 %, bench/pace.ts); prints one table and writes
+ * bench/RESULTS.md.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
