@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- the bench is a command-line script in plain Node.js, not node code */
 /**
  * `npm run bench` (BENCH_QUICK=1 for small counts): every scenario side by side in one run, each
- * with and without 20 ms simulated latency; prints one table and writes bench/RESULTS.md.
+ * with and without 20 ms simulated latency (row 10: 300 ms ± 30 %, bench/pace.ts); prints one table and writes
+ * bench/RESULTS.md.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ import {
 import { fmt, ROOT, startSimProcess, timed, type SimProcess } from './lib';
 import { memoryRows } from './memory';
 import { packageRows } from './package';
+import { paceRows } from './pace';
 import { reactionRows } from './reaction';
 import { realN8nSendRow } from './realN8n';
 import { sendTextNode, sendTextParameters } from './sendTextNode';
@@ -40,6 +42,8 @@ const N = {
 	send: QUICK ? 100 : 1_000,
 	subscribers: QUICK ? 1_000 : 10_000,
 	bulk: QUICK ? 500 : 5_000,
+	pace: QUICK ? 500 : 5_000,
+	paceFixed: QUICK ? 200 : 1_000,
 	triggerScales: QUICK ? [1_000] : [1_000, 100_000],
 	triggerK: [0, 1, 10, 100],
 };
@@ -557,6 +561,17 @@ async function main() {
 		if (wanted(9)) {
 			log('row 9');
 			await idleStatusCost(sim);
+		}
+		if (wanted(10)) {
+			log('row 10');
+			rows.push(
+				...((await paceRows(sim, {
+					items: N.pace,
+					fixedItems: N.paceFixed,
+					phoneNumberId: PHONE_NUMBER_ID,
+					log,
+				})) as Row[]),
+			);
 		}
 		if (wanted(11)) {
 			log('row 11');

@@ -5,7 +5,11 @@ import type {
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
-import { authenticatedRequest, DEFAULT_SENDS_IN_FLIGHT } from '../nodes/shared/credential';
+import {
+	authenticatedRequest,
+	DEFAULT_SENDS_IN_FLIGHT,
+	MAX_SENDS_IN_FLIGHT,
+} from '../nodes/shared/credential';
 import { DEFAULT_PLATFORM_TIME_ZONE } from '../nodes/shared/platformTime';
 
 /**
@@ -78,11 +82,11 @@ export class BotSailorApi implements ICredentialType {
 			displayName: 'Max Sends in Flight',
 			name: 'maxSendsInFlight',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+			typeOptions: { minValue: 1, maxValue: MAX_SENDS_IN_FLIGHT, numberPrecision: 0 },
 			default: DEFAULT_SENDS_IN_FLIGHT,
 			description:
-				'How many messages n8n sends to this account at the same moment. When a workflow sends many (a broadcast, a list of subscribers), the others wait a moment for their turn, so the platform is not flooded and no message is lost.',
-			hint: 'Keep 6 unless the platform answers “too many requests”: then lower it. Several n8n workers? See the README, Queue mode.',
+				'The most messages n8n sends to this account at the same moment. n8n starts at 6 and finds the platform’s pace by itself: more while the platform keeps up, fewer at once when it answers “too many requests”. The others wait a moment for their turn, so no message is lost.',
+			hint: 'Keep 24 (80 messages a second at a usual round trip, WhatsApp’s default per number). Several n8n workers? See the README, Queue mode.',
 		},
 	];
 

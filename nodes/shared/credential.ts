@@ -87,16 +87,24 @@ export function baseUrlHint(baseUrl: unknown, failure: 'notFound' | 'page'): str
 	return `The Base URL has the path ${url.pathname}${failure === 'notFound' ? ', under which the platform has no API' : ''}: if it was copied from the browser’s address bar, type only ${url.origin}.`;
 }
 
-/** The default of Max Sends in Flight: requests one n8n process sends to the account at once. */
-export const DEFAULT_SENDS_IN_FLIGHT = 6;
+/**
+ * The default of Max Sends in Flight: the most requests one n8n process sends to the account at once (the pace,
+ * pace.ts, starts at 6 and adapts under it). 24 in flight at a 300 ms round trip is 80 messages a second,
+ * WhatsApp's default throughput per business number: more would only queue on the platform.
+ */
+export const DEFAULT_SENDS_IN_FLIGHT = 24;
+/** The highest Max Sends in Flight accepted. */
+export const MAX_SENDS_IN_FLIGHT = 200;
 
 /**
- * The credential's Max Sends in Flight as a whole number from 1 to 100; anything else (an older
+ * The credential's Max Sends in Flight as a whole number from 1 to MAX_SENDS_IN_FLIGHT; anything else (an older
  * credential without the field, an empty or invalid value) is the default.
  */
 export function sendsInFlight(credentials: ICredentialDataDecryptedObject | undefined): number {
 	const value = Number(credentials?.maxSendsInFlight);
-	return Number.isInteger(value) && value >= 1 && value <= 100 ? value : DEFAULT_SENDS_IN_FLIGHT;
+	return Number.isInteger(value) && value >= 1 && value <= MAX_SENDS_IN_FLIGHT
+		? value
+		: DEFAULT_SENDS_IN_FLIGHT;
 }
 
 function isJsonRequest(options: IHttpRequestOptions): boolean {

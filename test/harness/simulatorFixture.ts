@@ -1,6 +1,7 @@
 /** One simulator per test file, reset before each test, with credentials that point at it. */
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server';
 import type { TestCredentials } from './harness';
+import { paces } from '../../nodes/BotSailor/shared/pace';
 
 export interface Fixture {
 	sim: Simulator;
@@ -17,7 +18,11 @@ export function useSimulator(options: SimulatorOptions = {}): Fixture {
 			apiForm: 'current',
 		};
 	});
-	beforeEach(() => fixture.sim.reset(options.seed));
+	beforeEach(() => {
+		fixture.sim.reset(options.seed);
+		// Each test starts as a fresh n8n process would: the sends' pace per account at its start (pace.ts).
+		paces.clear();
+	});
 	afterAll(async () => await fixture.sim?.close());
 	return fixture;
 }

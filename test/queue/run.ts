@@ -6,7 +6,8 @@
  * process. Checks, with numbers: (a) every example runs on a worker with the right output; (b) an
  * active polling trigger starts one execution per customer message across a restart of the main;
  * (c) the webhook trigger with duplicate deliveries landing on the main and on the webhook processor;
- * (d) 2,000 sends split over both workers against a platform capped at 10 concurrent requests.
+ * (d) 2,000 sends split over both workers against a platform capped at 10 concurrent requests that answers in
+ * 300 ms ± 30 %: each worker keeps its own adaptive pace under the default ceiling (Max Sends in Flight unset).
  * Prints the figures at the end; exits non-zero when any check fails.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -55,7 +56,18 @@ const WORK = required('QUEUE_WORK');
 const NUMBER = '104382179270221';
 const SENDS = Number(process.env.QUEUE_SENDS ?? 2000);
 const PLATFORM_CAP = 10;
-const MAX_SENDS_IN_FLIGHT = 5;
+/** (d) the platform's round trip: a send waits on WhatsApp before the platform answers (bench row 10). */
+const SEND_LATENCY_MS = 300;
+const SEND_JITTER = 0.3;
+/** (d) the share of requests answered 429 that the workers' own paces may cause together. */
+const MAX_429_SHARE = 0.05;
+/**
+ * (d) QUEUE_MAX_SENDS_IN_FLIGHT=5 sets the credential's Max Sends in Flight (the pace's ceiling) as the README
+ * advises for no 429 at all: the platform's limit ÷ the workers. Unset: the default ceiling.
+ */
+const CEILING = process.env.QUEUE_MAX_SENDS_IN_FLIGHT
+	? Number(process.env.QUEUE_MAX_SENDS_IN_FLIGHT)
+	: undefined;
 const POLL_MESSAGES = Number(process.env.QUEUE_POLL_MESSAGES ?? 8);
 const WEBHOOK_SECRET = 'queue-Secret-51c2';
 const HOOK_ID = 'bs-queue-webhook';
@@ -356,7 +368,8 @@ async function main(): Promise<void> {
 	await importCredential(mainN8n, {
 		baseUrl: sim.url,
 		apiToken: sim.token,
-		maxSendsInFlight: MAX_SENDS_IN_FLIGHT,
+		// Max Sends in Flight unset: the default ceiling, each worker's pace adapting under it ((d) below).
+		...(CEILING ? { maxSendsInFlight: CEILING } : {}),
 	} as CredentialData);
 	const openAi = { id: 'OpenAiStandIn001', name: 'OpenAI stand-in' };
 	await importOpenAiCredential(mainN8n, openAi.id, openAi.name, {
@@ -876,11 +889,13 @@ async function main(): Promise<void> {
 		);
 	}
 
-	// (d) 2,000 sends over both workers against a platform capped at 10 concurrent requests ------------
+	// (d) 2,000 sends over both workers against a platform capped at 10 concurrent requests, 300 ms ± 30 % ------
 	sim.reset();
 	sim.faults.maxConcurrent = PLATFORM_CAP;
-	sim.faults.latencyMs = 40; // a platform that takes a moment per send, so requests overlap as in production
+	sim.faults.latencyMs = SEND_LATENCY_MS;
+	sim.faults.latencyJitter = SEND_JITTER;
 	sim.faults.resetReport();
+	sim.clearRequests();
 	await publish(session, 'bsQueueSends');
 	const sendStarted = Date.now();
 	const calls = await Promise.all(
@@ -918,8 +933,10 @@ async function main(): Promise<void> {
 	}
 	const lost = SENDS - perRecipient.size;
 	const duplicated = [...perRecipient.values()].filter((count) => count > 1).length;
+	const sendRequests = sim.requests.filter((request) => request.path === '/whatsapp/send').length;
+	const share429 = report.overCapacity / Math.max(1, sendRequests);
 	figures.push(
-		`(d) ${SENDS} sends (Send Text) in 2 executions on ${[...new Set(sendWorkers)].sort().join(' + ')}, Max Sends in Flight ${MAX_SENDS_IN_FLIGHT}, platform cap ${PLATFORM_CAP} concurrent: ${perRecipient.size} recipients got a message, ${lost} lost, ${duplicated} duplicated, ${successItems} success items; peak in flight at the platform ${report.peakInFlight}, answers of 429 ${report.overCapacity}; ${sendSeconds.toFixed(1)} s`,
+		`(d) ${SENDS} sends (Send Text) in 2 executions on ${[...new Set(sendWorkers)].sort().join(' + ')}, each worker's adaptive pace under ${CEILING ? `a ceiling of ${CEILING} (Max Sends in Flight)` : 'the default ceiling'}, platform cap ${PLATFORM_CAP} concurrent, ${SEND_LATENCY_MS} ms ± ${SEND_JITTER * 100} %: ${perRecipient.size} recipients got a message, ${lost} lost, ${duplicated} duplicated, ${successItems} success items; ${sendRequests} requests, ${report.overCapacity} answered 429 (${(100 * share429).toFixed(2)} %); peak in flight at the platform ${report.peakInFlight}; ${sendSeconds.toFixed(1)} s (${(SENDS / sendSeconds).toFixed(1)} msg/s, ideal ${((PLATFORM_CAP * 1000) / SEND_LATENCY_MS).toFixed(1)})`,
 	);
 	check('(d) split over both workers', () =>
 		expect([...new Set(sendWorkers)].sort()).toEqual(['worker-1', 'worker-2']),
@@ -927,14 +944,9 @@ async function main(): Promise<void> {
 	check('(d) 0 lost', () => expect(lost).toBe(0));
 	check('(d) 0 duplicated', () => expect(duplicated).toBe(0));
 	check('(d) every item reports success', () => expect(successItems).toBe(SENDS));
-	check(`(d) the platform never saw more than 2 workers × ${MAX_SENDS_IN_FLIGHT}`, () =>
-		expect(report.peakInFlight).toBeLessThanOrEqual(2 * MAX_SENDS_IN_FLIGHT),
-	);
-	check('(d) both workers sent at once (the peak exceeds one process’s limit)', () =>
-		expect(report.peakInFlight).toBeGreaterThan(MAX_SENDS_IN_FLIGHT),
-	);
-	check('(d) no 429: processes × Max Sends in Flight ≤ the cap', () =>
-		expect(report.overCapacity).toBe(0),
+	check(
+		`(d) at most ${MAX_429_SHARE * 100} % of the requests answered 429 (two paces probing one limit)`,
+		() => expect(share429).toBeLessThanOrEqual(MAX_429_SHARE),
 	);
 	sim.faults.clear();
 

@@ -125,3 +125,71 @@ describe('concurrency cap without added latency', () => {
 		await until(() => context.sim.faults.inFlight === 0);
 	});
 });
+
+/** A send, answered: its status and how long it took (ms). */
+async function timedSend(text: string): Promise<{ status: number; ms: number }> {
+	const started = performance.now();
+	const response = await fetch(`${context.sim.url}/api/v1/whatsapp/send`, {
+		method: 'POST',
+		body: new URLSearchParams({
+			apiToken: context.sim.token,
+			phone_number_id: NUMBER,
+			phone_number: '15550100000',
+			message: text,
+		}),
+	});
+	await response.arrayBuffer();
+	return { status: response.status, ms: performance.now() - started };
+}
+
+describe('latency, fixed and with jitter (SPEC-GAP: the spec names no response times)', () => {
+	afterEach(async () => await control('clear-faults'));
+
+	it('holds every answer back by the latency when there is no jitter', async () => {
+		await control('latency', { ms: 80 });
+		const answers = await Promise.all(['f1', 'f2', 'f3', 'f4'].map(timedSend));
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+		for (const answer of answers) expect(answer.ms).toBeGreaterThanOrEqual(78);
+		expect(context.sim.faults.latencyJitter).toBe(0);
+	});
+
+	it('spreads each answer’s latency uniformly within ± the jitter', async () => {
+		await control('latency', { ms: 100, jitter: 0.3 });
+		const answers = await Promise.all(Array.from({ length: 30 }, (_, n) => timedSend(`j${n}`)));
+		expect(answers.every((answer) => answer.status === 200)).toBe(true);
+		const times = answers.map((answer) => answer.ms);
+		expect(Math.min(...times)).toBeGreaterThanOrEqual(68);
+		expect(Math.max(...times)).toBeLessThan(130 + 60); // + the test machine's own overhead
+		// 30 draws from ±30 ms: the spread is well above a fixed latency's.
+		expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(20);
+		// `clear-faults` ends the jitter with the latency.
+		await control('clear-faults');
+		expect(context.sim.faults.latencyJitter).toBe(0);
+	});
+});
+
+describe('a cap that changes while a run goes on (a platform that gets busier)', () => {
+	afterEach(async () => await control('clear-faults'));
+
+	it('lets the admitted requests finish and meets the next ones with the new cap', async () => {
+		await control('concurrency-cap', { max: 10 });
+		await control('in-flight', { reset: true });
+		const open = ['d1', 'd2', 'd3', 'd4', 'd5'].map(openSend);
+		await until(() => context.sim.faults.inFlight === 5);
+		// The platform gets busier: from now on 3 at once.
+		await control('concurrency-cap', { max: 3 });
+		expect((await timedSend('over')).status).toBe(429);
+		expect(await Promise.all(open.map((request) => request.finish()))).toEqual([
+			200, 200, 200, 200, 200,
+		]);
+		// Under the new cap again: 3 at once pass, a 4th at the same moment does not.
+		const next = ['n1', 'n2', 'n3'].map(openSend);
+		await until(() => context.sim.faults.inFlight === 3);
+		expect((await timedSend('fourth')).status).toBe(429);
+		expect(await Promise.all(next.map((request) => request.finish()))).toEqual([200, 200, 200]);
+		expect(await control('in-flight')).toMatchObject({ maxConcurrent: 3, overCapacity: 2 });
+		// And it can be raised again in the same way.
+		await control('concurrency-cap', { max: 30 });
+		expect(await control('in-flight')).toMatchObject({ maxConcurrent: 30 });
+	});
+});

@@ -406,6 +406,7 @@ export const controlRoutes: Record<string, (context: ControlContext) => unknown>
 	subscriber: ({ state, input }) => addSubscriber(state, input),
 	order: ({ state, input }) => addOrder(state, input),
 	fault: ({ faults, input }) => faults.add(input.path ?? '*', input as Fault),
+	// `{"max": 10}` (null: no cap); may be sent while a run goes on, the requests that arrive next meet the new cap.
 	'concurrency-cap': ({ faults, input }) => void (faults.maxConcurrent = input.max ?? Infinity),
 	// What the platform saw: requests in flight now, the peak and the 429s for the cap since the last reset (InFlightReport).
 	// `{"reset": true}` answers the report, then starts a new measurement.
@@ -414,7 +415,11 @@ export const controlRoutes: Record<string, (context: ControlContext) => unknown>
 		if (input.reset) faults.resetReport();
 		return report;
 	},
-	latency: ({ faults, input }) => void (faults.latencyMs = input.ms ?? 0),
+	// `{"ms": 300, "jitter": 0.3}`: every request waits 300 ms ± 30 % (uniform) before its answer; jitter 0 when unset.
+	latency: ({ faults, input }) => {
+		faults.latencyMs = input.ms ?? 0;
+		faults.latencyJitter = input.jitter ?? 0;
+	},
 	'clear-faults': ({ faults }) => faults.clear(),
 	// SPEC-GAP: refused connections model a reverse proxy/CDN in front of the platform restarting. `{"ms": 300}`; this
 	// request itself is answered, then its connection is closed; nothing (not even this API) answers until the window ends.

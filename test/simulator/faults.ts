@@ -77,10 +77,21 @@ export class Faults {
 	 * Requests that arrive while this many are in flight are answered 429. In flight means from the arrival of the
 	 * request (its headers) until its answer is written or the client goes away, so the cap applies to whatever
 	 * overlaps on the wire (a slow upload, many clients at once) with or without added latency.
+	 * It may change at any moment (control API `concurrency-cap` during a run: a platform that gets busier); requests
+	 * already admitted run to their end, the new cap applies to those that arrive next.
+	 * SPEC-GAP: a 429 for the cap carries no Retry-After (a limiter that counts concurrent requests has no time to name).
 	 */
 	maxConcurrent = Infinity;
 	/** Extra latency for every request. */
 	latencyMs = 0;
+	/**
+	 * Jitter of that latency, as a share of it: 0.3 makes each request's latency uniform in ±30 % around latencyMs.
+	 * SPEC-GAP: the spec says nothing about response times; a send waits on WhatsApp's Cloud API before the platform
+	 * answers, so its round trip varies (bench row 10 uses 300 ms ± 30 %).
+	 */
+	latencyJitter = 0;
+	/** Random numbers for the jitter (a test may fix them). */
+	random: () => number = Math.random;
 	inFlight = 0;
 	peakInFlight = 0;
 	/** Requests answered 429 for being over the cap. */
@@ -94,6 +105,16 @@ export class Faults {
 		this.rules = [];
 		this.maxConcurrent = Infinity;
 		this.latencyMs = 0;
+		this.latencyJitter = 0;
+	}
+
+	/** This request's added latency: latencyMs, spread by latencyJitter. */
+	private latency(): number {
+		if (!this.latencyMs || !this.latencyJitter) return this.latencyMs;
+		return Math.max(
+			0,
+			Math.round(this.latencyMs * (1 + this.latencyJitter * (2 * this.random() - 1))),
+		);
 	}
 
 	/** The fault for this request, consuming one use of it. */
@@ -102,10 +123,10 @@ export class Faults {
 		const rule = this.rules[index];
 		const skipped = rule?.fault.everyNth !== undefined && ++rule.seen % rule.fault.everyNth !== 0;
 		if (index < 0 || skipped)
-			return this.latencyMs ? { kind: 'none', latencyMs: this.latencyMs } : undefined;
+			return this.latencyMs ? { kind: 'none', latencyMs: this.latency() } : undefined;
 		const { fault } = rule;
 		if (fault.times !== undefined && --fault.times <= 0) this.rules.splice(index, 1);
-		return { ...fault, latencyMs: (fault.latencyMs ?? 0) + this.latencyMs };
+		return { ...fault, latencyMs: (fault.latencyMs ?? 0) + this.latency() };
 	}
 
 	/** An API request arrives; `done()` (idempotent) when it is answered or abandoned. */

@@ -3,11 +3,12 @@ import { CREDENTIAL_TYPE, DEFAULT_SENDS_IN_FLIGHT } from '../../shared/credentia
 import { NodeApiError, sleep } from 'n8n-workflow';
 import { apiError } from '../../shared/envelope';
 import { retryWait } from '../../shared/transport';
+import { paces, type Pace, type PaceSignal } from './pace';
 
 /**
  * The delivery policy of every send (the bulk path in bulkSend.ts and the declarative path in
- * sendDefinition.ts alike): a bounded number of requests in flight per account, and a retry only
- * when the failure proves the platform did not act on the request.
+ * sendDefinition.ts alike): the account's pace of requests in flight (pace.ts: adaptive, under the credential's
+ * Max Sends in Flight), and a retry only when the failure proves the platform did not act on the request.
  *
  * | Failure                                        | Outcome  | Retried | Why                                          |
  * |------------------------------------------------|----------|---------|----------------------------------------------|
@@ -27,11 +28,13 @@ import { retryWait } from '../../shared/transport';
 
 export interface DeliveryOptions {
 	/**
-	 * Requests in flight at once for one account (credential), shared by every execution in this n8n process.
-	 * The credential's Max Sends in Flight (sendsInFlight) unless given here; every n8n process counts for
-	 * itself, so a cluster puts processes × this many in flight.
+	 * The ceiling of requests in flight at once for one account (credential), shared by every execution in this n8n
+	 * process: the credential's Max Sends in Flight (sendsInFlight) unless given here. The pace (pace.ts) starts at
+	 * INITIAL_SENDS_IN_FLIGHT and adapts under it; every n8n process keeps its own pace.
 	 */
 	concurrency?: number;
+	/** Whether the pace adapts to the platform's answers (true), or stays fixed at `concurrency` (earlier versions). */
+	adaptive?: boolean;
 	/** Retries after the first attempt, for failures that prove nothing was done. */
 	retries?: number;
 	/** First backoff delay; doubles on each retry, with jitter. */
@@ -42,12 +45,13 @@ export interface DeliveryOptions {
 
 export const DELIVERY_DEFAULTS: Readonly<Required<DeliveryOptions>> = Object.freeze({
 	concurrency: DEFAULT_SENDS_IN_FLIGHT,
+	adaptive: true,
 	retries: 6,
 	baseDelayMs: 250,
 	maxDelayMs: 30_000,
 });
 
-/** A counting semaphore: at most `max` holders, the rest wait in arrival order. */
+/** A counting semaphore: at most `max` holders, the rest wait in arrival order (Download Media's downloads). */
 export class Limiter {
 	private active = 0;
 	private readonly waiting: Array<() => void> = [];
@@ -74,7 +78,7 @@ export class Limiter {
 	}
 }
 
-/** One limiter per account (credential), module-level so concurrent items, executions and tool calls share it. */
+/** One fixed limiter per account and size, module-level (Download Media: a few downloads at a time). */
 const limiters = new Map<string, Limiter>();
 
 export function limiterFor(node: INode, max: number): Limiter {
@@ -86,6 +90,23 @@ export function limiterFor(node: INode, max: number): Limiter {
 		limiters.set(key, limiter);
 	}
 	return limiter;
+}
+
+/** The account's pace (pace.ts): one per credential, module-level so concurrent items, executions and tool calls share it. */
+export function paceFor(node: INode, ceiling: number, adaptive = true): Pace {
+	const reference = node.credentials?.[CREDENTIAL_TYPE];
+	return paces.paceFor(reference?.id ?? reference?.name ?? 'default', ceiling, adaptive);
+}
+
+/** What a finished attempt tells the pace: an answer (fine), 429, 503, or nothing (no answer). */
+export function paceSignalOf(failure: unknown): PaceSignal {
+	if (!(failure instanceof NodeApiError)) return 'ok';
+	if (typeof failure.context?.connection === 'string' || failure.context?.outcome === 'unknown')
+		return 'none';
+	const status = Number(failure.httpCode);
+	if (status === 429) return 'limited';
+	if (status === 503) return 'unavailable';
+	return 'ok';
 }
 
 /** What a failed attempt says about the send: certainly not done (safe to repeat), refused, or unknown. */
@@ -216,7 +237,7 @@ export function notSent(
 }
 
 /**
- * Runs one send under the policy: a slot of the account's limiter, the attempt, and retries while
+ * Runs one send under the policy: a slot of the account's pace, the attempt, and retries while
  * the failure proves nothing was done. The final failure is thrown, an unknown outcome as
  * mayHaveBeenDelivered, retries given up as notSent (naming the cause).
  */
@@ -230,37 +251,46 @@ export async function deliver<T>(
 	}: { options?: DeliveryOptions; cancelled?: () => boolean } = {},
 ): Promise<T> {
 	const settings = { ...DELIVERY_DEFAULTS, ...options };
-	const limiter = limiterFor(node, settings.concurrency);
-	await limiter.acquire();
-	try {
-		for (let tries = 0; ; tries++) {
-			let failure: unknown;
-			try {
-				return await attempt();
-			} catch (error) {
-				failure = error;
-			}
-			const outcome = outcomeOf(failure);
-			if (outcome === 'unknown')
-				throw mayHaveBeenDelivered(node, failure as NodeApiError, itemIndex);
-			if (outcome === 'refused' || cancelled()) throw failure;
-			if (!isRetryable(failure)) throw notSent(node, failure as NodeApiError, itemIndex, tries + 1);
-			const wait = tries < settings.retries ? waitBefore(failure, tries, settings) : undefined;
-			if (wait === undefined) {
-				const retryAfterMs =
-					tries < settings.retries ? Number((failure as NodeApiError).context?.retryAfterMs) : NaN;
-				throw notSent(
-					node,
-					failure as NodeApiError,
-					itemIndex,
-					tries + 1,
-					Number.isFinite(retryAfterMs) ? retryAfterMs : undefined,
-				);
-			}
-			// The slot stays held while waiting: a limited platform then sees fewer requests overall.
-			await sleep(wait);
+	const pace = paceFor(node, settings.concurrency, settings.adaptive);
+	for (let tries = 0; ; tries++) {
+		// A retry goes before the sends that have not started; the slot is given back while it waits.
+		await pace.acquire(tries > 0);
+		let failure: unknown;
+		let answered = false;
+		try {
+			const result = await attempt();
+			answered = true;
+			return result;
+		} catch (error) {
+			failure = error;
+		} finally {
+			// A Retry-After the node honours pauses the account's sends; a longer one fails this send as not sent (below).
+			const retryAfterMs = answered
+				? undefined
+				: Number((failure as NodeApiError | undefined)?.context?.retryAfterMs);
+			pace.release(
+				answered ? 'ok' : paceSignalOf(failure),
+				retryAfterMs !== undefined && retryAfterMs <= settings.maxDelayMs
+					? retryAfterMs
+					: undefined,
+			);
 		}
-	} finally {
-		limiter.release();
+		const outcome = outcomeOf(failure);
+		if (outcome === 'unknown') throw mayHaveBeenDelivered(node, failure as NodeApiError, itemIndex);
+		if (outcome === 'refused' || cancelled()) throw failure;
+		if (!isRetryable(failure)) throw notSent(node, failure as NodeApiError, itemIndex, tries + 1);
+		const wait = tries < settings.retries ? waitBefore(failure, tries, settings) : undefined;
+		if (wait === undefined) {
+			const retryAfterMs =
+				tries < settings.retries ? Number((failure as NodeApiError).context?.retryAfterMs) : NaN;
+			throw notSent(
+				node,
+				failure as NodeApiError,
+				itemIndex,
+				tries + 1,
+				Number.isFinite(retryAfterMs) ? retryAfterMs : undefined,
+			);
+		}
+		await sleep(wait);
 	}
 }
