@@ -455,7 +455,7 @@ describe('Outside the 24-Hour Window: the promises of the sends', () => {
 			'Sent as a template (outside the 24-hour window): item 0.',
 		);
 		expect(result.error?.description).toContain(
-			'Skipped (outside the 24-hour window, nothing sent): item 1.',
+			'Skipped (nothing sent: outside the 24-hour window, or opted out): item 1.',
 		);
 	});
 

@@ -196,7 +196,7 @@ function failureReport(
 			? `Sent as a template (outside the 24-hour window): ${itemList(asTemplate)}.`
 			: '',
 		skipped.length
-			? `Skipped (outside the 24-hour window, nothing sent): ${itemList(skipped)}.`
+			? `Skipped (nothing sent: outside the 24-hour window, or opted out): ${itemList(skipped)}.`
 			: '',
 		unknown.length
 			? `May have been delivered: ${itemList(unknown)} (check the conversation before sending again).`

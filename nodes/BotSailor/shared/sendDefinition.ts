@@ -27,6 +27,8 @@ import { CONVERSATION_PAGE_SIZE } from '../../shared/conversation';
 import { platformTimeZone } from '../../shared/platformTime';
 import { readWindowStatus, type WindowStatus } from '../../shared/sessionWindow';
 import { sendInWindow, type SessionKind, type WindowChoice } from './windowSend';
+import { hasOptOutLabel } from './optOut';
+import { listRecords } from '../../shared/envelope';
 
 /**
  * One definition per send (Send Text, Send Template, Send Buttons, Send Media, Template → Send
@@ -47,12 +49,16 @@ export interface SendDefinition {
 	beforeSend?(item: SendItem, fields: IDataObject): Promise<IDataObject>;
 	/** A free-form (session) message: what it is in `sent_as`, and the item's Outside the 24-Hour Window choice. */
 	session?: { sentAs: SessionKind; choice(item: SendItem): WindowChoice };
+	/** A send to one subscriber with Skip Opted-Out Subscribers: the opt-out label of the item, if it skips. */
+	optOutLabel?(item: SendItem): string | undefined;
 }
 
 /** One item, checked before anything is sent: the fields, the window choice, and their fingerprint (sendRecord.ts). */
 export interface PreparedSend {
 	fields: IDataObject;
 	choice: WindowChoice;
+	/** The opt-out label whose subscribers get nothing (Skip Opted-Out Subscribers). */
+	optOutLabel?: string;
 	fingerprint: string;
 }
 
@@ -63,13 +69,19 @@ export async function prepareSend(
 ): Promise<PreparedSend> {
 	const fields = checkWhatsAppLimits(item, definition.url, await definition.build(item));
 	const choice: WindowChoice = definition.session?.choice(item) ?? { action: 'fail' };
+	const optOutLabel = definition.optOutLabel?.(item);
 	const files = Object.values(item.binaries()).map(({ id, fileName, mimeType, fileSize }) => [
 		id,
 		fileName,
 		mimeType,
 		fileSize,
 	]);
-	return { fields, choice, fingerprint: fingerprintOf(definition.url, fields, [files, choice]) };
+	return {
+		fields,
+		choice,
+		optOutLabel,
+		fingerprint: fingerprintOf(definition.url, fields, [files, choice, optOutLabel ?? null]),
+	};
 }
 
 /**
@@ -89,13 +101,42 @@ export async function performSend(
 			: prepared.fields;
 		return await deliverTo(definition.url, fields);
 	};
-	if (!definition.session) return await sendFree();
 	const { phone_number_id, phone_number } = prepared.fields;
+	if (prepared.optOutLabel && (await isOptedOut(item, prepared.fields, prepared.optOutLabel)))
+		return [
+			{
+				skipped: true,
+				reason: `Opted out: the subscriber carries the label "${prepared.optOutLabel}"`,
+				phone_number: String(phone_number ?? ''),
+			},
+		];
+	if (!definition.session) return await sendFree();
 	return await sendInWindow(definition.session.sentAs, prepared.choice, phone_number, {
 		sendFree,
 		sendTemplate: async (fields) => await deliverTo(TEMPLATE_SEND_URL, fields),
 		readWindow: async () => await windowOf(item, String(phone_number_id), String(phone_number)),
 	});
+}
+
+/** Whether the item's subscriber carries the opt-out label (Subscriber → Get); a number that is no subscriber yet does not. */
+async function isOptedOut(item: SendItem, fields: IDataObject, label: string): Promise<boolean> {
+	let failure: unknown;
+	try {
+		const envelope = await item.request({
+			method: 'POST',
+			url: '/whatsapp/subscriber/get',
+			headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
+			body: { phone_number_id: fields.phone_number_id, phone_number: fields.phone_number },
+		});
+		// A list of one (spec: Subscriber get), or the record itself on some deployments (listRecords).
+		return hasOptOutLabel(listRecords(envelope)?.[0] ?? {}, label);
+	} catch (error) {
+		failure = error;
+	}
+	// The platform's answer for a number it does not know (Subscriber get); anything else fails the item.
+	if (failure instanceof NodeApiError && /subscriber not found/i.test(failure.message))
+		return false;
+	throw failure;
 }
 
 /** Where a template goes (Send Template's endpoint), for the free-form sends' fallback. */

@@ -4,6 +4,7 @@ import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inpu
 import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
+import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
 import { mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
 export const BUTTON_COUNT_TEXT = 'You can send between 1 and 3 reply buttons.';
 export const BUTTON_MEDIA_TEXT =
@@ -147,6 +148,7 @@ export const sendButtons: SendDefinition = {
 	operation: 'sendButtons',
 	url: '/whatsapp/send/interactive-buttons',
 	session: { sentAs: 'buttons', choice: windowChoiceOf },
+	optOutLabel: optOutLabelOf,
 	async build(item) {
 		const additional = (item.param('additionalFields', {}) ?? {}) as IDataObject;
 		const body: IDataObject = {
@@ -195,5 +197,5 @@ export const sendButtonsOperation: OperationDescription = {
 		description: 'Send a session message with one to three reply buttons',
 		routing: sendRouting(sendButtons),
 	},
-	fields: withWindowFields([whatsAppNumber(), recipient(), ...fields]),
+	fields: withWindowFields(withSkipOptedOut([whatsAppNumber(), recipient(), ...fields])),
 };

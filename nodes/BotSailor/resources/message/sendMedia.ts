@@ -5,6 +5,7 @@ import { sendRouting, type SendDefinition, type SendItem } from '../../shared/se
 import { checkedFile, uploadBinary, type CheckedFile } from '../../shared/upload';
 import type { OperationDescription } from '../resource';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
+import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
 import { fileNameFromUrl, mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
 
 const showSource = (source: string) => ({ show: { source: [source] } });
@@ -159,6 +160,7 @@ export const sendMedia: SendDefinition = {
 	operation: 'sendMedia',
 	url: '/whatsapp/send/file',
 	session: { sentAs: 'media', choice: windowChoiceOf },
+	optOutLabel: optOutLabelOf,
 	async build(item) {
 		const source = String(item.param('source', 'url'));
 		const additional = (item.param('additionalFields', {}) ?? {}) as IDataObject;
@@ -209,5 +211,5 @@ export const sendMediaOperation: OperationDescription = {
 		description: 'Send an image, video, audio or document from a URL, a media ID or a binary file',
 		routing: sendRouting(sendMedia),
 	},
-	fields: withWindowFields([whatsAppNumber(), recipient(), ...fields]),
+	fields: withWindowFields(withSkipOptedOut([whatsAppNumber(), recipient(), ...fields])),
 };

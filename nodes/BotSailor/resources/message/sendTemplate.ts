@@ -3,6 +3,7 @@ import { recipient, whatsAppNumber } from '../common';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
+import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
 
 /** The template picker shared by Send Template and Template → Get Status; the value is the list's `template_id`. */
 export function templateLocator(): INodeProperties {
@@ -244,6 +245,7 @@ export const sendTemplate: SendDefinition = {
 	resource: 'message',
 	operation: 'sendTemplate',
 	url: '/whatsapp/send/template',
+	optOutLabel: optOutLabelOf,
 	async build(item) {
 		const checked = checkFields(item, schema(), {
 			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
@@ -263,5 +265,5 @@ export const sendTemplateOperation: OperationDescription = {
 		description: 'Send an approved message template; works outside the 24-hour session window',
 		routing: sendRouting(sendTemplate),
 	},
-	fields: [whatsAppNumber(), recipient(), ...fields],
+	fields: withSkipOptedOut([whatsAppNumber(), recipient(), ...fields]),
 };

@@ -4,6 +4,7 @@ import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
+import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
 
 const fields: INodeProperties[] = [
 	{
@@ -31,6 +32,7 @@ export const sendText: SendDefinition = {
 	operation: 'sendText',
 	url: '/whatsapp/send',
 	session: { sentAs: 'text', choice: windowChoiceOf },
+	optOutLabel: optOutLabelOf,
 	async build(item) {
 		return checkFields(item, schema(), {
 			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
@@ -49,5 +51,5 @@ export const sendTextOperation: OperationDescription = {
 			'Send free text. It only reaches a subscriber inside the 24-hour session window after their last message; otherwise use Send Template.',
 		routing: sendRouting(sendText),
 	},
-	fields: withWindowFields([whatsAppNumber(), recipient(), ...fields]),
+	fields: withWindowFields(withSkipOptedOut([whatsAppNumber(), recipient(), ...fields])),
 };

@@ -1,4 +1,10 @@
+import { jsonParse } from 'n8n-workflow';
 import { whatsAppNumber } from '../common';
+import { listRecords } from '../../../shared/envelope';
+import { FORM_CONTENT_TYPE } from '../../../shared/transport';
+import { recordOf } from '../../../shared/values';
+import { labelNamed } from '../../shared/steps';
+import { optOutLabelOf, skipOptedOutFields } from '../../shared/skipOptedOut';
 import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
@@ -19,10 +25,33 @@ export const sendBroadcast: SendDefinition = {
 	operation: 'sendBroadcast',
 	url: '/whatsapp/broadcast/template/send',
 	async build(item) {
+		optOutLabelOf(item);
 		return checkFields(item, schema(), {
 			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),
 			flow_data: item.param('flowData'),
 		});
+	},
+	/**
+	 * Skip Opted-Out Subscribers: the opt-out label's id joins the campaign's `exclude_label_ids`. SPEC-GAP: flow_data's
+	 * structure is not shown; the key is the campaign editor's "exclude labels" as integrators describe it. When the
+	 * account has no such label, nobody carries it and the campaign goes as given.
+	 */
+	async beforeSend(item, fields) {
+		const label = optOutLabelOf(item);
+		if (!label) return fields;
+		const earlier = (await item.credentials()).apiForm === 'earlier';
+		const envelope = await item.request({
+			method: 'POST',
+			url: earlier ? '/whatsapp/label/list' : '/label/list',
+			headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
+			body: earlier ? { phone_number_id: fields.phone_number_id } : {},
+		});
+		const found = labelNamed(listRecords(envelope) ?? [], label);
+		if (!found) return fields;
+		const flow = recordOf(jsonParse(String(fields.flow_data)));
+		const excluded = Array.isArray(flow.exclude_label_ids) ? flow.exclude_label_ids : [];
+		const ids = [...new Set([...excluded.map(Number), Number(found.id)])];
+		return { ...fields, flow_data: JSON.stringify({ ...flow, exclude_label_ids: ids }) };
 	},
 };
 
@@ -45,5 +74,8 @@ export const sendBroadcastOperation: OperationDescription = {
 			description:
 				"The broadcast campaign as JSON (flow_data). The API documentation does not describe its structure; build it as your platform's broadcast editor does.",
 		},
+		...skipOptedOutFields(
+			"Whether to leave out subscribers who carry the opt-out label (Subscriber → Opt Out): the label's ID is added to the campaign's exclude_label_ids. One request more (the label list).",
+		),
 	],
 };
