@@ -1,7 +1,8 @@
 /*
  * Development tasks, run by the package scripts:
  * - `npm run generate` (gulp generate): after adding or renaming an operation, regenerates what is derived from the
- *   node descriptions: the canvas subtitles in the node files, the README's operations table, and the snapshot of
+ *   node descriptions: the canvas subtitles in the node files and the display names errors use
+ *   (nodes/shared/displayNames.ts), the README's operations table, and the snapshot of
  *   what every operation shows and defaults per node version (test/node/versions.test.ts);
  * - `gulp build:icons`: copies the icons into dist/ for a build made with plain tsc (`n8n-node build` copies them).
  */

@@ -19,7 +19,12 @@ import {
 import { BotSailor } from '../nodes/BotSailor/BotSailor.node';
 import { BotSailorTrigger } from '../nodes/BotSailorTrigger/BotSailorTrigger.node';
 import { BotSailorWebhookTrigger } from '../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
-import { optionSubtitle, resourceOperationSubtitle, subtitleLiteral } from '../scripts/subtitle';
+import {
+	displayNamesModule,
+	optionSubtitle,
+	resourceOperationSubtitle,
+	subtitleLiteral,
+} from '../scripts/subtitle';
 
 const action = new BotSailor();
 const trigger = new BotSailorTrigger();
@@ -107,6 +112,13 @@ describe('canvas subtitles', () => {
 		expect(webhookTrigger.description.subtitle).toBe(
 			optionSubtitle(webhookTrigger.description.properties, 'event'),
 		);
+	});
+
+	it('nodes/shared/displayNames.ts, which error messages read, holds the same names (UPDATE_SUBTITLES=1 rewrites it)', () => {
+		const file = join(__dirname, '..', 'nodes', 'shared', 'displayNames.ts');
+		const expected = displayNamesModule(action.description.properties);
+		if (process.env.UPDATE_SUBTITLES) writeFileSync(file, expected);
+		expect(readFileSync(file, 'utf8')).toBe(expected);
 	});
 
 	const resources = optionsOf(action, 'resource');
