@@ -1,6 +1,28 @@
-/* Development tasks. `n8n-node build` already copies icons; `gulp build:icons` keeps the classic starter's task for builds made with plain tsc. */
+/*
+ * Development tasks, run by the package scripts:
+ * - `npm run generate` (gulp generate): after adding or renaming an operation, regenerates what is derived from the
+ *   node descriptions: the canvas subtitles in the node files and the display names errors use
+ *   (nodes/shared/displayNames.ts), the README's operations table, and the snapshot of
+ *   what every operation shows and defaults per node version (test/node/versions.test.ts);
+ * - `gulp build:icons`: copies the icons into dist/ for a build made with plain tsc (`n8n-node build` copies them).
+ */
 const path = require('path');
-const { src, dest } = require('gulp');
+const { spawnSync } = require('child_process');
+const { src, dest, series } = require('gulp');
+
+/** A task that runs jest on one test file with `env` (the test rewrites what it checks when told to). */
+function regenerate(name, test, env = {}, extra = []) {
+	const task = (done) => {
+		const result = spawnSync(process.execPath, [require.resolve('jest/bin/jest'), test, ...extra], {
+			stdio: 'inherit',
+			env: { ...process.env, ...env },
+		});
+		// The first run rewrites the file; the run after it must pass on what was written.
+		done(result.status === 0 ? undefined : new Error(`${name}: jest ${test} failed`));
+	};
+	task.displayName = name;
+	return task;
+}
 
 function copyIcons() {
 	const nodeIcons = src(['nodes/**/*.{png,svg}', 'icons/**/*.{png,svg}'], { base: '.' });
@@ -9,4 +31,9 @@ function copyIcons() {
 	return credentialIcons.pipe(dest(path.resolve('dist')));
 }
 
+exports.generate = series(
+	regenerate('subtitles', 'test/subtitle.test.ts', { UPDATE_SUBTITLES: '1' }, ['--silent']),
+	regenerate('operations table', 'test/readme.test.ts', { UPDATE_README: '1' }, ['--silent']),
+	regenerate('versions snapshot', 'test/node/versions.test.ts', {}, ['-u', '--silent']),
+);
 exports['build:icons'] = copyIcons;

@@ -18,10 +18,17 @@ import {
 } from 'n8n-workflow';
 import { BotSailor } from '../nodes/BotSailor/BotSailor.node';
 import { BotSailorTrigger } from '../nodes/BotSailorTrigger/BotSailorTrigger.node';
-import { optionSubtitle, resourceOperationSubtitle, subtitleLiteral } from '../scripts/subtitle';
+import { BotSailorWebhookTrigger } from '../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
+import {
+	displayNamesModule,
+	optionSubtitle,
+	resourceOperationSubtitle,
+	subtitleLiteral,
+} from '../scripts/subtitle';
 
 const action = new BotSailor();
 const trigger = new BotSailorTrigger();
+const webhookTrigger = new BotSailorWebhookTrigger();
 
 function nodeTypes(type: INodeType): INodeTypes {
 	return {
@@ -74,8 +81,19 @@ const FILES = [
 		file: join(__dirname, '..', 'nodes', 'BotSailorTrigger', 'BotSailorTrigger.node.ts'),
 		expected: () => optionSubtitle(trigger.description.properties, 'event'),
 	},
+	{
+		file: join(
+			__dirname,
+			'..',
+			'nodes',
+			'BotSailorWebhookTrigger',
+			'BotSailorWebhookTrigger.node.ts',
+		),
+		expected: () => optionSubtitle(webhookTrigger.description.properties, 'event'),
+	},
 ];
-const SUBTITLE_LINE = /^(\t\tsubtitle: ).*,$/m;
+/** The subtitle property, on one line or wrapped after the colon as prettier writes a long one (the break is kept). */
+const SUBTITLE_LINE = /^(\t\tsubtitle:\s+)'.*',$/m;
 
 describe('canvas subtitles', () => {
 	it('are the generated lookup expressions (UPDATE_SUBTITLES=1 rewrites the node files after options change)', () => {
@@ -91,6 +109,16 @@ describe('canvas subtitles', () => {
 		expect(trigger.description.subtitle).toBe(
 			optionSubtitle(trigger.description.properties, 'event'),
 		);
+		expect(webhookTrigger.description.subtitle).toBe(
+			optionSubtitle(webhookTrigger.description.properties, 'event'),
+		);
+	});
+
+	it('nodes/shared/displayNames.ts, which error messages read, holds the same names (UPDATE_SUBTITLES=1 rewrites it)', () => {
+		const file = join(__dirname, '..', 'nodes', 'shared', 'displayNames.ts');
+		const expected = displayNamesModule(action.description.properties);
+		if (process.env.UPDATE_SUBTITLES) writeFileSync(file, expected);
+		expect(readFileSync(file, 'utf8')).toBe(expected);
 	});
 
 	const resources = optionsOf(action, 'resource');

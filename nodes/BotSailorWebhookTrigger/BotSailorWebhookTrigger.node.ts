@@ -16,7 +16,6 @@ import {
 	claimDelivery,
 	ID_TTL_SECONDS,
 	memoryLoaded,
-	prepareMemory,
 	refreshSnapshot,
 	releaseMemory,
 } from '../shared/deliveryMemory';
@@ -91,7 +90,8 @@ export class BotSailorWebhookTrigger implements INodeType {
 		icon: { light: 'file:../../icons/botsailor.svg', dark: 'file:../../icons/botsailor.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ "On " + $parameter["event"] }}',
+		subtitle:
+			'={{ ({"anyEvent":"Any Event","conversationStatusChanged":"Conversation Status Changed","flowData":"Flow Data","incomingMessage":"Incoming Message","messageStatusChanged":"Message Status Changed","outgoingMessage":"Outgoing Message"}[$parameter["event"]] || $parameter["event"]) }}',
 		description:
 			'Starts a workflow at once when BotSailor posts an incoming WhatsApp message, a status change, a conversation change or flow data',
 		defaults: { name: 'BotSailor Webhook Trigger' },
@@ -170,7 +170,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 				return memoryLoaded(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				if (this.getMode() !== 'manual') prepareMemory(this);
+				if (this.getMode() !== 'manual') refreshSnapshot(this);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {

@@ -167,17 +167,12 @@ export function isShared(context: MemoryContext): boolean {
 }
 
 /**
- * Writes the process memory's snapshot into the context's static data. The polling trigger calls it
- * before emitting: n8n then saves the poll's whole static data, which must not carry an older snapshot
- * than the one the webhook calls saved meanwhile.
+ * Loads the workflow's memory into this process from its static data (or creates it), and writes the memory's
+ * snapshot back there: at activation, and before the polling trigger emits (n8n then saves the poll's whole static
+ * data, which must not carry an older snapshot than the one the webhook calls saved meanwhile).
  */
 export function refreshSnapshot(context: MemoryContext, nowMs = Date.now()): void {
 	save(context, memoryOf(context, Math.floor(nowMs / 1000)));
-}
-
-/** Loads the workflow's memory into this process from its static data, or creates it (n8n saves it after activation). */
-export function prepareMemory(context: MemoryContext, nowMs = Date.now()): void {
-	refreshSnapshot(context, nowMs);
 }
 
 /** Whether this process holds the workflow's memory (activated here and not released since). */
@@ -214,7 +209,7 @@ export function awaitingWebhookMemory(context: MemoryContext, nowMs = Date.now()
 	waitingSince.set(id, since);
 	if (nowMs - since < ADOPT_AFTER_MS) return true;
 	waitingSince.delete(id);
-	prepareMemory(context, nowMs);
+	refreshSnapshot(context, nowMs);
 	return false;
 }
 

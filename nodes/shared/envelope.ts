@@ -319,18 +319,6 @@ export function readResponse(response: RawResponse): Reading {
 	return { envelope };
 }
 
-/** Like readResponse, but a failure throws the NodeApiError (the secret, when known, redacted). */
-export function readEnvelope(
-	node: INode,
-	response: RawResponse,
-	secret?: string,
-	itemIndex?: number,
-): IDataObject {
-	const reading = readResponse(response);
-	if ('failure' in reading) throw apiError(node, { ...reading.failure, itemIndex }, secret);
-	return reading.envelope;
-}
-
 /** One page of a paginated list: its records and the next page the API announced. */
 export interface Page {
 	records: IDataObject[];

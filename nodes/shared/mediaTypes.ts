@@ -90,6 +90,12 @@ export function mimeTypeFromFileName(fileName: string | undefined): string | und
 	return match ? EXTENSION_MIME_TYPES[match[1].toLowerCase()] : undefined;
 }
 
+/** The kind a file name's extension names, if it is one of WhatsApp's accepted types. */
+export function mediaKindOfFileName(fileName: string | undefined): MediaKind | undefined {
+	const mime = mimeTypeFromFileName(fileName);
+	return mime ? ACCEPTED_MIME_TYPES[mime]?.kind : undefined;
+}
+
 /** The usual extension of a MIME type (WhatsApp's types, plus a few others a download may bring). */
 export function extensionOf(mimeType: string): string | undefined {
 	const base = baseMimeType(mimeType);

@@ -7,7 +7,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import { apiBaseUrl, baseUrlHint, CREDENTIAL_TYPE } from './credential';
+import { baseUrlHint, CREDENTIAL_TYPE } from './credential';
 import { apiError, readResponse, redactDeep, type RawResponse } from './envelope';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
@@ -430,12 +430,11 @@ export async function botSailorRequest(
 	fields: IDataObject = {},
 	itemIndex?: number,
 ): Promise<IDataObject> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	// The credential's authenticate sets the base URL (credential.ts authenticatedRequest).
 	return await sendRequest.call(
 		this,
 		{
 			method: 'POST',
-			baseURL: apiBaseUrl(credentials.baseUrl),
 			url: path,
 			headers: { 'Content-Type': FORM_CONTENT_TYPE },
 			body: fields,

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { mediaTypeFromUrl } from '../../nodes/BotSailor/resources/message/mediaType';
+import { ACCEPTED_MIME_TYPES } from '../../nodes/shared/mediaTypes';
 import { callMethod, runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 
@@ -446,5 +448,67 @@ describe('Message → Send Media', () => {
 		});
 		expect(error?.message).toMatch(message);
 		expect(fx.sim.requests).toHaveLength(0);
+	});
+});
+
+describe('the media type a URL names: WhatsApp’s own table, the one the uploads check', () => {
+	it('infers a type only where WhatsApp accepts the file as that type', () => {
+		const inferred = Object.fromEntries(
+			[
+				'a.jpg',
+				'b.JPEG',
+				'c.png',
+				'd.mp4',
+				'e.3gpp',
+				'f.oga',
+				'g.opus',
+				'h.pdf',
+				'i.docx',
+				'j.txt?x=1',
+			]
+				.concat(['k.webp', 'l.gif', 'm.mov', 'n.zip', 'o.csv', 'noextension'])
+				.map((name) => [name, mediaTypeFromUrl(`https://cdn.example.com/${name}`) ?? null]),
+		);
+		expect(inferred).toEqual({
+			'a.jpg': 'image',
+			'b.JPEG': 'image',
+			'c.png': 'image',
+			'd.mp4': 'video',
+			'e.3gpp': 'video',
+			'f.oga': 'audio',
+			'g.opus': 'audio',
+			'h.pdf': 'document',
+			'i.docx': 'document',
+			'j.txt?x=1': 'document',
+			// WebP is a sticker only; GIF, MOV, ZIP and CSV are not WhatsApp's: the node asks instead of guessing.
+			'k.webp': null,
+			'l.gif': null,
+			'm.mov': null,
+			'n.zip': null,
+			'o.csv': null,
+			noextension: null,
+		});
+		for (const { kind, extension } of Object.values(ACCEPTED_MIME_TYPES))
+			expect([extension, mediaTypeFromUrl(`https://x.example/f.${extension}`)]).toEqual([
+				extension,
+				kind === 'sticker' ? undefined : kind,
+			]);
+	});
+
+	it('a .gif URL without Media Type is refused before any request, saying what to set', async () => {
+		const result = await runNode({
+			parameters: {
+				resource: 'message',
+				operation: 'sendMedia',
+				phoneNumberId: number,
+				phoneNumber: PHONE,
+				source: 'url',
+				mediaUrl: 'https://cdn.example.com/party.gif',
+			},
+			credentials: fx.credentials,
+		});
+		expect(result.error?.message).toBe('Media Type is required');
+		expect(result.error?.description).toContain('set "Media Type"');
+		expect(fx.sim.requests).toEqual([]);
 	});
 });

@@ -1,5 +1,5 @@
 /**
- * Reads repeat what is safe to repeat, in one place (request.ts: READ_PATHS, retryRead) used by every read:
+ * Reads repeat what is safe to repeat, in one place (transport.ts: READ_PATHS, retryRead) used by every read:
  * declarative operations (sendOnce), paginated lists (pagination.ts), dropdowns and multi-step operations
  * (botSailorRequest). Writes and sends go out once: a send keeps its at-most-once policy (delivery.ts).
  */

@@ -19,7 +19,7 @@ afterAll(() => flushTally('batch', tally, (Date.now() - started) / 1000));
 const SIZE = 200;
 /** Faults that are never retried (the platform answered, or, for a write, the connection dropped), 5 of each. */
 const FAULTS: FaultKind[] = ['status0', 'html500', 'malformed', 'drop'];
-/** A read repeats a dropped connection (request.ts, retryRead): those items succeed, at one request more each. */
+/** A read repeats a dropped connection (transport.ts, retryRead): those items succeed, at one request more each. */
 const RETRIED_BY_READS: FaultKind[] = ['drop'];
 const PER_FAULT = 5;
 const isBad = (index: number) => index % 7 === 3;

@@ -1,5 +1,5 @@
 /**
- * Polls repeat what is safe to repeat (request.ts, retryRead): a read sends nothing to a customer, so a
+ * Polls repeat what is safe to repeat (transport.ts, retryRead): a read sends nothing to a customer, so a
  * burst of 429s, a 502/503/504 or a dropped connection costs a short wait, not a failed poll (n8n would
  * record an error execution and fire the Error Workflow). A poll fails only when the platform keeps refusing,
  * and then no cursor moves: the next poll emits what the failed one would have, once.

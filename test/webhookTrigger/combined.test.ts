@@ -15,7 +15,7 @@ import {
 	ADOPT_AFTER_MS,
 	awaitingWebhookMemory,
 	claimDelivery,
-	prepareMemory,
+	refreshSnapshot,
 	releaseMemory,
 	STATIC_DATA_KEY,
 } from '../../nodes/shared/deliveryMemory';
@@ -273,11 +273,11 @@ describe('webhook trigger + polling trigger in one workflow', () => {
 				getWorkflow: () => ({ id }),
 				getWorkflowStaticData: () => staticData,
 			};
-			prepareMemory(context);
+			refreshSnapshot(context);
 			claimDelivery(context, 'message:wamid.1', 86_400);
 			releaseMemory(context);
 			expect(awaitingWebhookMemory(context)).toBe(false);
-			prepareMemory(context); // activated again
+			refreshSnapshot(context); // activated again
 			releaseMemory(context);
 			staticData[STATIC_DATA_KEY] = String(staticData[STATIC_DATA_KEY]).replace(/^released /, '');
 			expect(awaitingWebhookMemory(context)).toBe(true); // as an older release stored it, or after an update

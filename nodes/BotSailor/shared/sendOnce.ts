@@ -34,7 +34,7 @@ export async function sendOnce(
 	};
 	let failure: unknown;
 	try {
-		// A read is repeated while it fails in a way worth repeating (request.ts, retryRead); anything else goes out once.
+		// A read is repeated while it fails in a way worth repeating (transport.ts, retryRead); anything else goes out once.
 		return isReadPath(requestData.options.url) ? await retryRead(once) : await once();
 	} catch (error) {
 		failure = error;

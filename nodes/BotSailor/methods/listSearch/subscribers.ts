@@ -48,14 +48,14 @@ async function searchTeamMembers(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	return matching(searchable(await teamMembers(this)), filter);
+	return matching(searchable(await teamMembers.call(this)), filter);
 }
 
 async function searchCatalogs(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	return matching(searchable(await catalogs(this)), filter);
+	return matching(searchable(await catalogs.call(this)), filter);
 }
 
 export const subscriberSearch = { searchSubscribers, searchTeamMembers, searchCatalogs };

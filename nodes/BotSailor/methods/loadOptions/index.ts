@@ -1,26 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { catalogs, customFields, knownDeals, labels, sequences, teamMembers } from './lists';
 
-async function getLabels(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await labels(this);
-}
-
-async function getSequences(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await sequences(this);
-}
-
-async function getCustomFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await customFields(this);
-}
-
-async function getTeamMembers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await teamMembers(this);
-}
-
-async function getCatalogs(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return await catalogs(this);
-}
-
 /** Distinct options, in the order first seen. */
 function distinct(options: INodePropertyOptions[]): INodePropertyOptions[] {
 	const seen = new Set<string>();
@@ -62,12 +42,13 @@ async function getCrmStages(this: ILoadOptionsFunctions): Promise<INodePropertyO
 	);
 }
 
+/** The dropdowns' option lists; the account's lists come straight from lists.ts. */
 export const loadOptions = {
-	getLabels,
-	getSequences,
-	getCustomFields,
-	getTeamMembers,
-	getCatalogs,
+	getLabels: labels,
+	getSequences: sequences,
+	getCustomFields: customFields,
+	getTeamMembers: teamMembers,
+	getCatalogs: catalogs,
 	getCrmPipelines,
 	getCrmStages,
 };

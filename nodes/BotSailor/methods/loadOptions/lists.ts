@@ -14,9 +14,9 @@ function byName(options: INodePropertyOptions[]): INodePropertyOptions[] {
 	return [...options].sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export async function teamMembers(context: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function teamMembers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	try {
-		const envelope = await botSailorRequest.call(context, '/user/team-member/list');
+		const envelope = await botSailorRequest.call(this, '/user/team-member/list');
 		return payloadRecords(envelope).map((member) => ({
 			name: `${member.name} (${member.email})`,
 			value: String(member.id),
@@ -24,19 +24,19 @@ export async function teamMembers(context: ILoadOptionsFunctions): Promise<INode
 	} catch (error) {
 		// An account without team members answers status 0 "No team member found": an empty list, not an error.
 		if (error instanceof NodeApiError && /No team member found/i.test(error.message)) return [];
-		throw new NodeOperationError(context.getNode(), error as Error);
+		throw new NodeOperationError(this.getNode(), error as Error);
 	}
 }
 
-export async function labels(context: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const earlier = await usesEarlierForm(context);
-	const phoneNumberId = chosenNumber(context);
+export async function labels(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const earlier = await usesEarlierForm(this);
+	const phoneNumberId = chosenNumber(this);
 	if (earlier && !phoneNumberId) return [];
 	const envelope = earlier
-		? await botSailorRequest.call(context, '/whatsapp/label/list', {
+		? await botSailorRequest.call(this, '/whatsapp/label/list', {
 				phone_number_id: phoneNumberId,
 			})
-		: await botSailorRequest.call(context, '/label/list');
+		: await botSailorRequest.call(this, '/label/list');
 	return byName(
 		payloadRecords(envelope).map((label) => ({
 			name: String(label.label_name),
@@ -45,10 +45,10 @@ export async function labels(context: ILoadOptionsFunctions): Promise<INodePrope
 	);
 }
 
-export async function sequences(context: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const phoneNumberId = chosenNumber(context);
+export async function sequences(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const phoneNumberId = chosenNumber(this);
 	if (!phoneNumberId) return [];
-	const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/sequence/list', {
+	const envelope = await botSailorRequest.call(this, '/whatsapp/subscriber/sequence/list', {
 		phone_number_id: phoneNumberId,
 	});
 	return byName(
@@ -59,10 +59,8 @@ export async function sequences(context: ILoadOptionsFunctions): Promise<INodePr
 	);
 }
 
-export async function customFields(
-	context: ILoadOptionsFunctions,
-): Promise<INodePropertyOptions[]> {
-	const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/custom-fields/list');
+export async function customFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const envelope = await botSailorRequest.call(this, '/whatsapp/subscriber/custom-fields/list');
 	// The API maps custom fields by name (spec: Assign custom fields), so the name is the value.
 	return payloadRecords(envelope, 'data').map((field) => ({
 		name: String(field.name),
@@ -71,8 +69,8 @@ export async function customFields(
 	}));
 }
 
-export async function catalogs(context: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const envelope = await botSailorRequest.call(context, '/whatsapp/catalog/list');
+export async function catalogs(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const envelope = await botSailorRequest.call(this, '/whatsapp/catalog/list');
 	return payloadRecords(envelope).map((catalog) => ({
 		name: String(catalog.catalog_name),
 		value: String(catalog.catalog_id),

@@ -1,38 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { mediaKindOfFileName } from '../../../shared/mediaTypes';
 
-/** Media types of the send endpoints, read from a URL's extension or a MIME type (spec: Send file / media). */
-const EXTENSIONS: Record<string, string> = {
-	jpg: 'image',
-	jpeg: 'image',
-	png: 'image',
-	webp: 'image',
-	gif: 'image',
-	mp4: 'video',
-	'3gp': 'video',
-	mov: 'video',
-	mp3: 'audio',
-	ogg: 'audio',
-	aac: 'audio',
-	amr: 'audio',
-	m4a: 'audio',
-	opus: 'audio',
-	pdf: 'document',
-	doc: 'document',
-	docx: 'document',
-	xls: 'document',
-	xlsx: 'document',
-	ppt: 'document',
-	pptx: 'document',
-	txt: 'document',
-	csv: 'document',
-	zip: 'document',
-};
-
-/** The type a URL's file extension names, or undefined when it has no known extension. */
+/**
+ * The media type a URL's file extension names, from WhatsApp's own table (shared/mediaTypes.ts, which the uploads
+ * check too): only where WhatsApp accepts that file as that type. Elsewhere (a `.webp`, which WhatsApp sends only as
+ * a sticker; `.gif`, `.mov`, `.zip`, which it does not accept; no extension) the node does not guess: Media Type
+ * must be set, and the platform decides.
+ */
 export function mediaTypeFromUrl(url: string): string | undefined {
 	const path = url.split(/[?#]/)[0];
-	const match = /\.([a-z0-9]+)$/i.exec(path.slice(path.lastIndexOf('/') + 1));
-	return match ? EXTENSIONS[match[1].toLowerCase()] : undefined;
+	const kind = mediaKindOfFileName(path.slice(path.lastIndexOf('/') + 1));
+	return kind === 'sticker' ? undefined : kind;
 }
 
 /** The file name at the end of a URL, used as a document's media_name when none is given. */

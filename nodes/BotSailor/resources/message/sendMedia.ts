@@ -135,7 +135,7 @@ function completed(item: SendItem, body: IDataObject, source: string): IDataObje
 			item,
 			'Media Type is required',
 			source === 'url'
-				? 'The URL has no known file extension: set "Media Type".'
+				? 'The URL does not end in a file extension WhatsApp accepts for a type (jpg, png, mp4, 3gp, mp3, ogg, aac, amr, m4a, opus, pdf, txt, doc(x), xls(x), ppt(x)): set "Media Type".'
 				: 'Set "Media Type" when sending by media ID.',
 		);
 	}
