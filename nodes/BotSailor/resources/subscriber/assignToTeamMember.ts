@@ -1,7 +1,7 @@
 import { inputs } from '../../../shared/inputs';
 import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
-import { subscriberLocator, subscriberWrite } from './locator';
+import { subscriberLocator, subscriberWrite, teamMemberLocator } from './locator';
 
 export const assignToTeamMember: OperationDescription = {
 	option: {
@@ -16,21 +16,7 @@ export const assignToTeamMember: OperationDescription = {
 		whatsAppNumber(),
 		subscriberLocator(),
 		{
-			displayName: 'Team Member',
-			name: 'teamMember',
-			type: 'resourceLocator',
-			default: { mode: 'list', value: '' },
-			required: true,
-			description: 'The team member who takes over the conversation',
-			modes: [
-				{
-					displayName: 'From List',
-					name: 'list',
-					type: 'list',
-					typeOptions: { searchListMethod: 'searchTeamMembers', searchable: true },
-				},
-				{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 501' },
-			],
+			...teamMemberLocator(),
 			routing: { send: { type: 'body', property: 'team_member_id' } },
 		},
 	],

@@ -11,7 +11,7 @@ import { requestBody, text } from '../../../shared/values';
 import { Steps } from '../../shared/steps';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
-import { subscriberKeys, subscriberLocator } from './locator';
+import { subscriberKeys, subscriberLocator, teamMemberLocator } from './locator';
 
 /** How many of the most recently active subscribers "Least Busy" counts assignments among (pages of 100). */
 export const LEAST_BUSY_PAGES = 2;
@@ -159,24 +159,7 @@ export const handOverOperation: OperationDescription = {
 			],
 			default: 'member',
 		},
-		{
-			displayName: 'Team Member',
-			name: 'teamMember',
-			type: 'resourceLocator',
-			default: { mode: 'list', value: '' },
-			required: true,
-			description: 'The team member who takes over the conversation',
-			modes: [
-				{
-					displayName: 'From List',
-					name: 'list',
-					type: 'list',
-					typeOptions: { searchListMethod: 'searchTeamMembers', searchable: true },
-				},
-				{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 501' },
-			],
-			displayOptions: { show: { assignTo: ['member'] } },
-		},
+		{ ...teamMemberLocator(), displayOptions: { show: { assignTo: ['member'] } } },
 		{
 			displayName: 'Reason',
 			name: 'reason',

@@ -5,6 +5,27 @@ import { confirmed, subscriberField } from '../common';
 /** The subscriber an operation acts on: from the number's subscribers, or typed as a phone number. Sent as `phone_number`. */
 export const subscriberLocator = () => subscriberField('subscriber');
 
+/** The team member who takes over a conversation (Assign to Team Member, Hand Over to a Person). */
+export function teamMemberLocator(): INodeProperties {
+	return {
+		displayName: 'Team Member',
+		name: 'teamMember',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The team member who takes over the conversation',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchTeamMembers', searchable: true },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 501' },
+		],
+	};
+}
+
 /** The body fields every subscriber operation has, for `validateBody`. */
 export const subscriberKeys = {
 	phone_number_id: inputs.required.describe('WhatsApp Number'),
