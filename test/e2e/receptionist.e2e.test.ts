@@ -34,6 +34,7 @@ import {
 	instance,
 	pack,
 	provision,
+	sinceN8n,
 	start,
 	type N8nInstance,
 	type Server,
@@ -41,6 +42,9 @@ import {
 } from './n8n';
 import { signedInEditor, withChromium } from './editor';
 import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
+
+const AGENT_3 =
+	"the example's AI Agent 3.1 exists from n8n 2.0 (on 1.x the BotSailor tools run under AI Agent 2.2 and 1.8 in aiAgent.e2e.test.ts)";
 
 const NUMBER = '104382179270221';
 const PHONE = '15550100003';
@@ -155,95 +159,99 @@ beforeEach(() => {
 	standIn.reset();
 });
 
-test('a burst of three messages is answered once, with the earlier turns (a human agent’s too) in the model’s prompt; its own reply and status events start nothing', async () => {
-	// Earlier turns, before the platform posts anything to n8n.
-	customer('Do you make gluten-free cakes?');
-	addMessage(sim.state, {
-		phone_number_id: NUMBER,
-		phone_number: PHONE,
-		sender: 'agent',
-		agent_name: 'Sam Support',
-		text: 'Yes, we bake a gluten-free sponge every Friday.',
-	});
-	postEverything();
-	standIn.script([
-		{ toolCalls: [{ name: 'Get_Transcript', arguments: { phone_number: PHONE } }] },
-		{
-			toolCalls: [
-				{
-					name: 'Send_Text',
-					arguments: {
-						phone_number: PHONE,
-						message: 'Yes! A gluten-free sponge for Saturday is possible. Shall I note it?',
+sinceN8n('2.0.0', AGENT_3)(
+	'a burst of three messages is answered once, with the earlier turns (a human agent’s too) in the model’s prompt; its own reply and status events start nothing',
+	async () => {
+		// Earlier turns, before the platform posts anything to n8n.
+		customer('Do you make gluten-free cakes?');
+		addMessage(sim.state, {
+			phone_number_id: NUMBER,
+			phone_number: PHONE,
+			sender: 'agent',
+			agent_name: 'Sam Support',
+			text: 'Yes, we bake a gluten-free sponge every Friday.',
+		});
+		postEverything();
+		standIn.script([
+			{ toolCalls: [{ name: 'Get_Transcript', arguments: { phone_number: PHONE } }] },
+			{
+				toolCalls: [
+					{
+						name: 'Send_Text',
+						arguments: {
+							phone_number: PHONE,
+							message: 'Yes! A gluten-free sponge for Saturday is possible. Shall I note it?',
+						},
 					},
-				},
-			],
-		},
-		{ text: 'Answered.' },
-	]);
-	const burst = [
-		customer('Hi again'),
-		customer('I would like the gluten-free one'),
-		customer('for Saturday?'),
-	];
-	executionsSoFar += 3;
-	await settled(executionsSoFar);
+				],
+			},
+			{ text: 'Answered.' },
+		]);
+		const burst = [
+			customer('Hi again'),
+			customer('I would like the gluten-free one'),
+			customer('for Saturday?'),
+		];
+		executionsSoFar += 3;
+		await settled(executionsSoFar);
 
-	// The tools the model was offered, each with its description for a model and only its $fromAI() keys.
-	const tools = standIn.requests[0].body.tools ?? [];
-	const offered = Object.fromEntries(tools.map((tool) => [tool.function.name, tool.function]));
-	expect(Object.keys(offered).sort()).toEqual([
-		'Get_Subscriber',
-		'Get_Transcript',
-		'Hand_Over_to_a_Person',
-		'Send_Text',
-		'Update_CRM_Deal',
-	]);
-	for (const [name, key] of [
-		['Get_Transcript', 'message.getTranscript'],
-		['Hand_Over_to_a_Person', 'subscriber.handOver'],
-		['Send_Text', 'message.sendText'],
-	])
-		expect(offered[name].description).toContain(TOOL_DESCRIPTIONS[key]);
-	expect(offered.Get_Transcript.description).toContain(`WhatsApp number ${NUMBER}`);
-	const keys = (name: string) =>
-		Object.keys((offered[name].parameters as { properties: object }).properties).sort();
-	expect(keys('Hand_Over_to_a_Person')).toEqual(['phone_number', 'reason']);
-	expect(keys('Get_Transcript')).toEqual(['phone_number']);
+		// The tools the model was offered, each with its description for a model and only its $fromAI() keys.
+		const tools = standIn.requests[0].body.tools ?? [];
+		const offered = Object.fromEntries(tools.map((tool) => [tool.function.name, tool.function]));
+		expect(Object.keys(offered).sort()).toEqual([
+			'Get_Subscriber',
+			'Get_Transcript',
+			'Hand_Over_to_a_Person',
+			'Send_Text',
+			'Update_CRM_Deal',
+		]);
+		for (const [name, key] of [
+			['Get_Transcript', 'message.getTranscript'],
+			['Hand_Over_to_a_Person', 'subscriber.handOver'],
+			['Send_Text', 'message.sendText'],
+		])
+			expect(offered[name].description).toContain(TOOL_DESCRIPTIONS[key]);
+		expect(offered.Get_Transcript.description).toContain(`WhatsApp number ${NUMBER}`);
+		const keys = (name: string) =>
+			Object.keys((offered[name].parameters as { properties: object }).properties).sort();
+		expect(keys('Hand_Over_to_a_Person')).toEqual(['phone_number', 'reason']);
+		expect(keys('Get_Transcript')).toEqual(['phone_number']);
 
-	// One reply to three messages.
-	expect(sendsTo(PHONE)).toHaveLength(1);
-	expect(standIn.remaining()).toBe(0);
-	expect(standIn.requests).toHaveLength(3);
-	// The model got all three messages at once …
-	const prompt = JSON.stringify(standIn.requests[0].body.messages);
-	for (const message of burst)
-		expect(prompt).toContain(JSON.parse(message.message_content).text.body);
-	// … and, from Get Transcript, the conversation before them, the human agent's answer included.
-	const transcript = standIn.toolResults(standIn.requests[1])[0].content;
-	expect(transcript).toContain('customer: Do you make gluten-free cakes?');
-	expect(transcript).toContain(
-		'agent Sam Support: Yes, we bake a gluten-free sponge every Friday.',
-	);
-	expect(transcript).toContain('customer: for Saturday?');
+		// One reply to three messages.
+		expect(sendsTo(PHONE)).toHaveLength(1);
+		expect(standIn.remaining()).toBe(0);
+		expect(standIn.requests).toHaveLength(3);
+		// The model got all three messages at once …
+		const prompt = JSON.stringify(standIn.requests[0].body.messages);
+		for (const message of burst)
+			expect(prompt).toContain(JSON.parse(message.message_content).text.body);
+		// … and, from Get Transcript, the conversation before them, the human agent's answer included.
+		const transcript = standIn.toolResults(standIn.requests[1])[0].content;
+		expect(transcript).toContain('customer: Do you make gluten-free cakes?');
+		expect(transcript).toContain(
+			'agent Sam Support: Yes, we bake a gluten-free sponge every Friday.',
+		);
+		expect(transcript).toContain('customer: for Saturday?');
 
-	// The bot's reply was posted to the Outgoing Message URL; its status changes to the /webhook URL: no run.
-	const reply = sim.state.messages.find(
-		(message) =>
-			message.sender === 'bot' && message.whatsapp_bot_subscriber_subscriber_id === PHONE,
-	)!;
-	setMessageStatus(sim.state, { wa_message_id: reply.wa_message_id, status: 'delivered' });
-	setMessageStatus(sim.state, { wa_message_id: reply.wa_message_id, status: 'read' });
-	const executions = await settled(executionsSoFar);
-	expect(executions).toHaveLength(executionsSoFar);
-	expect(sim.state.webhooks.deliveries.map((delivery) => delivery.event).sort()).toEqual(
-		expect.arrayContaining(['incoming_message', 'message_status', 'outgoing_message']),
-	);
-	// Two runs stopped at Is Newest?; one went on to the agent.
-	const runs = await nodesRun(3);
-	expect(runs.filter((nodes) => nodes.includes('AI Agent'))).toHaveLength(1);
-	expect(runs.filter((nodes) => !nodes.includes('Wants to Stop?'))).toHaveLength(2);
-}, 240_000);
+		// The bot's reply was posted to the Outgoing Message URL; its status changes to the /webhook URL: no run.
+		const reply = sim.state.messages.find(
+			(message) =>
+				message.sender === 'bot' && message.whatsapp_bot_subscriber_subscriber_id === PHONE,
+		)!;
+		setMessageStatus(sim.state, { wa_message_id: reply.wa_message_id, status: 'delivered' });
+		setMessageStatus(sim.state, { wa_message_id: reply.wa_message_id, status: 'read' });
+		const executions = await settled(executionsSoFar);
+		expect(executions).toHaveLength(executionsSoFar);
+		expect(sim.state.webhooks.deliveries.map((delivery) => delivery.event).sort()).toEqual(
+			expect.arrayContaining(['incoming_message', 'message_status', 'outgoing_message']),
+		);
+		// Two runs stopped at Is Newest?; one went on to the agent.
+		const runs = await nodesRun(3);
+		expect(runs.filter((nodes) => nodes.includes('AI Agent'))).toHaveLength(1);
+		expect(runs.filter((nodes) => !nodes.includes('Wants to Stop?'))).toHaveLength(2);
+	},
+	240_000,
+);
 
 test('STOP: Opt Out, no answer and no model call', async () => {
 	postEverything();
@@ -261,35 +269,39 @@ test('STOP: Opt Out, no answer and no model call', async () => {
 	expect(nodes).not.toContain('AI Agent');
 }, 180_000);
 
-test('a handoff request assigns the conversation to a person, opens it and leaves the reason', async () => {
-	// A seeded customer whose conversation was resolved.
-	sim.state.subscriber(NUMBER, HANDED)!.conversation_status = 1;
-	postEverything();
-	const reason = 'Customer asks to speak to a person about a wedding cake order';
-	standIn.script([
-		{
-			toolCalls: [{ name: 'Hand_Over_to_a_Person', arguments: { phone_number: HANDED, reason } }],
-		},
-		{
-			toolCalls: [
-				{
-					name: 'Send_Text',
-					arguments: { phone_number: HANDED, message: 'A person of our team will reply soon.' },
-				},
-			],
-		},
-		{ text: 'Handed over.' },
-	]);
-	customer('Can I talk to a real person please?', HANDED);
-	executionsSoFar += 1;
-	await settled(executionsSoFar);
-	const subscriber = sim.state.subscriber(NUMBER, HANDED)!;
-	expect([501, 502]).toContain(subscriber.assigned_agent_id);
-	expect(subscriber.conversation_status).toBe(0);
-	expect(sim.state.notes.find((note) => note.chat_id === HANDED)?.note_text).toContain(reason);
-	expect(standIn.toolResults(standIn.requests[1])[0].content).toContain('"handed_over":true');
-	expect(sendsTo(HANDED)).toHaveLength(1);
-}, 180_000);
+sinceN8n('2.0.0', AGENT_3)(
+	'a handoff request assigns the conversation to a person, opens it and leaves the reason',
+	async () => {
+		// A seeded customer whose conversation was resolved.
+		sim.state.subscriber(NUMBER, HANDED)!.conversation_status = 1;
+		postEverything();
+		const reason = 'Customer asks to speak to a person about a wedding cake order';
+		standIn.script([
+			{
+				toolCalls: [{ name: 'Hand_Over_to_a_Person', arguments: { phone_number: HANDED, reason } }],
+			},
+			{
+				toolCalls: [
+					{
+						name: 'Send_Text',
+						arguments: { phone_number: HANDED, message: 'A person of our team will reply soon.' },
+					},
+				],
+			},
+			{ text: 'Handed over.' },
+		]);
+		customer('Can I talk to a real person please?', HANDED);
+		executionsSoFar += 1;
+		await settled(executionsSoFar);
+		const subscriber = sim.state.subscriber(NUMBER, HANDED)!;
+		expect([501, 502]).toContain(subscriber.assigned_agent_id);
+		expect(subscriber.conversation_status).toBe(0);
+		expect(sim.state.notes.find((note) => note.chat_id === HANDED)?.note_text).toContain(reason);
+		expect(standIn.toolResults(standIn.requests[1])[0].content).toContain('"handed_over":true');
+		expect(sendsTo(HANDED)).toHaveLength(1);
+	},
+	180_000,
+);
 
 withChromium('the receptionist example in the editor')(
 	'the editor shows the example: every node with its subtitle, the tools under the agent (docs/ai-receptionist.png)',
