@@ -34,8 +34,10 @@ import {
 	instance,
 	pack,
 	provision,
+	installedN8nVersion,
 	sinceN8n,
 	start,
+	versionAtLeast,
 	type N8nInstance,
 	type Server,
 	type Workflow,
@@ -43,8 +45,10 @@ import {
 import { signedInEditor, withChromium } from './editor';
 import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
 
+/** The example's AI Agent 3.1 is n8n 2.0's: an older n8n cannot activate the workflow (1.123.81: "reading 'execute'"). */
 const AGENT_3 =
 	"the example's AI Agent 3.1 exists from n8n 2.0 (on 1.x the BotSailor tools run under AI Agent 2.2 and 1.8 in aiAgent.e2e.test.ts)";
+const SUPPORTED = versionAtLeast(installedN8nVersion(), '2.0.0');
 
 const NUMBER = '104382179270221';
 const PHONE = '15550100003';
@@ -121,6 +125,7 @@ async function nodesRun(count: number): Promise<string[][]> {
 }
 
 beforeAll(async () => {
+	if (!SUPPORTED) return;
 	const paths = provision();
 	sim = await startSimulator();
 	standIn = await startOpenAiStandIn();
@@ -155,6 +160,7 @@ let executionsSoFar = 0;
 // The simulator is not reset between tests: its message ids would start again, and the trigger rightly drops a
 // message id it has seen (a repeated delivery). Each test has its own customer instead.
 beforeEach(() => {
+	if (!SUPPORTED) return;
 	sim.clearRequests();
 	standIn.reset();
 });
@@ -253,21 +259,25 @@ sinceN8n('2.0.0', AGENT_3)(
 	240_000,
 );
 
-test('STOP: Opt Out, no answer and no model call', async () => {
-	postEverything();
-	standIn.script([{ text: 'must not be asked' }]);
-	customer('STOP', STOPPING);
-	executionsSoFar += 1;
-	await settled(executionsSoFar);
-	expect(sendsTo(STOPPING)).toHaveLength(0);
-	expect(standIn.requests).toHaveLength(0);
-	const label = sim.state.labels.find((entry) => entry.label_name === 'opted-out');
-	expect(label).toBeDefined();
-	expect(sim.state.subscriber(NUMBER, STOPPING)!.label_ids).toContain(label!.id);
-	const [nodes] = await nodesRun(1);
-	expect(nodes).toContain('Opt Out');
-	expect(nodes).not.toContain('AI Agent');
-}, 180_000);
+sinceN8n('2.0.0', AGENT_3)(
+	'STOP: Opt Out, no answer and no model call',
+	async () => {
+		postEverything();
+		standIn.script([{ text: 'must not be asked' }]);
+		customer('STOP', STOPPING);
+		executionsSoFar += 1;
+		await settled(executionsSoFar);
+		expect(sendsTo(STOPPING)).toHaveLength(0);
+		expect(standIn.requests).toHaveLength(0);
+		const label = sim.state.labels.find((entry) => entry.label_name === 'opted-out');
+		expect(label).toBeDefined();
+		expect(sim.state.subscriber(NUMBER, STOPPING)!.label_ids).toContain(label!.id);
+		const [nodes] = await nodesRun(1);
+		expect(nodes).toContain('Opt Out');
+		expect(nodes).not.toContain('AI Agent');
+	},
+	180_000,
+);
 
 sinceN8n('2.0.0', AGENT_3)(
 	'a handoff request assigns the conversation to a person, opens it and leaves the reason',
@@ -303,7 +313,7 @@ sinceN8n('2.0.0', AGENT_3)(
 	180_000,
 );
 
-withChromium('the receptionist example in the editor')(
+(SUPPORTED ? withChromium('the receptionist example in the editor') : sinceN8n('2.0.0', AGENT_3))(
 	'the editor shows the example: every node with its subtitle, the tools under the agent (docs/ai-receptionist.png)',
 	async () => {
 		const { browser, page } = await signedInEditor(n8n.url, { width: 1600, height: 900 });
