@@ -381,6 +381,8 @@ async function main(): Promise<void> {
 	const runElsewhere: Record<string, string> = {
 		bsExMcpServer: 'starts from an MCP client: mcpServer.e2e.test.ts',
 		bsExOrderApproval: 'waits for a person’s answer: sendAndWait.e2e.test.ts',
+		bsExAiReceptionist:
+			'a burst of customer messages, a Wait and a scripted chat model: receptionist.e2e.test.ts',
 	};
 	const examples = readWorkflows()
 		.filter(({ file, workflow }) => {
@@ -448,8 +450,10 @@ async function main(): Promise<void> {
 			expect(sim.state.subscriber(NUMBER, '15550100001')?.label_ids).toContain(32);
 		},
 		bsExKeywords: (run) => {
+			// Ava's and Chloe's price questions (the 24-hour window is not enforced here: both get the buttons).
 			expect(nodeOutput(run, 'Send Size Buttons')).toEqual([
-				expect.objectContaining({ success: true }),
+				expect.objectContaining({ success: true, phone_number: '15550100001' }),
+				expect.objectContaining({ success: true, phone_number: '15550100003' }),
 			]);
 			expect(nodeOutput(run, 'Open CRM Deal')).toEqual([
 				expect.objectContaining({ success: true }),
