@@ -6,12 +6,10 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../../../shared/credential';
-import { CONVERSATION_PAGE_SIZE } from '../../../shared/conversation';
 import { validateBody, z } from '../../../shared/inputs';
 import { platformTimeZone } from '../../../shared/platformTime';
 import { readWindowStatus } from '../../../shared/sessionWindow';
-import { sendRequest } from '../../../shared/transport';
-import { requestBody } from '../../../shared/values';
+import { conversationOf } from '../../shared/transcript';
 import { whatsAppNumber } from '../common';
 import { subscriberKeys, subscriberLocator } from './locator';
 import type { OperationDescription } from '../resource';
@@ -25,31 +23,13 @@ async function readWindow(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
-	const request = requestData.options as IHttpRequestOptions;
-	const body = requestBody(request);
-	const itemIndex = this.getItemIndex();
+	const source = await conversationOf(this, requestData.options as IHttpRequestOptions);
 	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-	const zone = platformTimeZone(this.getNode(), credentials);
-	const status = await readWindowStatus(
-		{
-			node: this.getNode(),
-			chatId: String(body.phone_number ?? ''),
-			earlierForm: credentials.apiForm === 'earlier',
-			fetch: async (page) =>
-				await sendRequest.call(
-					this,
-					page === undefined
-						? request
-						: { ...request, body: { ...body, limit: CONVERSATION_PAGE_SIZE, offset: page } },
-					itemIndex,
-				),
-		},
-		zone,
-	);
+	const status = await readWindowStatus(source, platformTimeZone(this.getNode(), credentials));
 	return [
 		{
-			json: { phone_number: String(body.phone_number ?? ''), ...status },
-			pairedItem: { item: itemIndex },
+			json: { phone_number: source.chatId, ...status },
+			pairedItem: { item: this.getItemIndex() },
 		},
 	];
 }
