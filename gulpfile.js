@@ -34,6 +34,9 @@ function copyIcons() {
 exports.generate = series(
 	regenerate('subtitles', 'test/subtitle.test.ts', { UPDATE_SUBTITLES: '1' }, ['--silent']),
 	regenerate('operations table', 'test/readme.test.ts', { UPDATE_README: '1' }, ['--silent']),
+	regenerate('read paths', 'test/node/operationKinds.test.ts', { UPDATE_READ_PATHS: '1' }, [
+		'--silent',
+	]),
 	regenerate('versions snapshot', 'test/node/versions.test.ts', {}, ['-u', '--silent']),
 );
 exports['build:icons'] = copyIcons;

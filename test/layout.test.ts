@@ -65,10 +65,13 @@ describe('layout: one file per operation', () => {
 			...extra,
 		});
 		const op = (name: string, value: string, fields: INodeProperties[]): OperationDescription => ({
+			kind: 'read',
 			option: { name, value, action: name },
 			fields,
 		});
-		const [selector, first, second] = resource(
+		const {
+			properties: [selector, first, second],
+		} = resource(
 			'thing',
 			[
 				op('Update', 'update', [field('b', { displayOptions: { show: { mode: ['x'] } } })]),

@@ -57,7 +57,7 @@ describe('layout', () => {
 	it('reads the imports it checks (the walk sees the node assemble its resources)', () => {
 		expect(files.length).toBeGreaterThan(50);
 		expect(graph.get(join(ROOT, 'nodes/BotSailor/BotSailor.node.ts'))?.map(name)).toEqual(
-			expect.arrayContaining(['nodes/BotSailor/resources/message/index.ts']),
+			expect.arrayContaining(['nodes/BotSailor/resources/index.ts']),
 		);
 	});
 

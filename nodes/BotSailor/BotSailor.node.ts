@@ -4,31 +4,10 @@ import { listSearch } from './methods/listSearch';
 import { loadOptions } from './methods/loadOptions';
 import { resourceMapping } from './methods/resourceMapping';
 import { FORM_CONTENT_TYPE } from '../shared/transport';
-import { accountDescription } from './resources/account';
-import { aiDescription } from './resources/ai';
-import { botFlowDescription } from './resources/botFlow';
-import { catalogDescription } from './resources/catalog';
-import { catalogOrderDescription } from './resources/catalogOrder';
-import { crmDealDescription } from './resources/crmDeal';
-import { customFieldDescription } from './resources/customField';
-import { labelDescription } from './resources/label';
-import { mediaDescription } from './resources/media';
-import { messageDescription } from './resources/message';
-import { noteDescription } from './resources/note';
-import { postBackDescription } from './resources/postBack';
-import { sequenceDescription } from './resources/sequence';
-import { subscriberDescription } from './resources/subscriber';
-import { templateDescription } from './resources/template';
-import { userDescription } from './resources/user';
-import { addonDescription } from './resources/addon';
-import { addonPurchaseDescription } from './resources/addonPurchase';
-import { moduleDescription } from './resources/module';
-import { packageDescription } from './resources/package';
-import { teamMemberDescription } from './resources/teamMember';
-import { transactionDescription } from './resources/transaction';
+import { RESOURCES } from './resources';
 import { SENDS } from './resources/sends';
 import { bulkSends } from './shared/bulkSend';
-import { sendOnce } from './shared/sendOnce';
+import { operationRequest } from './shared/operationRequest';
 import { sendAndWaitWebhook, sendAndWaitWebhooks, withSendAndWait } from './shared/sendAndWait';
 
 export class BotSailor implements INodeType {
@@ -51,8 +30,8 @@ export class BotSailor implements INodeType {
 		credentials: [{ name: 'botSailorApi', required: true, testedBy: 'botSailorApiTest' }],
 		// Message → Send and Wait for Response: the answer links of a waiting execution (shared/sendAndWait/).
 		webhooks: sendAndWaitWebhooks,
-		// Every operation's request goes through sendOnce (lists and sends replace it with their own), see shared/sendOnce.ts.
-		requestOperations: { pagination: sendOnce },
+		// Every operation's request goes through operationRequest (lists and sends replace it with their own).
+		requestOperations: { pagination: operationRequest },
 		// No baseURL here: the credential's authenticate sets it from the Base URL (normalised). An
 		// expression would be evaluated twice per item by RoutingNode, and expressions are its main cost.
 		requestDefaults: {
@@ -95,28 +74,7 @@ export class BotSailor implements INodeType {
 				default: 'message',
 				routing: { send: { paginate: true } },
 			},
-			...userDescription,
-			...accountDescription,
-			...messageDescription,
-			...mediaDescription,
-			...templateDescription,
-			...postBackDescription,
-			...botFlowDescription,
-			...aiDescription,
-			...addonDescription,
-			...addonPurchaseDescription,
-			...moduleDescription,
-			...packageDescription,
-			...teamMemberDescription,
-			...transactionDescription,
-			...catalogDescription,
-			...catalogOrderDescription,
-			...crmDealDescription,
-			...customFieldDescription,
-			...labelDescription,
-			...noteDescription,
-			...sequenceDescription,
-			...subscriberDescription,
+			...RESOURCES.flatMap((resource) => resource.properties),
 		],
 	};
 

@@ -30,6 +30,28 @@ import { findLastPage, nextPage, onceEach } from './pages';
 
 export const CONVERSATION_PAGE_SIZE = 50;
 
+/**
+ * A subscriber's conversation as a reader's source, for every reader: `request(body)` sends one request of
+ * `whatsapp/get/conversation` with these form fields, the subscriber's keys (phone_number_id, phone_number) and,
+ * for a page, limit and offset (none on the earlier form, which answers the whole conversation at once).
+ */
+export function conversationSource(
+	node: INode,
+	keys: IDataObject,
+	earlierForm: boolean,
+	request: (body: IDataObject) => Promise<IDataObject>,
+): ConversationSource {
+	return {
+		node,
+		chatId: String(keys.phone_number ?? ''),
+		earlierForm,
+		fetch: async (page) =>
+			await request(
+				page === undefined ? keys : { ...keys, limit: CONVERSATION_PAGE_SIZE, offset: page },
+			),
+	};
+}
+
 /** What a reader needs: who reads (for errors), whose conversation, and one request of a page. */
 export interface ConversationSource {
 	node: INode;

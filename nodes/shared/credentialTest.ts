@@ -8,7 +8,8 @@ import type {
 import { apiBaseUrl, authenticatedRequest, BaseUrlError } from './credential';
 import { redact } from './envelope';
 import { timeZoneProblem } from './platformTime';
-import { connectionVerdict, FORM_CONTENT_TYPE } from './transport';
+import { connectionVerdict } from './failures';
+import { FORM_CONTENT_TYPE } from './transport';
 
 /**
  * The credential test, supplied by the nodes (`testedBy` on their credential entry, `methods.credentialTest`), not

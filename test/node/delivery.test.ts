@@ -1,13 +1,8 @@
 import { NodeApiError, WorkflowExpression } from 'n8n-workflow';
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
-import {
-	backoffDelay,
-	DELIVERY_DEFAULTS,
-	isRetryable,
-	Limiter,
-	outcomeOf,
-} from '../../nodes/BotSailor/shared/delivery';
-import { connectionVerdict } from '../../nodes/shared/transport';
+import { DELIVERY_DEFAULTS, Limiter } from '../../nodes/BotSailor/shared/delivery';
+import { connectionVerdict, isRetryableSend, outcomeOf } from '../../nodes/shared/failures';
+import { retryWait } from '../../nodes/shared/retry';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 
@@ -300,7 +295,7 @@ describe('delivery building blocks', () => {
 		expect(
 			['ECONNREFUSED', 'EAI_AGAIN', 'ENOTFOUND', 'EPROTO', 'CERT_HAS_EXPIRED'].map((code) => [
 				outcomeOf(verdict(code)),
-				isRetryable(verdict(code)),
+				isRetryableSend(verdict(code)),
 			]),
 		).toEqual([
 			['notSent', true],
@@ -314,14 +309,15 @@ describe('delivery building blocks', () => {
 				outcomeOf(connection(code)),
 			),
 		).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
-		expect(isRetryable(new Error('socket hang up'))).toBe(false);
+		expect(isRetryableSend(new Error('socket hang up'))).toBe(false);
 	});
 
 	it('backs off exponentially with jitter, capped', () => {
-		expect(backoffDelay(0, 100, 1000, () => 0)).toBe(50);
-		expect(backoffDelay(0, 100, 1000, () => 1)).toBe(100);
-		expect(backoffDelay(3, 100, 1000, () => 0.5)).toBe(600);
-		expect(backoffDelay(10, 100, 1000, () => 1)).toBe(1000);
+		const delays = { baseDelayMs: 100, maxDelayMs: 1000 };
+		expect(retryWait(undefined, 0, delays, () => 0)).toBe(50);
+		expect(retryWait(undefined, 0, delays, () => 1)).toBe(100);
+		expect(retryWait(undefined, 3, delays, () => 0.5)).toBe(600);
+		expect(retryWait(undefined, 10, delays, () => 1)).toBe(1000);
 	});
 
 	it('keeps at most max holders and serves waiters in order', async () => {

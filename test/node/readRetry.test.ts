@@ -1,11 +1,12 @@
 /**
  * Reads repeat what is safe to repeat, in one place (transport.ts: READ_PATHS, retryRead) used by every read:
- * declarative operations (sendOnce), paginated lists (pagination.ts), dropdowns and multi-step operations
+ * declarative operations (operationRequest), paginated lists (pagination.ts), dropdowns and multi-step operations
  * (botSailorRequest). Writes and sends go out once: a send keeps its at-most-once policy (delivery.ts).
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
-import { isReadPath, READ_PATHS } from '../../nodes/shared/transport';
+import { READ_PATHS } from '../../nodes/shared/readPaths';
+import { isReadPath } from '../../nodes/shared/transport';
 import { callMethod, runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import type { Fault } from '../simulator/faults';

@@ -8,8 +8,25 @@ import { toolDescriptionField } from './toolDescriptions';
  * its own, such as `returnAll: [false]`, which are kept).
  */
 export interface OperationDescription {
+	/**
+	 * What the operation does to the platform, written next to its endpoint: `read` (repeating it changes nothing,
+	 * so its requests are retried: nodes/shared/readPaths.ts is generated from these), `write` (goes out once) or
+	 * `send` (messages a customer: at most once, shared/delivery.ts).
+	 */
+	kind: OperationKind;
+	/** The endpoint on deployments with the earlier API form, where it differs (Labels: under /whatsapp). */
+	earlierUrl?: string;
 	option: INodePropertyOptions & { value: string; action: string };
 	fields: INodeProperties[];
+}
+
+export type OperationKind = 'read' | 'write' | 'send';
+
+/** A resource: its operations as written, and the properties n8n shows (the Operation selector and the fields). */
+export interface ResourceDescription {
+	name: string;
+	operations: readonly OperationDescription[];
+	properties: INodeProperties[];
 }
 
 /** A field shown for one operation: its own displayOptions with the resource and operation added. */
@@ -38,14 +55,14 @@ export function resource(
 	name: string,
 	operations: OperationDescription[],
 	{ default: defaultOperation }: { default: string },
-): INodeProperties[] {
+): ResourceDescription {
 	// Compared by code unit: localeCompare would load ICU's collator while n8n loads the node (~25 ms).
 	const options = operations
 		.map((operation) => operation.option)
 		.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	if (!options.some((option) => option.value === defaultOperation))
 		throw new Error(`${name}: no operation "${defaultOperation}"`);
-	return [
+	const properties: INodeProperties[] = [
 		{
 			displayName: 'Operation',
 			name: 'operation',
@@ -63,4 +80,5 @@ export function resource(
 			].map((field) => scoped(field, name, operation.option.value)),
 		),
 	];
+	return { name, operations, properties };
 }

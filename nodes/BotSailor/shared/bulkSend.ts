@@ -14,12 +14,10 @@ import { DELIVERY_DEFAULTS, deliver, type DeliveryOptions } from './delivery';
 import { payloadRecords } from '../../shared/envelope';
 import { decodeJsonFields } from '../../shared/jsonStrings';
 import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
+import { asNodeError, errorItem, withRecipient } from './itemOutput';
 import {
-	asNodeError,
-	errorItem,
 	performSend,
 	prepareSend,
-	withRecipient,
 	type PreparedSend,
 	type SendDefinition,
 	type SendItem,

@@ -1,8 +1,9 @@
 import type { INode } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_SENDS_IN_FLIGHT } from '../../shared/credential';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import { apiError } from '../../shared/envelope';
-import { retryWait } from '../../shared/transport';
+import { isRetryableSend, outcomeOf } from '../../shared/failures';
+import { retryAfterOf, SEND_RETRY, withRetries } from '../../shared/retry';
 import { paces, type Pace, type PaceSignal } from './pace';
 
 /**
@@ -35,7 +36,7 @@ export interface DeliveryOptions {
 	concurrency?: number;
 	/** Whether the pace adapts to the platform's answers (true), or stays fixed at `concurrency` (earlier versions). */
 	adaptive?: boolean;
-	/** Retries after the first attempt, for failures that prove nothing was done. */
+	/** Retries after the first attempt, for failures that prove nothing was done (retry.ts SEND_RETRY). */
 	retries?: number;
 	/** First backoff delay; doubles on each retry, with jitter. */
 	baseDelayMs?: number;
@@ -46,9 +47,9 @@ export interface DeliveryOptions {
 export const DELIVERY_DEFAULTS: Readonly<Required<DeliveryOptions>> = Object.freeze({
 	concurrency: DEFAULT_SENDS_IN_FLIGHT,
 	adaptive: true,
-	retries: 6,
-	baseDelayMs: 250,
-	maxDelayMs: 30_000,
+	retries: SEND_RETRY.retries,
+	baseDelayMs: SEND_RETRY.baseDelayMs,
+	maxDelayMs: SEND_RETRY.maxDelayMs,
 });
 
 /** A counting semaphore: at most `max` holders, the rest wait in arrival order (Download Media's downloads). */
@@ -109,55 +110,6 @@ export function paceSignalOf(failure: unknown): PaceSignal {
 	return 'ok';
 }
 
-/** What a failed attempt says about the send: certainly not done (safe to repeat), refused, or unknown. */
-export type Outcome = 'notSent' | 'refused' | 'unknown';
-
-/** HTTP answers that prove nothing was done: rate limited, or unavailable. */
-const NOT_SENT_STATUS = new Set([429, 503]);
-
-/** Reads what a failure (our NodeApiError from envelope.ts or transport.ts) says about the send. */
-export function outcomeOf(error: unknown): Outcome {
-	if (!(error instanceof NodeApiError)) return 'refused';
-	if (error.context?.outcome === 'notSent') return 'notSent';
-	if (error.context?.outcome === 'unknown') return 'unknown';
-	if (typeof error.context?.connection === 'string')
-		return error.context.sent === 'no' ? 'notSent' : 'unknown';
-	if (error.context?.answer === 'redirect') return 'notSent';
-	const status = Number(error.httpCode);
-	if (error.context?.answer === 'unreadable' && status < 300) return 'unknown';
-	if (NOT_SENT_STATUS.has(status)) return 'notSent';
-	if (status >= 500) return 'unknown';
-	return 'refused';
-}
-
-/** Whether a failed send may be repeated: only when it proves the platform did not act, and trying again can help. */
-export function isRetryable(error: unknown): boolean {
-	if (outcomeOf(error) !== 'notSent') return false;
-	const context = (error as NodeApiError).context;
-	if (context?.outcome === 'notSent' || context?.answer === 'redirect') return false;
-	return context?.retry !== false;
-}
-
-/** Exponential backoff with "equal jitter": half the delay fixed, half random, so retries spread out. */
-export function backoffDelay(
-	attempt: number,
-	baseDelayMs: number,
-	maxDelayMs: number,
-	random = Math.random,
-): number {
-	const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
-	return Math.round(ceiling / 2 + (ceiling / 2) * random());
-}
-
-/** The wait before the next attempt: the platform's Retry-After held between a floor and a ceiling (retryWait), else the backoff. */
-function waitBefore(
-	failure: unknown,
-	attempt: number,
-	settings: Required<DeliveryOptions>,
-): number | undefined {
-	return retryWait(failure, attempt, settings);
-}
-
 /**
  * An unknown outcome as the error to report: the API's text kept, and the message saying plainly
  * that the message may have been delivered and was not sent again.
@@ -201,7 +153,7 @@ export function notSent(
 	attempts: number,
 	retryAfterMs?: number,
 ): NodeApiError {
-	if (!isRetryable(failure)) {
+	if (!isRetryableSend(failure)) {
 		// Proves nothing left, and repeating cannot help (TLS, certificate, DNS, a redirect): the cause and its fix.
 		const error = apiError(node, {
 			message: `Not sent: ${failure.message}`,
@@ -252,45 +204,37 @@ export async function deliver<T>(
 ): Promise<T> {
 	const settings = { ...DELIVERY_DEFAULTS, ...options };
 	const pace = paceFor(node, settings.concurrency, settings.adaptive);
-	for (let tries = 0; ; tries++) {
+	const paced = async (tries: number) => {
 		// A retry goes before the sends that have not started; the slot is given back while it waits.
 		await pace.acquire(tries > 0);
 		let failure: unknown;
-		let answered = false;
 		try {
 			const result = await attempt();
-			answered = true;
+			pace.release('ok');
 			return result;
 		} catch (error) {
 			failure = error;
-		} finally {
-			// A Retry-After the node honours pauses the account's sends; a longer one fails this send as not sent (below).
-			const retryAfterMs = answered
-				? undefined
-				: Number((failure as NodeApiError | undefined)?.context?.retryAfterMs);
-			pace.release(
-				answered ? 'ok' : paceSignalOf(failure),
-				retryAfterMs !== undefined && retryAfterMs <= settings.maxDelayMs
-					? retryAfterMs
-					: undefined,
-			);
 		}
-		const outcome = outcomeOf(failure);
-		if (outcome === 'unknown') throw mayHaveBeenDelivered(node, failure as NodeApiError, itemIndex);
-		if (outcome === 'refused' || cancelled()) throw failure;
-		if (!isRetryable(failure)) throw notSent(node, failure as NodeApiError, itemIndex, tries + 1);
-		const wait = tries < settings.retries ? waitBefore(failure, tries, settings) : undefined;
-		if (wait === undefined) {
-			const retryAfterMs =
-				tries < settings.retries ? Number((failure as NodeApiError).context?.retryAfterMs) : NaN;
-			throw notSent(
-				node,
-				failure as NodeApiError,
-				itemIndex,
-				tries + 1,
-				Number.isFinite(retryAfterMs) ? retryAfterMs : undefined,
-			);
-		}
-		await sleep(wait);
-	}
+		// A Retry-After the node honours pauses the account's sends; a longer one fails this send as not sent (below).
+		const retryAfterMs = retryAfterOf(failure);
+		pace.release(
+			paceSignalOf(failure),
+			retryAfterMs !== undefined && retryAfterMs <= settings.maxDelayMs ? retryAfterMs : undefined,
+		);
+		throw failure;
+	};
+	return await withRetries(
+		paced,
+		{ ...SEND_RETRY, ...settings },
+		{
+			cancelled,
+			giveUp: (failure, { attempts, exhausted, retryAfterMs }) => {
+				const outcome = outcomeOf(failure);
+				if (outcome === 'unknown')
+					return mayHaveBeenDelivered(node, failure as NodeApiError, itemIndex);
+				if (outcome === 'refused' || (!exhausted && cancelled())) return failure;
+				return notSent(node, failure as NodeApiError, itemIndex, attempts, retryAfterMs);
+			},
+		},
+	);
 }

@@ -1,34 +1,22 @@
 import type {
-	DeclarativeRestApiSettings,
 	IBinaryKeyData,
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
 	INode,
-	INodeExecutionData,
-	INodePropertyRouting,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, sendsInFlight } from '../../shared/credential';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { deliver } from './delivery';
-import { fingerprintOf, sendRecordOf } from './sendRecord';
-import { unwrap } from './output';
-import {
-	apiToken,
-	FORM_CONTENT_TYPE,
-	reportedFailure,
-	sendRequest,
-	withDeadline,
-} from '../../shared/transport';
-import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
-import { CONVERSATION_PAGE_SIZE } from '../../shared/conversation';
+import { NodeApiError } from 'n8n-workflow';
+import { CREDENTIAL_TYPE } from '../../shared/credential';
+import { listRecords } from '../../shared/envelope';
+import { conversationSource } from '../../shared/conversation';
 import { platformTimeZone } from '../../shared/platformTime';
 import { readWindowStatus, type WindowStatus } from '../../shared/sessionWindow';
-import { sendInWindow, type SessionKind, type WindowChoice } from './windowSend';
+import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
+import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
 import { hasOptOutLabel } from './optOut';
-import { listRecords } from '../../shared/envelope';
+import { fingerprintOf } from './sendRecord';
+import { sendInWindow, type SessionKind, type WindowChoice } from './windowSend';
 
 /**
  * One definition per send (Send Text, Send Template, Send Buttons, Send Media, Template → Send
@@ -36,7 +24,7 @@ import { listRecords } from '../../shared/envelope';
  * - in a workflow, the bulk path (bulkSend.ts, the node's `customOperations`): every item checked
  *   before anything is sent, bounded concurrency, stop at the first failure, Retry On Fail safe;
  * - as an AI Agent tool under agents that call the node's `execute` (n8n's declarative engine,
- *   RoutingNode), `sendRouting` below: the same build, the same delivery policy, the same output.
+ *   RoutingNode), `sendRouting` (declarativeSend.ts): the same build, the same delivery policy, the same output.
  */
 export interface SendDefinition {
 	resource: string;
@@ -150,22 +138,18 @@ async function windowOf(
 ): Promise<WindowStatus> {
 	const credentials = await item.credentials();
 	return await readWindowStatus(
-		{
-			node: item.getNode(),
-			chatId: phoneNumber,
-			earlierForm: credentials.apiForm === 'earlier',
-			fetch: async (page) =>
+		conversationSource(
+			item.getNode(),
+			{ phone_number_id: phoneNumberId, phone_number: phoneNumber },
+			credentials.apiForm === 'earlier',
+			async (body) =>
 				await item.request({
 					method: 'POST',
 					url: '/whatsapp/get/conversation',
 					headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
-					body: {
-						phone_number_id: phoneNumberId,
-						phone_number: phoneNumber,
-						...(page === undefined ? {} : { limit: CONVERSATION_PAGE_SIZE, offset: page }),
-					},
+					body,
 				}),
-		},
+		),
 		platformTimeZone(item.getNode(), credentials),
 		{ stopWhenClosed: true },
 	);
@@ -211,116 +195,5 @@ export function sendItemOf(context: IExecuteSingleFunctions): SendItem {
 		request: async (options) => await sendRequest.call(context, options, context.getItemIndex()),
 		credentials: async () =>
 			await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE),
-	};
-}
-
-/** A send's output record with the number it went to, which the platform's confirmation does not repeat. */
-export function withRecipient(record: IDataObject, fields: IDataObject): IDataObject {
-	return fields.phone_number === undefined
-		? record
-		: { ...record, phone_number: fields.phone_number };
-}
-
-/** Any failure of an item as n8n's error type, pointing at the item. */
-export function asNodeError(
-	node: INode,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	const nodeError =
-		error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(node, error as Error, { itemIndex });
-	nodeError.context = { ...nodeError.context, itemIndex };
-	return nodeError;
-}
-
-/**
- * Whether a failure is answered as data rather than thrown. Only for a tool whose caller would hide a
- * thrown error: AI Agent 1.x/2.x run tools through LangChain's AgentExecutor, which turns any thrown
- * error into an empty string for the model, so the model gets `[{"error": "<the API's text>"}]` instead
- * (what AI Agent 3.x shows for a thrown error). The MCP Server Trigger passes a thrown error on in full
- * (`isError: true`, and n8n records the call as failed), so there the failure is thrown. Tools called
- * through `execute` see their caller's execute data (`getExecuteData().node`, public API since 1.x).
- */
-export function answersAsTool(context: {
-	getNode(): INode;
-	getExecuteData?(): { node?: INode } | undefined;
-}): boolean {
-	if (!context.getNode().type.endsWith('Tool')) return false;
-	const caller = context.getExecuteData?.()?.node?.type ?? '';
-	return !caller.endsWith('.mcpTrigger');
-}
-
-/** The output item of a failed item under Continue On Fail: its message as JSON, the error, paired to its input. */
-export function errorItem(
-	error: NodeApiError | NodeOperationError,
-	itemIndex: number,
-): INodeExecutionData {
-	return { json: { error: error.message }, error, pairedItem: { item: itemIndex } };
-}
-
-/**
- * The declarative routing of a send. RoutingNode calls an operation's `pagination` function in
- * place of its request, so the send runs there: the definition's fields replace the body the
- * parameters built, and the request goes out under the delivery policy. Bad input and API failures
- * end as in the bulk path (under Continue On Fail, the same error item).
- */
-export function sendRouting(definition: SendDefinition): INodePropertyRouting {
-	async function send(
-		this: IExecutePaginationFunctions,
-		requestData: DeclarativeRestApiSettings.ResultOptions,
-	): Promise<INodeExecutionData[]> {
-		const item = sendItemOf(this);
-		const itemIndex = this.getItemIndex();
-		try {
-			const prepared = await prepareSend(definition, item);
-			// What an earlier attempt of this node run (Retry On Fail) did with the item is output again, not sent again.
-			const record = sendRecordOf(this);
-			const earlier = record.get(itemIndex, prepared.fingerprint);
-			if (earlier && 'unknown' in earlier) throw earlier.unknown;
-			if (earlier)
-				return earlier.records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
-			const concurrency = sendsInFlight(await item.credentials());
-			const deliverTo = async (url: string, fields: IDataObject) => {
-				const items = await deliver(
-					this.getNode(),
-					itemIndex,
-					async () => {
-						// Options → Timeout as a deadline for the whole request (transport.ts withDeadline).
-						const deadline = withDeadline(this, { ...requestData.options, url, body: fields });
-						try {
-							return await this.makeRoutingRequest({ ...requestData, options: deadline.options });
-						} catch (error) {
-							throw reportedFailure(this, error, await apiToken(this), itemIndex, deadline);
-						}
-					},
-					{
-						options: { concurrency },
-						cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
-					},
-				);
-				return items.map((entry) => withRecipient(entry.json, fields));
-			};
-			let records: IDataObject[];
-			try {
-				records = await performSend(definition, item, prepared, deliverTo);
-			} catch (error) {
-				if (error instanceof NodeApiError && error.context?.outcome === 'unknown')
-					record.save(itemIndex, { fingerprint: prepared.fingerprint, unknown: error });
-				throw asNodeError(this.getNode(), error, itemIndex);
-			}
-			record.save(itemIndex, { fingerprint: prepared.fingerprint, records });
-			return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
-		} catch (error) {
-			const failure = asNodeError(this.getNode(), error, itemIndex);
-			if (!this.continueOnFail() && !answersAsTool(this)) throw failure;
-			return [errorItem(failure, itemIndex)];
-		}
-	}
-	return {
-		request: { url: definition.url },
-		operations: { pagination: send },
-		output: { postReceive: [unwrap('confirmation')] },
 	};
 }

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import type { ConversationSource } from '../../shared/conversation';
+import { conversationSource, type ConversationSource } from '../../shared/conversation';
 import { decodeJsonFields } from '../../shared/jsonStrings';
 import { innerMessage } from '../../shared/messageContent';
 import { rowFields } from '../../shared/messageItem';
@@ -18,31 +18,13 @@ export async function conversationOf(
 	request: IHttpRequestOptions,
 ): Promise<ConversationSource> {
 	const body = requestBody(request);
-	const itemIndex = context.getItemIndex();
-	return {
-		node: context.getNode(),
-		chatId: String(body.phone_number ?? ''),
-		earlierForm: await usesEarlierForm(context),
-		fetch: async (page) =>
-			await sendRequest.call(
-				context,
-				page === undefined
-					? {
-							...request,
-							body: { phone_number_id: body.phone_number_id, phone_number: body.phone_number },
-						}
-					: {
-							...request,
-							body: {
-								phone_number_id: body.phone_number_id,
-								phone_number: body.phone_number,
-								limit: 50,
-								offset: page,
-							},
-						},
-				itemIndex,
-			),
-	};
+	return conversationSource(
+		context.getNode(),
+		{ phone_number_id: body.phone_number_id, phone_number: body.phone_number },
+		await usesEarlierForm(context),
+		async (fields) =>
+			await sendRequest.call(context, { ...request, body: fields }, context.getItemIndex()),
+	);
 }
 
 /** Who wrote a row, in the words a model reads: the subscriber is the customer; bot, sequence, automation and AI agent are the bot. */

@@ -8,7 +8,6 @@ export { compareMessages, newestFirst } from '../../shared/conversation';
 /** The reads the trigger makes, all through the action node's request + envelope code. */
 
 export const SUBSCRIBER_PAGE_SIZE = 100;
-export { CONVERSATION_PAGE_SIZE } from '../../shared/conversation';
 
 const earlierForms = new WeakMap<object, Promise<boolean>>();
 

@@ -1,7 +1,11 @@
 import type { IPollFunctions } from 'n8n-workflow';
-import { openConversation, type ConversationRead } from '../../shared/conversation';
+import {
+	conversationSource,
+	openConversation,
+	type ConversationRead,
+} from '../../shared/conversation';
 import { botSailorRequest } from '../../shared/transport';
-import { CONVERSATION_PAGE_SIZE, earlierForm } from './api';
+import { earlierForm } from './api';
 
 export type { ConversationRead } from '../../shared/conversation';
 
@@ -16,17 +20,12 @@ export async function readConversation(
 	lastPageHint?: number,
 ): Promise<ConversationRead> {
 	return await openConversation(
-		{
-			node: context.getNode(),
-			chatId,
-			earlierForm: await earlierForm(context),
-			fetch: async (page) =>
-				await botSailorRequest.call(context, '/whatsapp/get/conversation', {
-					phone_number_id: phoneNumberId,
-					phone_number: chatId,
-					...(page === undefined ? {} : { limit: CONVERSATION_PAGE_SIZE, offset: page }),
-				}),
-		},
+		conversationSource(
+			context.getNode(),
+			{ phone_number_id: phoneNumberId, phone_number: chatId },
+			await earlierForm(context),
+			async (body) => await botSailorRequest.call(context, '/whatsapp/get/conversation', body),
+		),
 		lastPageHint,
 	);
 }

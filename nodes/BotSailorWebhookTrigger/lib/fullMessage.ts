@@ -1,5 +1,5 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
-import { findInConversation } from '../../shared/conversation';
+import { conversationSource, findInConversation } from '../../shared/conversation';
 import { listRecords } from '../../shared/envelope';
 import { botSailorRequest, usesEarlierForm } from '../../shared/transport';
 import { messageItem } from '../../shared/messageItem';
@@ -36,17 +36,12 @@ export async function fetchFullMessage(
 	if (!waMessageId)
 		return { error: 'The webhook carried no wa_message_id to look the message up by' };
 	try {
-		const conversation = {
-			node: context.getNode(),
-			chatId: phoneNumber,
-			earlierForm: await usesEarlierForm(context),
-			fetch: async (page: number | undefined) =>
-				await botSailorRequest.call(context, '/whatsapp/get/conversation', {
-					phone_number_id: phoneNumberId,
-					phone_number: phoneNumber,
-					...(page === undefined ? {} : { limit: 50, offset: page }),
-				}),
-		};
+		const conversation = conversationSource(
+			context.getNode(),
+			{ phone_number_id: phoneNumberId, phone_number: phoneNumber },
+			await usesEarlierForm(context),
+			async (body) => await botSailorRequest.call(context, '/whatsapp/get/conversation', body),
+		);
 		const [message, subscriber] = await Promise.all([
 			findInConversation(
 				conversation,

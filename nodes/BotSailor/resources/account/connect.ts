@@ -3,6 +3,7 @@ import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
 
 export const connect: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Connect',
 		value: 'connect',

@@ -14,6 +14,7 @@ import {
 import { variationArrays } from './variations';
 
 export const create: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Create',
 		value: 'create',

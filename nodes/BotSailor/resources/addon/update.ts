@@ -29,6 +29,7 @@ function updateBody() {
 }
 
 export const update: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Update',
 		value: 'update',

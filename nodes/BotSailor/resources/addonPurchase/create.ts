@@ -5,6 +5,7 @@ import { addonLocator, userLocator } from '../user/locators';
 import { addonRef } from '../user/schemas';
 
 export const create: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Create',
 		value: 'create',

@@ -4,6 +4,7 @@ import type { OperationDescription } from '../resource';
 import { purchase, purchaseId } from './fields';
 
 export const deleteOperation: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Delete',
 		value: 'delete',

@@ -12,6 +12,7 @@ const walletOnly = ({ used, available, credit_limit }: IDataObject): IDataObject
 });
 
 export const getAiTokens: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Get AI Tokens',
 		value: 'getAiTokens',

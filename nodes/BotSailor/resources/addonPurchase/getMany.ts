@@ -7,6 +7,7 @@ import { userLocator } from '../user/locators';
 import { buyer } from './fields';
 
 export const getMany: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

@@ -7,6 +7,7 @@ import { expiryChoice } from './expiry';
 import { purchase, purchaseId } from './fields';
 
 export const update: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Update',
 		value: 'update',

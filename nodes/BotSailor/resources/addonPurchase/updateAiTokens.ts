@@ -4,6 +4,7 @@ import type { OperationDescription } from '../resource';
 import { buyer, buyerCheck, purchase, purchaseId } from './fields';
 
 export const updateAiTokens: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Update AI Tokens',
 		value: 'updateAiTokens',

@@ -11,6 +11,7 @@ const promptData = inputs.json
 	.describe('Prompt Data');
 
 export const getResponse: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Get Response',
 		value: 'getResponse',

@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
 import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
-import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
+import { sendRouting } from '../../shared/declarativeSend';
+import { type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 
 const botFlowLocator: INodeProperties[] = [
@@ -53,6 +54,7 @@ export const triggerBotFlow: SendDefinition = {
 };
 
 export const triggerOperation: OperationDescription = {
+	kind: 'send',
 	option: {
 		name: 'Trigger',
 		value: 'trigger',

@@ -3,6 +3,7 @@ import { decodeJsonOption } from '../common';
 import type { OperationDescription } from '../resource';
 
 export const getMany: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

@@ -3,6 +3,7 @@ import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
 
 export const sync: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Sync',
 		value: 'sync',

@@ -6,7 +6,7 @@ import type {
 import { validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { requestedLimit } from '../../shared/pagination';
-import { sendOnce } from '../../shared/sendOnce';
+import { operationRequest } from '../../shared/operationRequest';
 import { decodeJsonOption, returnAllAndLimit } from '../common';
 import type { OperationDescription } from '../resource';
 
@@ -16,11 +16,12 @@ async function firstRecords(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const limit = requestedLimit(this); // checked first, so a bad Limit sends nothing
-	const items = await sendOnce.call(this, requestData);
+	const items = await operationRequest.call(this, requestData);
 	return limit === undefined ? items : items.slice(0, limit);
 }
 
 export const getMany: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

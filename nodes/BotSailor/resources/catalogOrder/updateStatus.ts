@@ -5,6 +5,7 @@ import type { OperationDescription } from '../resource';
 const STATUSES = ['Approved', 'Completed', 'Shipped', 'Delivered', 'Refunded'] as const;
 
 export const updateStatus: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Update Status',
 		value: 'updateStatus',

@@ -6,6 +6,7 @@ import { subscriberLocator, subscriberWrite } from '../subscriber/locator';
 const body = (property: string) => ({ send: { type: 'body' as const, property } });
 
 export const update: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Update',
 		value: 'update',

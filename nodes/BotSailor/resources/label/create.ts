@@ -4,6 +4,8 @@ import type { OperationDescription } from '../resource';
 import { earlierFormNumber, labelForm } from './earlierForm';
 
 export const create: OperationDescription = {
+	kind: 'write',
+	earlierUrl: '/whatsapp/label/create',
 	option: {
 		name: 'Create',
 		value: 'create',

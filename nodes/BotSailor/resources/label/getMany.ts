@@ -3,6 +3,8 @@ import type { OperationDescription } from '../resource';
 import { earlierFormNumber, labelForm } from './earlierForm';
 
 export const getMany: OperationDescription = {
+	kind: 'read',
+	earlierUrl: '/whatsapp/label/list',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

@@ -4,6 +4,7 @@ import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
 
 export const upload: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Upload',
 		value: 'upload',

@@ -11,13 +11,13 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
-import { findInConversation, isMessage } from '../../../shared/conversation';
+import { conversationSource, findInConversation, isMessage } from '../../../shared/conversation';
 import { innerMessage } from '../../../shared/messageContent';
 import { inputs } from '../../../shared/inputs';
 import { decodeJsonFields } from '../../../shared/jsonStrings';
 import { FORM_CONTENT_TYPE, sendRequest, usesEarlierForm } from '../../../shared/transport';
 import { limiterFor } from '../../shared/delivery';
-import { asNodeError, errorItem } from '../../shared/sendDefinition';
+import { asNodeError, errorItem } from '../../shared/itemOutput';
 import { downloadMedia, findMedia, MEDIA_MESSAGE_TYPES } from '../../../shared/media';
 import { isRecord, text } from '../../../shared/values';
 
@@ -67,17 +67,12 @@ async function findMessage(
 	messageId: string,
 ): Promise<IDataObject | undefined> {
 	return await findInConversation(
-		{
-			node: context.getNode(),
-			chatId: phoneNumber,
-			earlierForm: await usesEarlierForm(context),
-			fetch: async (page) =>
-				await read({
-					phone_number_id: phoneNumberId,
-					phone_number: phoneNumber,
-					...(page === undefined ? {} : { limit: 50, offset: page }),
-				}),
-		},
+		conversationSource(
+			context.getNode(),
+			{ phone_number_id: phoneNumberId, phone_number: phoneNumber },
+			await usesEarlierForm(context),
+			read,
+		),
 		isMessage(messageId),
 		{ maxPages: MAX_PAGES },
 	);
@@ -307,6 +302,7 @@ const downloadMediaFields: INodeProperties[] = [
 ];
 
 export const downloadMediaOperation: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Download Media',
 		value: 'downloadMedia',

@@ -4,7 +4,11 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { conversationRow, readConversation } from '../../../shared/conversation';
+import {
+	conversationRow,
+	conversationSource,
+	readConversation,
+} from '../../../shared/conversation';
 import { inputs, validateBody, z } from '../../../shared/inputs';
 import { sendRequest, usesEarlierForm } from '../../../shared/transport';
 import { requestBody } from '../../../shared/values';
@@ -25,17 +29,12 @@ async function getManyMessages(
 	const body = requestBody(request);
 	const itemIndex = this.getItemIndex();
 	const rows = await readConversation(
-		{
-			node: this.getNode(),
-			chatId: String(body.phone_number ?? ''),
-			earlierForm: await usesEarlierForm(this),
-			fetch: async (page) =>
-				await sendRequest.call(
-					this,
-					page === undefined ? request : { ...request, body: { ...body, limit: 50, offset: page } },
-					itemIndex,
-				),
-		},
+		conversationSource(
+			this.getNode(),
+			body,
+			await usesEarlierForm(this),
+			async (fields) => await sendRequest.call(this, { ...request, body: fields }, itemIndex),
+		),
 		{ limit },
 	);
 	const decode = this.getNodeParameter('options.decodeJsonFields', true) !== false;
@@ -46,6 +45,7 @@ async function getManyMessages(
 }
 
 export const getMany: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

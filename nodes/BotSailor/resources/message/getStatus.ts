@@ -3,6 +3,7 @@ import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 
 export const getStatus: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Status',
 		value: 'getStatus',

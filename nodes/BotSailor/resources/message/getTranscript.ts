@@ -119,6 +119,7 @@ async function getTranscript(
 }
 
 export const getTranscriptOperation: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Transcript',
 		value: 'getTranscript',

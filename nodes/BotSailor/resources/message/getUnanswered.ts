@@ -77,6 +77,7 @@ async function getUnanswered(
 }
 
 export const getUnansweredOperation: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Unanswered',
 		value: 'getUnanswered',

@@ -303,6 +303,7 @@ const notInTheDeclarativePath: INodePropertyRouting = {
 };
 
 export const sendAndWaitOperation: OperationDescription = {
+	kind: 'send',
 	option: {
 		name: 'Send and Wait for Response',
 		value: SEND_AND_WAIT_OPERATION,

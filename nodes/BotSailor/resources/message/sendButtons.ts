@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
-import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
+import { sendRouting } from '../../shared/declarativeSend';
+import { type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
@@ -190,6 +191,7 @@ export const sendButtons: SendDefinition = {
 };
 
 export const sendButtonsOperation: OperationDescription = {
+	kind: 'send',
 	option: {
 		name: 'Send Buttons',
 		value: 'sendButtons',

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
-import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
+import { sendRouting } from '../../shared/declarativeSend';
+import { type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import { checkedFile, uploadBinary, type CheckedFile } from '../../shared/upload';
 import type { OperationDescription } from '../resource';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
@@ -204,6 +205,7 @@ export const sendMedia: SendDefinition = {
 };
 
 export const sendMediaOperation: OperationDescription = {
+	kind: 'send',
 	option: {
 		name: 'Send Media',
 		value: 'sendMedia',

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
-import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
+import { sendRouting } from '../../shared/declarativeSend';
+import { type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
 
@@ -258,6 +259,7 @@ export const sendTemplate: SendDefinition = {
 };
 
 export const sendTemplateOperation: OperationDescription = {
+	kind: 'send',
 	option: {
 		name: 'Send Template',
 		value: 'sendTemplate',

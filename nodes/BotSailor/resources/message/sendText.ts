@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
 import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
-import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
+import { sendRouting } from '../../shared/declarativeSend';
+import { type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
@@ -43,6 +44,7 @@ export const sendText: SendDefinition = {
 };
 
 export const sendTextOperation: OperationDescription = {
+	kind: 'send',
 	option: {
 		name: 'Send Text',
 		value: 'sendText',

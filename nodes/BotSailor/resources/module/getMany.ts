@@ -2,6 +2,7 @@ import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 
 export const getMany: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

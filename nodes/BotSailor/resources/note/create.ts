@@ -4,6 +4,7 @@ import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../subscriber/locator';
 
 export const create: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Create',
 		value: 'create',

@@ -5,6 +5,7 @@ import { whatsAppNumber } from '../common';
 import { subscriberKeys, subscriberLocator } from '../subscriber/locator';
 
 export const getMany: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

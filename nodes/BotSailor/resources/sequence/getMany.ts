@@ -4,6 +4,7 @@ import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
 
 export const getMany: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

@@ -4,6 +4,7 @@ import { whatsAppNumber } from '../common';
 import { idList, subscriberLocator, subscriberWrite } from './locator';
 
 export const addLabels: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Add Labels',
 		value: 'addLabels',

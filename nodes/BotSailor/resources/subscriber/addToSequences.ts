@@ -4,6 +4,7 @@ import { whatsAppNumber } from '../common';
 import { idList, subscriberLocator, subscriberWrite } from './locator';
 
 export const addToSequences: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Add to Sequences',
 		value: 'addToSequences',

@@ -4,6 +4,7 @@ import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite, teamMemberLocator } from './locator';
 
 export const assignToTeamMember: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Assign to Team Member',
 		value: 'assignToTeamMember',

@@ -4,6 +4,7 @@ import type { OperationDescription } from '../resource';
 import { subscriberPhoneNumber, whatsAppNumber } from '../common';
 
 export const create: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Create',
 		value: 'create',

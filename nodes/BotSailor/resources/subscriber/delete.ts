@@ -3,6 +3,7 @@ import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from './locator';
 
 export const deleteOperation: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Delete',
 		value: 'delete',

@@ -5,6 +5,7 @@ import { whatsAppNumber } from '../common';
 import { subscriberKeys, subscriberLocator } from './locator';
 
 export const get: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get',
 		value: 'get',

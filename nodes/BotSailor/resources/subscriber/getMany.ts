@@ -5,6 +5,7 @@ import { returnAllAndLimit, whatsAppNumber } from '../common';
 import { subscriberKeys } from './locator';
 
 export const getMany: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

@@ -35,6 +35,7 @@ async function readWindow(
 }
 
 export const getWindowStatus: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Window Status',
 		value: 'getWindowStatus',

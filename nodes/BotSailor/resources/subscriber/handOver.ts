@@ -125,6 +125,7 @@ async function handOver(
 }
 
 export const handOverOperation: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Hand Over to a Person',
 		value: 'handOver',

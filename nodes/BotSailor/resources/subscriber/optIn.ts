@@ -55,6 +55,7 @@ async function optIn(
 }
 
 export const optInOperation: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Opt In',
 		value: 'optIn',

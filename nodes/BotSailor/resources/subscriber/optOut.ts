@@ -119,6 +119,7 @@ async function optOut(
 }
 
 export const optOutOperation: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Opt Out',
 		value: 'optOut',

@@ -4,6 +4,7 @@ import { whatsAppNumber } from '../common';
 import { idList, subscriberLocator, subscriberWrite } from './locator';
 
 export const removeFromSequences: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Remove From Sequences',
 		value: 'removeFromSequences',

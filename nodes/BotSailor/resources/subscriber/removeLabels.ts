@@ -4,6 +4,7 @@ import { whatsAppNumber } from '../common';
 import { idList, subscriberLocator, subscriberWrite } from './locator';
 
 export const removeLabels: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Remove Labels',
 		value: 'removeLabels',

@@ -3,6 +3,7 @@ import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from './locator';
 
 export const resetInputFlow: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Reset Input Flow',
 		value: 'resetInputFlow',

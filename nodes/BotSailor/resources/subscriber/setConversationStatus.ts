@@ -13,6 +13,7 @@ const CONVERSATION_ACTIONS = [
 ] as const;
 
 export const setConversationStatus: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Set Conversation Status',
 		value: 'setConversationStatus',

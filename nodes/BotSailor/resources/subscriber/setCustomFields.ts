@@ -61,6 +61,7 @@ export async function customFieldsBody(
 }
 
 export const setCustomFields: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Set Custom Fields',
 		value: 'setCustomFields',

@@ -4,6 +4,7 @@ import { updateFields, whatsAppNumber } from '../common';
 import { idList, subscriberLocator, subscriberWrite } from './locator';
 
 export const update: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Update',
 		value: 'update',

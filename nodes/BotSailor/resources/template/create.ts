@@ -429,6 +429,7 @@ export async function buildTemplateBody(
 }
 
 export const create: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Create',
 		value: 'create',

@@ -6,6 +6,7 @@ import type { OperationDescription } from '../resource';
 import { JSON_HEADERS } from './create';
 
 export const getStatus: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Status',
 		value: 'getStatus',

@@ -6,7 +6,8 @@ import { recordOf } from '../../../shared/values';
 import { labelNamed } from '../../shared/steps';
 import { optOutLabelOf, skipOptedOutFields } from '../../shared/skipOptedOut';
 import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
-import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
+import { sendRouting } from '../../shared/declarativeSend';
+import { type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 
 const schema = onFirstUse(() =>
@@ -56,6 +57,7 @@ export const sendBroadcast: SendDefinition = {
 };
 
 export const sendBroadcastOperation: OperationDescription = {
+	kind: 'send',
 	option: {
 		name: 'Send Broadcast',
 		value: 'sendBroadcast',

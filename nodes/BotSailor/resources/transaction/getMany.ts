@@ -5,6 +5,7 @@ import { decodeJsonOption, returnAllAndLimit } from '../common';
 import type { OperationDescription } from '../resource';
 
 export const getMany: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

@@ -4,6 +4,7 @@ import type { OperationDescription } from '../resource';
 import { email, packageAndExpiry, text } from './fields';
 
 export const create: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Create',
 		value: 'create',

@@ -4,6 +4,7 @@ import type { OperationDescription } from '../resource';
 import { email, packageAndExpiry } from './fields';
 
 export const createWithLoginLink: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Create With Login Link',
 		value: 'createWithLoginLink',

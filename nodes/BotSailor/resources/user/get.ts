@@ -5,6 +5,7 @@ import { userLocator } from './locators';
 import { userRef } from './schemas';
 
 export const get: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get',
 		value: 'get',

@@ -8,6 +8,7 @@ import { requireFields } from './schemas';
 const optionalText = z.string().trim().optional();
 
 export const getLoginLink: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Get Login Link',
 		value: 'getLoginLink',

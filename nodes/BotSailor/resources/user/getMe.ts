@@ -2,6 +2,7 @@ import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 
 export const getMe: OperationDescription = {
+	kind: 'read',
 	option: {
 		name: 'Get Me',
 		value: 'getMe',

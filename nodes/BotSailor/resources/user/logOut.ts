@@ -4,6 +4,7 @@ import type { OperationDescription } from '../resource';
 import { userLocator } from './locators';
 
 export const logOut: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Log Out',
 		value: 'logOut',

@@ -8,6 +8,7 @@ import { currentFormOnly, userRef } from './schemas';
 const optionalText = z.string().trim().optional();
 
 export const update: OperationDescription = {
+	kind: 'write',
 	option: {
 		name: 'Update',
 		value: 'update',

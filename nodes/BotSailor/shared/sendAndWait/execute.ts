@@ -11,7 +11,7 @@ import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
 import { sendRequest } from '../../../shared/transport';
 import { requestTemplate, type RequestOptionsParameter } from '../bulkSend';
 import { deliver } from '../delivery';
-import { asNodeError, errorItem } from '../sendDefinition';
+import { asNodeError, errorItem } from '../itemOutput';
 import { fingerprintOf, sendRecordOf } from '../sendRecord';
 import { isHumanReview, readQuestion, waitTill, type Question } from './question';
 import { subscriberName } from './recipient';

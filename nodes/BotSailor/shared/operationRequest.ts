@@ -1,0 +1,40 @@
+import type {
+	DeclarativeRestApiSettings,
+	IExecutePaginationFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { isReadPath, requestOnce } from '../../shared/transport';
+import { retryRead } from '../../shared/retry';
+import { answersAsTool, asNodeError, errorItem } from './itemOutput';
+
+/**
+ * The request of every operation that is not a send: the node-wide `requestOperations.pagination` (lists and sends
+ * replace it with their own). It sends the operation's request exactly as RoutingNode would, through the one door
+ * (transport.ts requestOnce): a network failure becomes our NodeApiError naming the operation, where RoutingNode would
+ * pass on the raw AxiosError, whose `config` holds the form body and headers with the API token. A read (an operation
+ * of kind read) is repeated while it fails in a way worth repeating (retry.ts); anything else goes out once.
+ */
+export async function operationRequest(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const once = async () =>
+		await requestOnce(
+			this,
+			requestData.options,
+			async (options) => await this.makeRoutingRequest({ ...requestData, options }),
+			{ itemIndex: this.getItemIndex() },
+		);
+	let failure: unknown;
+	try {
+		return isReadPath(requestData.options.url) ? await retryRead(once) : await once();
+	} catch (error) {
+		failure = error;
+	}
+	// As an AI tool under an agent that hides thrown errors, the model gets the API's text as data (see answersAsTool).
+	if (answersAsTool(this))
+		return [
+			errorItem(asNodeError(this.getNode(), failure, this.getItemIndex()), this.getItemIndex()),
+		];
+	throw failure;
+}
