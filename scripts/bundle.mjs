@@ -9,8 +9,18 @@
 // row 5). One bundle, not one per node: the two triggers share module state (nodes/shared/deliveryMemory.ts),
 // which must stay one instance per process.
 // n8n-workflow and zod stay `require`s: n8n provides them (the package has no runtime dependencies).
+//
+// Debugging the published code: the bundle ships with a linked source map, dist/botsailor.js.map, named by
+// the bundle's last line (`//# sourceMappingURL=botsailor.js.map`). It holds the TypeScript sources whole
+// (sourcesContent), comments included: esbuild keeps no comments in its output besides legal ones
+// (`/*! … */`, @license), so the sources in the map are where the comments that explain why survive. n8n
+// installs source-map-support at startup (its bin/n8n), which reads the map the first time a stack trace is
+// formatted: an error thrown in the nodes then names nodes/…/file.ts and its line, not dist/botsailor.js.
+// Loading the nodes does not read the map (bench row 5 is unchanged by it). Its source paths are relative
+// to dist/ (`../nodes/…/file.ts`): no machine's directory is in the published files (checked below).
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,7 +42,9 @@ await build({
 			.map(({ className, source }) => `export { ${className} } from './${source}';`)
 			.join('\n'),
 		resolveDir: root,
-		sourcefile: 'index.ts',
+		// Named after the bundle, not index.ts: esbuild names the entry's exports object after an index
+		// file's directory, which would put the checkout's folder name into the published code.
+		sourcefile: 'botsailor.ts',
 		loader: 'ts',
 	},
 	bundle: true,
@@ -46,6 +58,8 @@ await build({
 	},
 	// Texts keep their characters (→, —) rather than \u escapes.
 	charset: 'utf8',
+	sourcemap: 'linked',
+	sourcesContent: true,
 	logLevel: 'warning',
 });
 
@@ -56,7 +70,12 @@ function removeCompiled(dir) {
 		if (statSync(path).isDirectory()) {
 			removeCompiled(path);
 			if (readdirSync(path).length === 0) rmSync(path, { recursive: true });
-		} else if (name.endsWith('.js') && path !== join(dist, BUNDLE)) rmSync(path);
+		} else if (
+			(name.endsWith('.js') || name.endsWith('.js.map')) &&
+			path !== join(dist, BUNDLE) &&
+			path !== join(dist, `${BUNDLE}.map`)
+		)
+			rmSync(path);
 	}
 }
 removeCompiled(dist);
@@ -69,6 +88,21 @@ for (const { file, className } of declared) {
 	const specifier = target.startsWith('.') ? target : `./${target}`;
 	writeFileSync(path, `exports.${className} = require('${specifier}').${className};\n`);
 }
+// The map's sources: relative paths (`../nodes/…`, `../credentials/…` and the generated entry
+// `../botsailor.ts`), nothing from node_modules, and no absolute
+// path of this machine anywhere in the map (the checkout's or the home directory, a `file:///` URL).
+const map = JSON.parse(readFileSync(join(dist, `${BUNDLE}.map`), 'utf8'));
+const text = JSON.stringify(map);
+for (const source of map.sources) {
+	if (!source.startsWith('../') || source.includes('node_modules'))
+		throw new Error(`bundle: unexpected source in the source map: ${source}`);
+}
+for (const local of [root, `${homedir()}/`, 'file:///']) {
+	if (text.includes(local)) throw new Error(`bundle: the source map contains ${local}`);
+}
+if (map.sourcesContent?.length !== map.sources.length || map.sourcesContent.some((c) => !c))
+	throw new Error('bundle: the source map lacks the sources’ content');
+
 console.log(
-	`bundle: dist/${BUNDLE} (${Math.round(statSync(join(dist, BUNDLE)).size / 1024)} kB) and ${declared.length} entry files`,
+	`bundle: dist/${BUNDLE} (${Math.round(statSync(join(dist, BUNDLE)).size / 1024)} kB), its source map (${map.sources.length} sources, ${Math.round(statSync(join(dist, `${BUNDLE}.map`)).size / 1024)} kB) and ${declared.length} entry files`,
 );

@@ -108,3 +108,26 @@ test('node_modules installed by hand after the lockfile counts as fresh', () => 
 test('the failing command fails npm test', () => {
 	expect(run('exit 3').status).toBe(3);
 });
+
+test('npm run dev is the node-cli template’s `n8n-node dev` (n8n with the node, rebuilt on change), through dev.sh', () => {
+	const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as {
+		scripts: Record<string, string>;
+	};
+	expect(pkg.scripts.dev).toBe("bash scripts/dev.sh 'n8n-node dev'");
+	// The command exists in the node-cli this package pins.
+	expect(
+		existsSync(
+			join(
+				__dirname,
+				'..',
+				'node_modules',
+				'@n8n',
+				'node-cli',
+				'dist',
+				'commands',
+				'dev',
+				'index.js',
+			),
+		),
+	).toBe(true);
+});

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads and writes the README in plain Node.js */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { operationsTable } from '../scripts/operations-table';
 
@@ -39,6 +39,23 @@ describe('README', () => {
 				operations: rows.length,
 			});
 			if (resourceCount) expect(Number(resourceCount)).toBe(resources.size);
+		}
+	});
+
+	it('carries no dated figure: measured times, sizes, test counts and dates are in bench/RESULTS.md and bench/MEASUREMENTS.md, which it links to', () => {
+		const readme = readFileSync(README, 'utf8');
+		const dated = [
+			/\b20\d\d-\d\d-\d\d\b/g, // a date
+			/\b\d[\d,]* (?:passed|skipped)\b/g, // a test count
+			/\b\d+ to \d+ s\b|\b\d+ min \d+ s\b|\(\d[\d,]{2,} s\)/g, // a measured duration (a setting such as "(10 s)" is not)
+			/\b[Mm]easured: \d|\(measured: /g, // a measured figure
+			/\bp95 \d/g, // a latency percentile
+			/\b\d[\d.,]* ?kB\b/g, // a package size
+		];
+		expect(dated.flatMap((pattern) => readme.match(pattern) ?? [])).toEqual([]);
+		for (const file of ['bench/RESULTS.md', 'bench/MEASUREMENTS.md']) {
+			expect(readme).toContain(`](${file}`);
+			expect(existsSync(join(__dirname, '..', file))).toBe(true);
 		}
 	});
 
