@@ -15,7 +15,7 @@ import { searchWhatsAppNumbers, whatsAppNumberLocator } from '../shared/whatsApp
 import {
 	claimDelivery,
 	ID_TTL_SECONDS,
-	memoryLoaded,
+	isShared,
 	refreshSnapshot,
 	releaseMemory,
 } from '../shared/deliveryMemory';
@@ -167,7 +167,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				if (this.getMode() === 'manual') return false;
-				return memoryLoaded(this);
+				return isShared(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				if (this.getMode() !== 'manual') refreshSnapshot(this);

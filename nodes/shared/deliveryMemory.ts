@@ -159,8 +159,8 @@ export function claimDelivery(
 
 /**
  * Whether a webhook trigger of this workflow is active in this process (its activation loaded the
- * memory): only then does the polling trigger consult and feed it. Reads no static data, so a workflow
- * with the polling trigger alone is left exactly as it was.
+ * memory and did not release it since): only then does the polling trigger consult and feed it. Reads no
+ * static data, so a workflow with the polling trigger alone is left exactly as it was.
  */
 export function isShared(context: MemoryContext): boolean {
 	return memories.has(workflowIdOf(context));
@@ -173,11 +173,6 @@ export function isShared(context: MemoryContext): boolean {
  */
 export function refreshSnapshot(context: MemoryContext, nowMs = Date.now()): void {
 	save(context, memoryOf(context, Math.floor(nowMs / 1000)));
-}
-
-/** Whether this process holds the workflow's memory (activated here and not released since). */
-export function memoryLoaded(context: MemoryContext): boolean {
-	return memories.has(workflowIdOf(context));
 }
 
 /**

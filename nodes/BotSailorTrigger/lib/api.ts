@@ -59,8 +59,3 @@ export function listPayload(context: IPollFunctions, envelope: IDataObject): IDa
 		},
 	);
 }
-
-/** Keeps the newest `cap` entries of a list already sorted newest first. */
-export function capped<T>(entries: T[], cap: number): T[] {
-	return entries.length > cap ? entries.slice(0, cap) : entries;
-}
