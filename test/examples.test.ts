@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { messageItem } from '../nodes/shared/messageItem';
 import { seedState } from './simulator/seed';
+import { NUMBER } from './harness/params';
 
 interface ExampleNode {
 	name: string;
@@ -240,7 +241,7 @@ describe('examples/mcp-server.json: BotSailor tools for MCP clients', () => {
 		).toEqual(['message.sendTemplate', 'message.sendText', 'subscriber.get']);
 		for (const tool of tools) {
 			expect(example.connections[tool.name].ai_tool?.[0][0].node).toBe(trigger.name);
-			expect((tool.parameters.phoneNumberId as IDataObject).value).toBe('104382179270221');
+			expect((tool.parameters.phoneNumberId as IDataObject).value).toBe(NUMBER);
 		}
 	});
 

@@ -17,6 +17,7 @@ import {
 	TOOL_DESCRIPTIONS,
 	toolDescriptionText,
 } from '../nodes/BotSailor/resources/toolDescriptions';
+import { numberFromList } from './harness/params';
 
 const node = new BotSailor();
 const { properties } = node.description;
@@ -64,7 +65,7 @@ describe('tool descriptions', () => {
 		const tool = toolNode({
 			resource: 'message',
 			operation: 'sendText',
-			phoneNumberId: { __rl: true, mode: 'list', value: '104382179270221' },
+			phoneNumberId: numberFromList,
 		});
 		expect(String(tool.parameters.toolDescription)).toContain('24-hour window');
 		const described = NodeHelpers.getToolDescriptionForNode(tool, toolType);

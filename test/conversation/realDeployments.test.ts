@@ -13,8 +13,9 @@ import { useSimulator } from '../harness/simulatorFixture';
 import { addMessage, setMessageStatus } from '../simulator/control';
 import { addMediaMessage } from '../simulator/media';
 import type { ConversationMessage, SimState } from '../simulator/state';
-import { numberParam, PNID, pollCounting, triggerPoller } from '../trigger/helpers';
+import { numberParam, pollCounting, triggerPoller } from '../trigger/helpers';
 import { WebhookRunner } from '../webhookTrigger/webhookHarness';
+import { NUMBER, byId } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5, media: true } });
 const PHONE = '15550177001';
@@ -34,7 +35,7 @@ function deployment(order: Order, shape: Shape) {
 function conversation(size: number, phone = PHONE): ConversationMessage[] {
 	return Array.from({ length: size }, (_, index) =>
 		addMessage(fx.sim.state, {
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			phone_number: phone,
 			text: `m${index}`,
 			sender: index % 2 ? 'bot' : 'user',
@@ -105,7 +106,7 @@ describe.each(ORDERS)('pages %s: the readers that look a message up', (order) =>
 		'Message → Download Media by ID finds the oldest message of %i (a photo), with the list sent as %s',
 		async (size, shape) => {
 			const photo = addMediaMessage(fx.sim.state, {
-				phone_number_id: PNID,
+				phone_number_id: NUMBER,
 				phone_number: PHONE,
 				type: 'image',
 				mime_type: 'image/jpeg',
@@ -137,7 +138,7 @@ describe.each(ORDERS)('pages %s: the readers that look a message up', (order) =>
 			conversation(size - 1);
 			deployment(order, 'jsonById');
 			const photo = addMediaMessage(fx.sim.state, {
-				phone_number_id: PNID,
+				phone_number_id: NUMBER,
 				phone_number: PHONE,
 				type: 'image',
 				mime_type: 'image/jpeg',
@@ -170,7 +171,7 @@ describe.each(ORDERS)('pages %s: the readers that look a message up', (order) =>
 			conversation(size - 1);
 			deployment(order, 'jsonArray');
 			const fresh = addMessage(fx.sim.state, {
-				phone_number_id: PNID,
+				phone_number_id: NUMBER,
 				phone_number: PHONE,
 				text: 'the newest',
 			});
@@ -219,12 +220,12 @@ describe('the polling trigger on lists sent as JSON text', () => {
 			expect((await pollCounting(fx, newMessages)).json).toEqual([]);
 			expect((await pollCounting(fx, statuses)).json).toEqual([]);
 			const question = addMessage(fx.sim.state, {
-				phone_number_id: PNID,
+				phone_number_id: NUMBER,
 				phone_number: PHONE,
 				text: 'open today?',
 			});
 			const answer = addMessage(fx.sim.state, {
-				phone_number_id: PNID,
+				phone_number_id: NUMBER,
 				phone_number: PHONE,
 				text: 'Yes, until 6',
 				sender: 'bot',
@@ -253,12 +254,12 @@ describe("customers' messages stored in Meta's webhook format", () => {
 		});
 		expect(await poller.poll()).toEqual([]);
 		const hello = addMessage(fx.sim.state, {
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			phone_number: PHONE,
 			text: 'hello from Meta',
 		});
 		const photo = addMediaMessage(fx.sim.state, {
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			phone_number: PHONE,
 			type: 'image',
 			mime_type: 'image/png',
@@ -303,7 +304,7 @@ describe("customers' messages stored in Meta's webhook format", () => {
 
 	it('a Meta webhook holding only a status report is no message: empty text and type, no media', async () => {
 		addMessage(fx.sim.state, {
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			phone_number: PHONE,
 			sender: 'bot',
 			content: {
@@ -320,7 +321,7 @@ describe('template sends, panel events and the other senders', () => {
 	it('a template send stored as the template (no type): message_type "template" and the body text', async () => {
 		fx.sim.state.templateSendsAsTemplate = true;
 		const template = fx.sim.state.templates.find(
-			(entry) => entry.phone_number_id === PNID && entry.template_name === 'welcome_offer',
+			(entry) => entry.phone_number_id === NUMBER && entry.template_name === 'welcome_offer',
 		)!;
 		const sent = await runNode({
 			parameters: {
@@ -328,7 +329,7 @@ describe('template sends, panel events and the other senders', () => {
 				operation: 'sendTemplate',
 				phoneNumberId: number,
 				phoneNumber: PHONE,
-				templateId: { __rl: true, mode: 'id', value: String(template.template_id) },
+				templateId: byId(String(template.template_id)),
 				templateVariables: {
 					mappingMode: 'defineBelow',
 					value: { 'templateVariable-first_name-1': 'Ava', 'templateVariable-discount-2': '10%' },
@@ -366,14 +367,14 @@ describe('template sends, panel events and the other senders', () => {
 		for (const poller of [withOutgoing, withSystem, statuses])
 			expect(await poller.poll()).toEqual([]);
 		const label = addMessage(fx.sim.state, {
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			phone_number: PHONE,
 			sender: 'system',
 			text: 'Label added: VIP',
 		});
 		const senders = ['automation', 'sequence', 'ai_agent'].map((sender) =>
 			addMessage(fx.sim.state, {
-				phone_number_id: PNID,
+				phone_number_id: NUMBER,
 				phone_number: PHONE,
 				sender,
 				text: `from ${sender}`,

@@ -18,75 +18,197 @@ import { BotSailorApi } from '../../credentials/BotSailorApi.credentials';
 import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
 import { BotSailorTrigger } from '../../nodes/BotSailorTrigger/BotSailorTrigger.node';
 import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
+import type { TestCredentials } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import type { Simulator } from '../simulator/server';
 
 const fx = useSimulator();
 const credential = new BotSailorApi();
 
 /**
  * n8n tests this credential with the nodes' credential test (testedBy → methods.credentialTest, since the credential
- * has no `test` of its own), called with n8n's own CredentialTestContext, as n8n's CredentialsTester calls it.
+ * has no `test` of its own): our testBotSailorApi, called here directly with n8n-core's CredentialTestContext (its
+ * `request` is n8n's own). n8n's CredentialsTester around it is run for real in test/e2e/n8n.e2e.test.ts.
  */
 async function testCredential(
-	apiToken: string,
-	baseUrl = fx.credentials.baseUrl,
+	data: Partial<TestCredentials> = {},
 ): Promise<INodeCredentialTestResult> {
 	return await testBotSailorApi.call(new CredentialTestContext(), {
 		id: 'credential-test',
 		name: 'BotSailor account',
 		type: 'botSailorApi',
-		data: { ...fx.credentials, apiToken, baseUrl },
+		data: { ...fx.credentials, ...data },
 	});
 }
 
-describe('BotSailor API credential', () => {
-	it('passes the test with a valid token (user/myInfo, POST, token in the form body)', async () => {
-		expect(await testCredential(fx.sim.token)).toEqual({
-			status: 'OK',
-			message: TEST_PASSED_MESSAGE,
+/** One rule of the credential test: a credential (over the simulator's good one) or a platform answer, and its verdict. */
+interface Rule {
+	/** What the credential holds, over the simulator's good one. */
+	data?: (sim: Simulator) => Partial<TestCredentials>;
+	/** How the platform answers, set up before the test. */
+	arrange?: (sim: Simulator) => void;
+	status: 'OK' | 'Error';
+	/** The whole message, its pattern, or the whole message for this simulator. */
+	message: string | RegExp | ((sim: Simulator) => string);
+	/** The API paths the test requested (an empty list: refused before any request). */
+	requests: string[];
+}
+
+const SECRET_IN_URL = 's3cr3t-pass';
+const hostOf = (sim: Simulator) => sim.url.replace('http://', '');
+const TYPE_THE_ADDRESS =
+	'Type only your platform’s address, e.g. https://botsailor.com or wa.youragency.com.';
+
+/** What the credential test decides, case by case: a new case is one new row. */
+const RULES: Record<string, Rule> = {
+	'a good token passes': {
+		status: 'OK',
+		message: TEST_PASSED_MESSAGE,
+		requests: ['/user/myInfo'],
+	},
+	'a wrong token (HTTP 401): the text the README promises, not "Unauthorized"': {
+		data: () => ({ apiToken: 'WRONG-TOKEN' }),
+		status: 'Error',
+		message: REFUSED_TOKEN_MESSAGE,
+		requests: ['/user/myInfo'],
+	},
+	'HTTP 200 with status "0": its own message': {
+		arrange: (sim) =>
+			sim.faults.add('/user/myInfo', {
+				kind: 'status0',
+				message: 'API access disabled for this account.',
+			}),
+		status: 'Error',
+		message: STATUS_ZERO_MESSAGE,
+		requests: ['/user/myInfo'],
+	},
+	'a Platform Time Zone the runtime does not know: fails naming the field, before any request': {
+		data: () => ({ platformTimeZone: 'Asia/Dhak' }),
+		status: 'Error',
+		message: /^Platform Time Zone "Asia\/Dhak" is not a time zone/,
+		requests: [],
+	},
+	'a Platform Time Zone the runtime knows passes': {
+		data: () => ({ platformTimeZone: 'Asia/Dhaka' }),
+		status: 'OK',
+		message: TEST_PASSED_MESSAGE,
+		requests: ['/user/myInfo'],
+	},
+	'a path copied from the address bar (/dashboard): the 404 explains the Base URL': {
+		data: (sim) => ({ baseUrl: `${sim.url}/dashboard` }),
+		status: 'Error',
+		message: NOT_FOUND_MESSAGE,
+		requests: [],
+	},
+	'a redirect (no token: the platform sends its login page) is reported, never followed': {
+		data: () => ({ apiToken: '' }),
+		status: 'Error',
+		message: REDIRECT_MESSAGE,
+		requests: ['/user/myInfo'],
+	},
+	'no scheme against a plain-http server: not a bare EPROTO, but "type http://<host>"': {
+		data: (sim) => ({ baseUrl: hostOf(sim) }),
+		status: 'Error',
+		message: (sim) =>
+			`Base URL: ${hostOf(sim)} does not answer in HTTPS (a Base URL without http:// or https:// is taken as https://). If your platform is served over plain http, type http://${hostOf(sim)}. ${TYPE_THE_ADDRESS}`,
+		requests: [],
+	},
+	// .invalid never resolves (RFC 2606).
+	'an unknown host: not a bare ENOTFOUND, but the host not found and what to type': {
+		data: () => ({ baseUrl: 'https://no-such-platform.invalid' }),
+		status: 'Error',
+		message: `Base URL: the host no-such-platform.invalid was not found (no such name in DNS), so nothing was sent; check its spelling. ${TYPE_THE_ADDRESS}`,
+		requests: [],
+	},
+	'an unknown host without a scheme (https:// is added) and with a port': {
+		data: () => ({ baseUrl: 'wa.no-such-agency.invalid:8443' }),
+		status: 'Error',
+		message:
+			/^Base URL: the host wa\.no-such-agency\.invalid:8443 was not found \(no such name in DNS\)/,
+		requests: [],
+	},
+	'a refused connection (localhost:1, https:// added): in words, not a bare ECONNREFUSED or ERR_INVALID_URL':
+		{
+			data: () => ({ baseUrl: 'localhost:1' }),
+			status: 'Error',
+			message:
+				/^Base URL: nothing answers at localhost:1 \(connection refused\); check the address and its port/,
+			requests: [],
+		},
+	'a query in the Base URL: refused before any request, naming the field and the fix': {
+		data: (sim) => ({ baseUrl: `${sim.url}?lang=en` }),
+		status: 'Error',
+		message: /^Base URL: .*contains a query/,
+		requests: [],
+	},
+	'a fragment in the Base URL: refused before any request, naming the field and the fix': {
+		data: (sim) => ({ baseUrl: `${sim.url}/#/dashboard` }),
+		status: 'Error',
+		message: /^Base URL: .*contains a fragment/,
+		requests: [],
+	},
+	'an API endpoint in the Base URL: refused before any request, naming the field and the fix': {
+		data: (sim) => ({ baseUrl: `${sim.url}/api/v1/user/myInfo` }),
+		status: 'Error',
+		message: /^Base URL: .*contains the API path \/api\/v1\/user\/myInfo/,
+		requests: [],
+	},
+	'a user and password in the Base URL: refused before any request, and never shown': {
+		data: (sim) => ({ baseUrl: sim.url.replace('http://', `http://admin:${SECRET_IN_URL}@`) }),
+		status: 'Error',
+		message: /^Base URL: it contains a user name or password/,
+		requests: [],
+	},
+};
+
+describe('what the credential test decides (issues 34 and 35: what is wrong and what to type)', () => {
+	it.each(Object.entries(RULES))('%s', async (_name, rule) => {
+		rule.arrange?.(fx.sim);
+		const result = await testCredential(rule.data?.(fx.sim));
+		const message = typeof rule.message === 'function' ? rule.message(fx.sim) : rule.message;
+		expect(result).toEqual({
+			status: rule.status,
+			message: typeof message === 'string' ? message : expect.stringMatching(message),
 		});
+		expect(fx.sim.requests.map((request) => request.path)).toEqual(rule.requests);
+		// Never the token, nor a password typed in the Base URL.
+		expect(result.message).not.toContain(fx.sim.token);
+		expect(result.message).not.toContain('WRONG-TOKEN');
+		expect(result.message).not.toContain(SECRET_IN_URL);
+	});
+
+	it('its request: POST user/myInfo with the token in the form body', async () => {
+		await testCredential();
 		expect(fx.sim.requests).toEqual([
 			expect.objectContaining({ method: 'POST', path: '/user/myInfo', tokenIn: ['body'] }),
 		]);
 	});
 
-	it('fails on a wrong token (HTTP 401) with the text the README promises, not "Unauthorized"', async () => {
-		const result = await testCredential('WRONG-TOKEN');
-		expect(result).toEqual({ status: 'Error', message: REFUSED_TOKEN_MESSAGE });
-		expect(result.message).not.toContain('WRONG-TOKEN');
+	it('the refused-token message starts with what the README promises', () => {
 		const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
 		const promised = /A wrong token fails with\s+"([^"]+)"/.exec(readme.replace(/\n/g, ' '))?.[1];
 		expect(promised).toBeDefined();
 		expect(REFUSED_TOKEN_MESSAGE.startsWith(promised!)).toBe(true);
 	});
 
-	it('a Platform Time Zone the runtime does not know fails the test, naming the field, before any request; a known one passes', async () => {
-		const withZone = async (platformTimeZone: string) =>
-			await testBotSailorApi.call(new CredentialTestContext(), {
-				id: 'credential-test',
-				name: 'BotSailor account',
-				type: 'botSailorApi',
-				data: { ...fx.credentials, platformTimeZone },
-			});
-		expect(await withZone('Asia/Dhak')).toEqual({
-			status: 'Error',
-			message: expect.stringMatching(/^Platform Time Zone "Asia\/Dhak" is not a time zone/),
-		});
-		expect(fx.sim.requests).toEqual([]);
-		expect(await withZone('Asia/Dhaka')).toEqual({ status: 'OK', message: TEST_PASSED_MESSAGE });
+	it('n8n runs this test: the credential has no `test` of its own, every node names it in testedBy', () => {
+		// n8n's CredentialsTester.getCredentialTestFunction takes a credential's own `test` first (n8n 1.85 to 2.41):
+		// with one, the nodes' test would never run and an unknown host would read as a bare ENOTFOUND again.
+		expect((credential as { test?: unknown }).test).toBeUndefined();
+		for (const node of [
+			new BotSailor(),
+			new BotSailorTrigger(),
+			new BotSailorWebhookTrigger(),
+		] as INodeType[]) {
+			expect(node.description.credentials).toEqual([
+				expect.objectContaining({ name: 'botSailorApi', testedBy: CREDENTIAL_TEST }),
+			]);
+			expect(node.methods?.credentialTest?.[CREDENTIAL_TEST]).toBe(testBotSailorApi);
+		}
 	});
+});
 
-	it('fails with its own message on HTTP 200 with status "0"', async () => {
-		fx.sim.faults.add('/user/myInfo', {
-			kind: 'status0',
-			message: 'API access disabled for this account.',
-		});
-		expect(await testCredential(fx.sim.token)).toEqual({
-			status: 'Error',
-			message: STATUS_ZERO_MESSAGE,
-		});
-	});
-
+describe('BotSailor API credential', () => {
 	it.each([
 		['https://botsailor.com', 'https://botsailor.com/api/v1'],
 		['https://botsailor.com/', 'https://botsailor.com/api/v1'],
@@ -111,14 +233,6 @@ describe('BotSailor API credential', () => {
 		);
 		expect(new URL(`${authenticated.baseURL}${authenticated.url}`).href).toBe(
 			'https://app.botsailor.com/api/v1/user/myInfo',
-		);
-		// Through n8n's engine: the request goes out to https://localhost:1 (refused there), not an invalid URL.
-		const result = await testCredential(fx.sim.token, 'localhost:1');
-		expect(result.status).toBe('Error');
-		expect(result.message).not.toMatch(/ERR_INVALID_URL|Invalid URL/i);
-		// Refused there: said in words with what to check, not n8n's bare ECONNREFUSED.
-		expect(result.message).toMatch(
-			/^Base URL: nothing answers at localhost:1 \(connection refused\); check the address and its port/,
 		);
 	});
 
@@ -188,86 +302,5 @@ describe('BotSailor API credential', () => {
 			expect(request.tokenIn).toEqual(['body', 'bearer']);
 			expect(request.contentType).toMatch(/^multipart\/form-data/);
 		});
-	});
-});
-
-describe('Base URL mistakes in the credential test: what is wrong and what to type (issues 34 and 35)', () => {
-	it('no scheme against a plain-http server: not a bare EPROTO, but "type http://<host>"', async () => {
-		const host = fx.sim.url.replace('http://', '');
-		const result = await testCredential(fx.sim.token, host);
-		expect(result.status).toBe('Error');
-		expect(result.message).toBe(
-			`Base URL: ${host} does not answer in HTTPS (a Base URL without http:// or https:// is taken as https://). If your platform is served over plain http, type http://${host}. Type only your platform’s address, e.g. https://botsailor.com or wa.youragency.com.`,
-		);
-		expect(fx.sim.requests).toEqual([]);
-	});
-
-	it('an unknown host: not a bare ENOTFOUND, but the host not found and what to type', async () => {
-		// .invalid never resolves (RFC 2606).
-		const result = await testCredential(fx.sim.token, 'https://no-such-platform.invalid');
-		expect(result).toEqual({
-			status: 'Error',
-			message:
-				'Base URL: the host no-such-platform.invalid was not found (no such name in DNS), so nothing was sent; check its spelling. Type only your platform’s address, e.g. https://botsailor.com or wa.youragency.com.',
-		});
-		expect(result.message).not.toContain(fx.sim.token);
-		// Without a scheme too (https:// is added), and with a port.
-		expect((await testCredential(fx.sim.token, 'wa.no-such-agency.invalid:8443')).message).toMatch(
-			/^Base URL: the host wa\.no-such-agency\.invalid:8443 was not found \(no such name in DNS\)/,
-		);
-		expect(fx.sim.requests).toEqual([]);
-	});
-
-	it('n8n runs this test: the credential has no `test` of its own, every node names it in testedBy', () => {
-		// n8n's CredentialsTester.getCredentialTestFunction takes a credential's own `test` first (n8n 1.85 to 2.41):
-		// with one, the nodes' test would never run and an unknown host would read as a bare ENOTFOUND again.
-		expect((credential as { test?: unknown }).test).toBeUndefined();
-		for (const node of [
-			new BotSailor(),
-			new BotSailorTrigger(),
-			new BotSailorWebhookTrigger(),
-		] as INodeType[]) {
-			expect(node.description.credentials).toEqual([
-				expect.objectContaining({ name: 'botSailorApi', testedBy: CREDENTIAL_TEST }),
-			]);
-			expect(node.methods?.credentialTest?.[CREDENTIAL_TEST]).toBe(testBotSailorApi);
-		}
-	});
-
-	it('a path copied from the address bar (/dashboard): the 404 explains the Base URL', async () => {
-		const result = await testCredential(fx.sim.token, `${fx.sim.url}/dashboard`);
-		expect(result).toEqual({ status: 'Error', message: NOT_FOUND_MESSAGE });
-	});
-
-	it('a redirect is reported, never followed (the token would go to the new address)', async () => {
-		// The simulator answers a request without a token with HTTP 302 to its login page.
-		const result = await testCredential('', fx.sim.url);
-		expect(result).toEqual({ status: 'Error', message: REDIRECT_MESSAGE });
-		expect(fx.sim.requests.map((request) => request.path)).toEqual(['/user/myInfo']);
-	});
-
-	it.each([
-		['a query', `?lang=en`, /contains a query/],
-		['a fragment', `/#/dashboard`, /contains a fragment/],
-		['an API endpoint', `/api/v1/user/myInfo`, /contains the API path \/api\/v1\/user\/myInfo/],
-	])(
-		'%s: refused before any request, naming the field and the fix',
-		async (_name, suffix, problem) => {
-			const result = await testCredential(fx.sim.token, `${fx.sim.url}${suffix}`);
-			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(/^Base URL: /);
-			expect(result.message).toMatch(problem);
-			expect(fx.sim.requests).toEqual([]);
-		},
-	);
-
-	it('a user and password in the Base URL: refused, and never shown', async () => {
-		const result = await testCredential(
-			fx.sim.token,
-			fx.sim.url.replace('http://', 'http://admin:s3cr3t-pass@'),
-		);
-		expect(result.message).toMatch(/^Base URL: it contains a user name or password/);
-		expect(result.message).not.toContain('s3cr3t-pass');
-		expect(fx.sim.requests).toEqual([]);
 	});
 });

@@ -6,10 +6,9 @@ import { runNode, useBinaryMode, type BinaryMode, type InputItem } from '../harn
 import { useSimulator } from '../harness/simulatorFixture';
 import { addMediaFile, addMediaMessage, SEED_FILES } from '../simulator/media';
 import { messageItem } from '../../nodes/shared/messageItem';
+import { NUMBER, PHONE, numberById } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5, media: true } });
-const NUMBER = '104382179270221';
-const PHONE = '15550100000';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const download = (extra: object = {}) => ({
 	resource: 'message',
@@ -19,7 +18,7 @@ const download = (extra: object = {}) => ({
 const byId = (messageId: string, phoneNumber = PHONE) =>
 	download({
 		messageSource: 'id',
-		phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
+		phoneNumberId: numberById,
 		phoneNumber,
 		messageId,
 	});
@@ -303,7 +302,7 @@ describe('Message → Download Media', () => {
 			parameters: {
 				resource: 'message',
 				operation: 'sendMedia',
-				phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
+				phoneNumberId: numberById,
 				phoneNumber: PHONE,
 				source: 'binary',
 				binaryPropertyName: 'data',

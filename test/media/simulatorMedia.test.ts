@@ -1,9 +1,9 @@
 /** The simulator's media: conversations hold media messages whose message_content points at files it serves. */
 import { useSimulator } from '../harness/simulatorFixture';
 import { SEED_FILES } from '../simulator/media';
+import { NUMBER } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5, media: true } });
-const NUMBER = '104382179270221';
 
 async function conversation(phone: string): Promise<Array<{ message_content: string }>> {
 	const body = new URLSearchParams({

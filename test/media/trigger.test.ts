@@ -5,12 +5,12 @@ import { createPoller, useBinaryMode, type BinaryMode } from '../harness/harness
 import { useSimulator } from '../harness/simulatorFixture';
 import { addMessage } from '../simulator/control';
 import { addMediaMessage, SEED_FILES } from '../simulator/media';
+import { NUMBER, numberById } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 8 } });
-const PNID = '104382179270221';
 const parameters = (options: INodeParameters = { downloadMedia: true }) => ({
 	event: 'newMessage',
-	phoneNumberId: { __rl: true, mode: 'id', value: PNID },
+	phoneNumberId: numberById,
 	messageOptions: options,
 });
 const bytesOf = (size: number) =>
@@ -26,7 +26,7 @@ describe.each<BinaryMode>(['filesystem', 'memory'])('binary mode %s', (binaryMod
 			binaryMode,
 		});
 		expect(await poller.poll()).toEqual([]);
-		const [a, b] = fx.sim.state.subscribersOf(PNID).slice(2, 4);
+		const [a, b] = fx.sim.state.subscribersOf(NUMBER).slice(2, 4);
 		const voice = bytesOf(30_000);
 		addMediaMessage(fx.sim.state, {
 			phone_number: a.chat_id,
@@ -77,7 +77,7 @@ describe.each<BinaryMode>(['filesystem', 'memory'])('binary mode %s', (binaryMod
 
 describe('New Message, Download Media', () => {
 	it("a manual run (Fetch Test Event) attaches the newest message's file too", async () => {
-		const [a] = fx.sim.state.subscribersOf(PNID);
+		const [a] = fx.sim.state.subscribersOf(NUMBER);
 		addMediaMessage(fx.sim.state, {
 			phone_number: a.chat_id,
 			type: 'image',
@@ -99,7 +99,7 @@ describe('New Message, Download Media', () => {
 		const poller = createPoller(new BotSailorTrigger(), parameters({}), fx.credentials);
 		await poller.poll();
 		addMediaMessage(fx.sim.state, {
-			phone_number: fx.sim.state.subscribersOf(PNID)[1].chat_id,
+			phone_number: fx.sim.state.subscribersOf(NUMBER)[1].chat_id,
 			type: 'image',
 			path: SEED_FILES.photo,
 			mime_type: 'image/jpeg',

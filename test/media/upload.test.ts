@@ -6,16 +6,15 @@ import { createHash } from 'node:crypto';
 import { BinaryDataService } from 'n8n-core';
 import { runNode, type BinaryMode, type InputItem } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import { numberById } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
-const NUMBER = '104382179270221';
-const number = { __rl: true, mode: 'id', value: NUMBER };
 const MB = 1024 * 1024;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const sendMedia = (extra: object = {}) => ({
 	resource: 'message',
 	operation: 'sendMedia',
-	phoneNumberId: number,
+	phoneNumberId: numberById,
 	phoneNumber: '15550100000',
 	source: 'binary',
 	binaryPropertyName: 'data',
@@ -24,7 +23,7 @@ const sendMedia = (extra: object = {}) => ({
 const upload = (extra: object = {}) => ({
 	resource: 'media',
 	operation: 'upload',
-	phoneNumberId: number,
+	phoneNumberId: numberById,
 	binaryPropertyName: 'data',
 	...extra,
 });

@@ -11,10 +11,9 @@ import { addMessage } from '../simulator/control';
 import { addMediaMessage, SEED_FILES } from '../simulator/media';
 import { startReceiver, type Receiver } from '../webhookTrigger/receiver';
 import { WebhookRunner } from '../webhookTrigger/webhookHarness';
+import { NUMBER, numberById } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 8 } });
-const PNID = '104382179270221';
-const number = { __rl: true, mode: 'id', value: PNID };
 
 let receiver: Receiver;
 let runner: WebhookRunner;
@@ -27,11 +26,11 @@ async function listening(parameters: INodeParameters, credentials = true): Promi
 	await useBinaryMode('filesystem');
 	runner = new WebhookRunner({
 		webhookType: new BotSailorWebhookTrigger(),
-		parameters: { event: 'incomingMessage', phoneNumberId: number, ...parameters },
+		parameters: { event: 'incomingMessage', phoneNumberId: numberById, ...parameters },
 		...(credentials ? { credentials: fx.credentials } : {}),
 	});
 	await runner.activate();
-	fx.sim.state.webhooks.configure(PNID, { urls: { incoming_message: receiver.url } });
+	fx.sim.state.webhooks.configure(NUMBER, { urls: { incoming_message: receiver.url } });
 }
 
 const started = () => runner.executions.flatMap((execution) => execution.items);
@@ -45,7 +44,7 @@ async function bytesOf(binary: IBinaryData): Promise<Buffer> {
 describe('Webhook Trigger → Incoming Message, Download Media', () => {
 	it('attaches a photo, a voice note and a document; a text message passes with no request; a dead link is reported and still starts the workflow', async () => {
 		await listening({ downloadMedia: true });
-		const [a, b] = fx.sim.state.subscribersOf(PNID).slice(1, 3);
+		const [a, b] = fx.sim.state.subscribersOf(NUMBER).slice(1, 3);
 		// One at a time: deliveries run concurrently, and the assertions read the executions in order.
 		const deliver = async (add: () => void) => {
 			add();
@@ -127,7 +126,7 @@ describe('Webhook Trigger → Incoming Message, Download Media', () => {
 	it('without a credential the message still starts the workflow, saying why there is no file', async () => {
 		await listening({ downloadMedia: true }, false);
 		addMediaMessage(fx.sim.state, {
-			phone_number: fx.sim.state.subscribersOf(PNID)[1].chat_id,
+			phone_number: fx.sim.state.subscribersOf(NUMBER)[1].chat_id,
 			type: 'image',
 			path: SEED_FILES.photo,
 			mime_type: 'image/jpeg',
@@ -145,7 +144,7 @@ describe('Webhook Trigger → Incoming Message, Download Media', () => {
 	it('without the option, nothing is read or downloaded', async () => {
 		await listening({});
 		addMediaMessage(fx.sim.state, {
-			phone_number: fx.sim.state.subscribersOf(PNID)[1].chat_id,
+			phone_number: fx.sim.state.subscribersOf(NUMBER)[1].chat_id,
 			type: 'image',
 			path: SEED_FILES.photo,
 			mime_type: 'image/jpeg',

@@ -1,8 +1,9 @@
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import { validParameters } from '../harness/operations';
+import { byId } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5, messagesPerSubscriber: 1 } });
-const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
 const V = '={{ $json.v }}';
 
 async function run(
@@ -16,18 +17,8 @@ async function run(
 	});
 }
 
-const baseCreate = {
-	resource: 'addon',
-	operation: 'create',
-	addonName: 'Extra broadcasts',
-	module: byId(4),
-	addonDescription: 'More broadcasts',
-	price: 12.5,
-	validity: 1,
-	validityType: 'M',
-	addonType: 'recurring',
-	extendValue: 100,
-};
+/** Addon → Create's valid parameters, from the operation catalog. */
+const baseCreate = validParameters('addon', 'create');
 const rows = {
 	variation: [
 		{ name: 'Small', validity: 1, validityType: 'M', extendValue: 50, price: 5 },

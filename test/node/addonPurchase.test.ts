@@ -1,9 +1,8 @@
 import { callMethod, runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import { fromList, byId } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5, messagesPerSubscriber: 1 } });
-const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
-const fromList = (value: string | number) => ({ __rl: true, mode: 'list', value: String(value) });
 const V = '={{ $json.v }}';
 const purchase = (operation: string, rest: Record<string, unknown> = {}) => ({
 	resource: 'addonPurchase',

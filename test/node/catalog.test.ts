@@ -1,8 +1,9 @@
 import { callMethod, runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import { validParameters } from '../harness/operations';
+import { NUMBER, numberFromList, onSubscriber, rl } from '../harness/params';
 
 const fx = useSimulator();
-const rl = (value: string, mode = 'list') => ({ __rl: true, mode, value });
 
 describe('Catalog', () => {
 	it('lists catalogs (boolean true envelope) with checkout_settings decoded', async () => {
@@ -103,12 +104,7 @@ describe('Catalog Order', () => {
 
 	it('updates the status (boolean true envelope) and moves the order', async () => {
 		const { items, error } = await runNode({
-			parameters: {
-				resource: 'catalogOrder',
-				operation: 'updateStatus',
-				orderId: 'ORD-1000',
-				status: 'Shipped',
-			},
+			parameters: validParameters('catalogOrder', 'updateStatus'),
 			credentials: fx.credentials,
 		});
 		expect(error).toBeUndefined();
@@ -139,12 +135,7 @@ describe('Catalog Order', () => {
 		expect(missing.error?.name).toBe('NodeApiError');
 		expect(missing.error?.message).toBe('Order not found.');
 		const bad = await runNode({
-			parameters: {
-				resource: 'catalogOrder',
-				operation: 'updateStatus',
-				orderId: 'ORD-1000',
-				status: 'Lost',
-			},
+			parameters: { ...validParameters('catalogOrder', 'updateStatus'), status: 'Lost' },
 			credentials: fx.credentials,
 		});
 		expect(bad.error?.message).toMatch(
@@ -155,7 +146,7 @@ describe('Catalog Order', () => {
 });
 
 describe('Dropdowns', () => {
-	const parameters = { phoneNumberId: rl('104382179270221'), subscriber: rl('15550100000') };
+	const parameters = { ...onSubscriber };
 
 	it('lists labels, sequences, custom fields, catalogs and team members', async () => {
 		expect(
@@ -205,7 +196,7 @@ describe('Dropdowns', () => {
 		expect(labels).toHaveLength(4);
 		expect(fx.sim.requests[0]).toMatchObject({
 			path: '/whatsapp/label/list',
-			body: { phone_number_id: '104382179270221' },
+			body: { phone_number_id: NUMBER },
 		});
 	});
 
@@ -218,7 +209,7 @@ describe('Dropdowns', () => {
 		const [, second, third] = recent.results.map((entry) => entry.value);
 		fx.sim.state.deals.push({
 			deal_id: 901,
-			phone_number_id: '104382179270221',
+			phone_number_id: NUMBER,
 			chat_id: second,
 			has_deal: true,
 			pipeline_id: 1,
@@ -226,7 +217,7 @@ describe('Dropdowns', () => {
 		});
 		fx.sim.state.deals.push({
 			deal_id: 902,
-			phone_number_id: '104382179270221',
+			phone_number_id: NUMBER,
 			chat_id: third,
 			has_deal: true,
 			pipeline_id: 2,
@@ -267,7 +258,7 @@ describe('Dropdowns', () => {
 			parameters: {
 				resource: 'crmDeal',
 				operation: 'update',
-				phoneNumberId: rl('104382179270221'),
+				phoneNumberId: numberFromList,
 				subscriber: rl('15550100000'),
 				updateFields: { pipelineId: '1', stageId: '12', expectedCloseDate: '2026-03-31T00:00:00' },
 			},
@@ -289,7 +280,7 @@ describe('Dropdowns', () => {
 		expect(first.paginationToken).toBe('2');
 		expect(first.results[0].name).toMatch(/^\S+ \S+ \(\+1555\d+\)$/);
 		expect(fx.sim.requests[0].body).toEqual({
-			phone_number_id: '104382179270221',
+			phone_number_id: NUMBER,
 			limit: '100',
 			offset: '1',
 			orderBy: '1',

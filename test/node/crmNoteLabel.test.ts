@@ -1,16 +1,14 @@
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import { validParameters } from '../harness/operations';
+import { NUMBER, numberFromList, onSubscriber, PHONE } from '../harness/params';
 
 const fx = useSimulator();
-const NUMBER = '104382179270221';
-const PHONE = '15550100000';
-const rl = (value: string, mode = 'list') => ({ __rl: true, mode, value });
-const base = { phoneNumberId: rl(NUMBER), subscriber: rl(PHONE) };
 
 describe('CRM Deal', () => {
 	it('gets the overview of a subscriber without a deal (has_deal false, default pipeline)', async () => {
 		const { items, error } = await runNode({
-			parameters: { resource: 'crmDeal', operation: 'get', ...base },
+			parameters: validParameters('crmDeal', 'get'),
 			credentials: fx.credentials,
 		});
 		expect(error).toBeUndefined();
@@ -40,7 +38,7 @@ describe('CRM Deal', () => {
 			source: 'Instagram',
 		};
 		const { items, error } = await runNode({
-			parameters: { resource: 'crmDeal', operation: 'update', ...base, updateFields },
+			parameters: { resource: 'crmDeal', operation: 'update', ...onSubscriber, updateFields },
 			credentials: fx.credentials,
 		});
 		expect(error).toBeUndefined();
@@ -66,7 +64,7 @@ describe('CRM Deal', () => {
 			parameters: {
 				resource: 'crmDeal',
 				operation: 'update',
-				...base,
+				...onSubscriber,
 				updateFields: { leadScore: 'cold' },
 			},
 			credentials: fx.credentials,
@@ -78,7 +76,7 @@ describe('CRM Deal', () => {
 		});
 		expect(fx.sim.state.deals).toHaveLength(1);
 		const got = await runNode({
-			parameters: { resource: 'crmDeal', operation: 'get', ...base },
+			parameters: validParameters('crmDeal', 'get'),
 			credentials: fx.credentials,
 		});
 		expect(got.items[0].json).toMatchObject({
@@ -102,7 +100,7 @@ describe('CRM Deal', () => {
 		[{ value: 'lots' }, /^Value must be a number/],
 	])('refuses %p naming the parameter, sending nothing', async (updateFields, message) => {
 		const { error } = await runNode({
-			parameters: { resource: 'crmDeal', operation: 'update', ...base, updateFields },
+			parameters: { resource: 'crmDeal', operation: 'update', ...onSubscriber, updateFields },
 			credentials: fx.credentials,
 		});
 		expect(error?.message).toMatch(message);
@@ -115,7 +113,7 @@ describe('CRM Deal', () => {
 			parameters: {
 				resource: 'crmDeal',
 				operation: 'update',
-				...base,
+				...onSubscriber,
 				updateFields: { expectedCloseDate: '={{ $json.date }}' },
 			},
 			credentials: fx.credentials,
@@ -136,12 +134,7 @@ describe('CRM Deal', () => {
 describe('Note', () => {
 	it('adds a note and lists it', async () => {
 		const created = await runNode({
-			parameters: {
-				resource: 'note',
-				operation: 'create',
-				...base,
-				noteText: 'Prefers delivery after 5pm',
-			},
+			parameters: validParameters('note', 'create'),
 			credentials: fx.credentials,
 		});
 		expect(fx.sim.requests[0]).toMatchObject({
@@ -158,7 +151,7 @@ describe('Note', () => {
 		});
 		expect(fx.sim.state.notes).toHaveLength(1);
 		const listed = await runNode({
-			parameters: { resource: 'note', operation: 'getMany', ...base },
+			parameters: validParameters('note', 'getMany'),
 			credentials: fx.credentials,
 		});
 		expect(fx.sim.requests[1]).toMatchObject({
@@ -177,7 +170,7 @@ describe('Note', () => {
 
 	it('refuses an empty note', async () => {
 		const { error } = await runNode({
-			parameters: { resource: 'note', operation: 'create', ...base, noteText: '  ' },
+			parameters: { resource: 'note', operation: 'create', ...onSubscriber, noteText: '  ' },
 			credentials: fx.credentials,
 		});
 		expect(error?.message).toMatch(/^Note is required/);
@@ -200,7 +193,7 @@ describe('Custom Field and Sequence', () => {
 
 	it('lists sequences of a number', async () => {
 		const { items } = await runNode({
-			parameters: { resource: 'sequence', operation: 'getMany', phoneNumberId: rl(NUMBER) },
+			parameters: validParameters('sequence', 'getMany'),
 			credentials: fx.credentials,
 		});
 		expect(fx.sim.requests[0]).toMatchObject({
@@ -214,12 +207,7 @@ describe('Custom Field and Sequence', () => {
 describe('Label', () => {
 	it('lists and creates labels on the current paths without a number', async () => {
 		const created = await runNode({
-			parameters: {
-				resource: 'label',
-				operation: 'create',
-				phoneNumberId: rl(NUMBER),
-				labelName: 'Birthday club',
-			},
+			parameters: validParameters('label', 'create'),
 			credentials: fx.credentials,
 		});
 		expect(fx.sim.requests[0]).toMatchObject({
@@ -242,12 +230,7 @@ describe('Label', () => {
 	it('uses the earlier paths with phone_number_id under the earlier API form', async () => {
 		const earlier = { ...fx.credentials, apiForm: 'earlier' as const };
 		const created = await runNode({
-			parameters: {
-				resource: 'label',
-				operation: 'create',
-				phoneNumberId: rl(NUMBER),
-				labelName: 'Birthday club',
-			},
+			parameters: validParameters('label', 'create'),
 			credentials: earlier,
 		});
 		expect(created.error).toBeUndefined();
@@ -256,7 +239,7 @@ describe('Label', () => {
 			body: { phone_number_id: NUMBER, label_name: 'Birthday club' },
 		});
 		const listed = await runNode({
-			parameters: { resource: 'label', operation: 'getMany', phoneNumberId: rl(NUMBER) },
+			parameters: { resource: 'label', operation: 'getMany', phoneNumberId: numberFromList },
 			credentials: earlier,
 		});
 		expect(fx.sim.requests[1]).toMatchObject({

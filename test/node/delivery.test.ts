@@ -5,9 +5,9 @@ import { connectionVerdict, isRetryableSend, outcomeOf } from '../../nodes/share
 import { retryWait } from '../../nodes/shared/retry';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import { NUMBER } from '../harness/params';
 
 const fx = useSimulator();
-const PHONE_NUMBER_ID = '104382179270221';
 const withDelivery = sendTextNode({});
 const plain = sendTextNode(false);
 const items = (count: number) =>
@@ -40,7 +40,7 @@ function send(
 		credentials: fx.credentials,
 		items: items(count),
 		continueOnFail: extra.continueOnFail,
-		parameters: { ...sendTextParameters(PHONE_NUMBER_ID), ...extra.parameters } as never,
+		parameters: { ...sendTextParameters(NUMBER), ...extra.parameters } as never,
 	});
 }
 
@@ -59,7 +59,7 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 			tokenIn: ['body'],
 		});
 		expect(fx.sim.requests[0].body).toEqual({
-			phone_number_id: PHONE_NUMBER_ID,
+			phone_number_id: NUMBER,
 			phone_number: '19990000000',
 			message: 'Hello 0',
 		});
@@ -122,7 +122,7 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 				nodeType,
 				credentials: { ...fx.credentials, maxSendsInFlight: 2 },
 				items: items(60),
-				parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
+				parameters: sendTextParameters(NUMBER) as never,
 			});
 			expect(error).toBeUndefined();
 			expect(output).toHaveLength(60);
@@ -169,7 +169,7 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 			nodeType: sendTextNode({ retries: 2, baseDelayMs: 1 }),
 			credentials: { ...fx.credentials, baseUrl: `${fx.sim.url}/` },
 			items: items(1),
-			parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
+			parameters: sendTextParameters(NUMBER) as never,
 		});
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.message).toBe(
@@ -189,7 +189,7 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 			credentials: fx.credentials,
 			continueOnFail: true,
 			items: items(3),
-			parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
+			parameters: sendTextParameters(NUMBER) as never,
 		});
 		expect(error).toBeUndefined();
 		expect(output.map((item) => item.json.error ?? 'delivered')).toEqual([
@@ -217,7 +217,7 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 			credentials: fx.credentials,
 			continueOnFail: true,
 			items: items(1),
-			parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
+			parameters: sendTextParameters(NUMBER) as never,
 		});
 		expect(unavailable.items[0].json.error).toBe(
 			'Not sent: the platform answered HTTP 503 Service Unavailable to all 2 attempts',

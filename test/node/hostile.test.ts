@@ -16,10 +16,10 @@ import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
 import { redact, redactDeep } from '../../nodes/shared/envelope';
 import { DELIVERY_DEFAULTS } from '../../nodes/BotSailor/shared/delivery';
 import { runNode, type RunResult } from '../harness/harness';
+import { NUMBER, numberById } from '../harness/params';
 
 /** A token with every character that encodings change: |, /, +, space, quote, backslash, & and =. */
 const TOKEN = '41|Hostile/Token+with "quote" \\ & =end';
-const PHONE_NUMBER_ID = '104382179270221';
 const OK = { status: '1', message: 'Message sent successfully.', wa_message_id: 'wamid.HOSTILE1' };
 
 interface Seen {
@@ -117,7 +117,7 @@ function sendText(
 		})),
 		continueOnFail: extra.continueOnFail,
 		retryOnFail: extra.retryOnFail,
-		parameters: { ...sendTextParameters(PHONE_NUMBER_ID), ...extra.parameters } as never,
+		parameters: { ...sendTextParameters(NUMBER), ...extra.parameters } as never,
 	});
 }
 
@@ -826,7 +826,7 @@ describe('9. WhatsApp limits are refused before any request, naming the field', 
 	const buttons = (titles: string[]) => ({
 		resource: 'message',
 		operation: 'sendButtons',
-		phoneNumberId: { __rl: true, mode: 'id', value: PHONE_NUMBER_ID },
+		phoneNumberId: numberById,
 		phoneNumber: '={{ $json.phone }}',
 		message: 'Pick one',
 		buttons: { button: titles.map((title) => ({ title })) },
@@ -897,7 +897,7 @@ describe('9. WhatsApp limits are refused before any request, naming the field', 
 			parameters: {
 				resource: 'message',
 				operation: 'sendMedia',
-				phoneNumberId: { __rl: true, mode: 'id', value: PHONE_NUMBER_ID },
+				phoneNumberId: numberById,
 				phoneNumber: '={{ $json.phone }}',
 				source: 'url',
 				mediaUrl: 'https://example.com/menu.jpg',

@@ -5,17 +5,18 @@
 import { callMethod, runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { decideTemplate } from '../simulator/control';
-import { numberParam, PNID, triggerPoller } from '../trigger/helpers';
+import { numberParam, triggerPoller } from '../trigger/helpers';
+import { NUMBER, byId } from '../harness/params';
 
 const fx = useSimulator();
 
 /** One template left on the number, and the simulator answering a list of one as the record itself. */
 function oneTemplate() {
 	const keep = fx.sim.state.templates.find(
-		(entry) => entry.phone_number_id === PNID && entry.template_name === 'order_update',
+		(entry) => entry.phone_number_id === NUMBER && entry.template_name === 'order_update',
 	)!;
 	fx.sim.state.templates = fx.sim.state.templates.filter(
-		(entry) => entry.phone_number_id !== PNID || entry === keep,
+		(entry) => entry.phone_number_id !== NUMBER || entry === keep,
 	);
 	fx.sim.state.listOfOneAsObject = true;
 	return keep;
@@ -26,7 +27,7 @@ describe('a list answered as a single object', () => {
 		const template = oneTemplate();
 		const response = await fetch(`${fx.sim.url}/api/v1/whatsapp/template/list`, {
 			method: 'POST',
-			body: new URLSearchParams({ apiToken: fx.sim.token, phone_number_id: PNID }),
+			body: new URLSearchParams({ apiToken: fx.sim.token, phone_number_id: NUMBER }),
 		});
 		const body = (await response.json()) as { message: unknown };
 		expect(body.message).toMatchObject({ template_id: template.template_id });
@@ -55,7 +56,7 @@ describe('a list answered as a single object', () => {
 				resource: 'message',
 				operation: 'sendTemplate',
 				phoneNumberId: numberParam(),
-				templateId: { __rl: true, mode: 'id', value: String(template.template_id) },
+				templateId: byId(String(template.template_id)),
 			},
 		})) as { fields: Array<{ id: string }> };
 		expect(fields.fields.map((field) => field.id)).toEqual([

@@ -3,13 +3,10 @@ import { mediaTypeFromUrl } from '../../nodes/BotSailor/resources/message/mediaT
 import { ACCEPTED_MIME_TYPES } from '../../nodes/shared/mediaTypes';
 import { callMethod, runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import { byId, NUMBER, numberFromList, PHONE, rl } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
-const NUMBER = '104382179270221';
-const PHONE = '15550100000';
-const number = { __rl: true, mode: 'list', value: NUMBER };
-const base = { resource: 'message', phoneNumberId: number, phoneNumber: '+1 555 010 0000' };
-const template = (value: string, mode = 'list') => ({ __rl: true, mode, value });
+const base = { resource: 'message', phoneNumberId: numberFromList, phoneNumber: '+1 555 010 0000' };
 const templateIdOf = (name: string) =>
 	String(
 		fx.sim.state.templates.find(
@@ -97,7 +94,7 @@ describe('Message → Send Text', () => {
 describe('Message → Send Template', () => {
 	it('node version 1.1 sends the variables from the place Variables chooses; version 1 workflows keep sending both', async () => {
 		const variables = {
-			templateId: template(templateIdOf('welcome_offer')),
+			templateId: rl(templateIdOf('welcome_offer')),
 			templateVariables: {
 				mappingMode: 'defineBelow',
 				value: { 'templateVariable-first_name-1': 'Ava', 'templateVariable-discount-2': '10%' },
@@ -137,8 +134,8 @@ describe('Message → Send Template', () => {
 			parameters: {
 				...base,
 				operation: 'sendTemplate',
-				phoneNumberId: { __rl: true, mode: 'id', value: '={{ $json.phone_number_id }}' },
-				templateId: template(templateIdOf('order_update')),
+				phoneNumberId: byId('={{ $json.phone_number_id }}'),
+				templateId: rl(templateIdOf('order_update')),
 			},
 		});
 		expect(fields).toEqual({
@@ -155,7 +152,7 @@ describe('Message → Send Template', () => {
 			parameters: {
 				...base,
 				operation: 'sendTemplate',
-				templateId: template(templateIdOf('order_update')),
+				templateId: rl(templateIdOf('order_update')),
 			},
 		});
 		expect(fields).toEqual({
@@ -201,7 +198,7 @@ describe('Message → Send Template', () => {
 			parameters: {
 				...base,
 				operation: 'sendTemplate',
-				templateId: template(templateIdOf('welcome_offer')),
+				templateId: rl(templateIdOf('welcome_offer')),
 				templateVariables: {
 					mappingMode: 'defineBelow',
 					value: { 'templateVariable-first_name-1': 'Ava', 'templateVariable-discount-2': '' },
@@ -234,7 +231,7 @@ describe('Message → Send Template', () => {
 
 	it('reports "Message template not found." for an unknown template id', async () => {
 		const { error } = await runNode({
-			parameters: { ...base, operation: 'sendTemplate', templateId: template('123', 'id') },
+			parameters: { ...base, operation: 'sendTemplate', templateId: rl('123', 'id') },
 			credentials: fx.credentials,
 		});
 		expect(error?.message).toBe('Message template not found.');
@@ -245,7 +242,7 @@ describe('Message → Send Template', () => {
 			parameters: {
 				...base,
 				operation: 'sendTemplate',
-				templateId: template('123', 'id'),
+				templateId: rl('123', 'id'),
 				manualVariables: { variable: [{ label: 'first name', position: 1, value: 'x' }] },
 			},
 			credentials: fx.credentials,
@@ -500,7 +497,7 @@ describe('the media type a URL names: WhatsApp’s own table, the one the upload
 			parameters: {
 				resource: 'message',
 				operation: 'sendMedia',
-				phoneNumberId: number,
+				phoneNumberId: numberFromList,
 				phoneNumber: PHONE,
 				source: 'url',
 				mediaUrl: 'https://cdn.example.com/party.gif',

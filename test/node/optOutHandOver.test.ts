@@ -6,11 +6,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { hasOptOutLabel } from '../../nodes/BotSailor/resources/subscriber/optOut';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import { AVA, NUMBER, rl } from '../harness/params';
 
 const fx = useSimulator();
-const NUMBER = '104382179270221';
-const PHONE = '15550100001';
-const rl = (value: string, mode = 'list') => ({ __rl: true, mode, value });
+/** Ava, a story subscriber of the seed. */
+const PHONE = AVA;
 const subscriber = () => fx.sim.state.subscriber(NUMBER, PHONE)!;
 const label = (name: string) => fx.sim.state.labels.find((entry) => entry.label_name === name);
 const paths = () => fx.sim.requests.map((request) => request.path);

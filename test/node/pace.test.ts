@@ -16,9 +16,9 @@ import {
 } from '../../nodes/BotSailor/shared/pace';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import { NUMBER } from '../harness/params';
 
 const fx = useSimulator();
-const PHONE_NUMBER_ID = '104382179270221';
 const bulk = sendTextNode({});
 const tool = sendTextNode(false);
 const items = (count: number, prefix = '1777000') =>
@@ -58,7 +58,7 @@ async function send(
 		nodeType,
 		credentials: { ...fx.credentials, ...(maxSendsInFlight ? { maxSendsInFlight } : {}) },
 		items: items(count, prefix),
-		parameters: sendTextParameters(PHONE_NUMBER_ID) as never,
+		parameters: sendTextParameters(NUMBER) as never,
 	});
 }
 

@@ -10,10 +10,9 @@ import { isReadPath } from '../../nodes/shared/transport';
 import { callMethod, runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import type { Fault } from '../simulator/faults';
+import { byPhone, NUMBER, numberById, PHONE } from '../harness/params';
 
 const fx = useSimulator();
-const NUMBER = '104382179270221';
-const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 const requestsTo = (path: string) =>
 	fx.sim.requests.filter((request) => request.path === path).length;
 
@@ -126,7 +125,7 @@ describe('reads retry 429, 502, 503, 504 and dropped connections', () => {
 			parameters: {
 				resource: 'subscriber',
 				operation: 'getMany',
-				phoneNumberId: rl(NUMBER),
+				phoneNumberId: numberById,
 				returnAll: true,
 			} as never,
 		});
@@ -143,7 +142,7 @@ describe('reads retry 429, 502, 503, 504 and dropped connections', () => {
 		expect(
 			await callMethod('loadOptions', 'getLabels', {
 				credentials: fx.credentials,
-				parameters: { phoneNumberId: rl(NUMBER) },
+				parameters: { phoneNumberId: numberById },
 			}),
 		).toHaveLength(4);
 		expect(requestsTo('/label/list')).toBe(2);
@@ -167,8 +166,8 @@ describe('reads retry 429, 502, 503, 504 and dropped connections', () => {
 			parameters: {
 				resource: 'message',
 				operation: 'sendText',
-				phoneNumberId: rl(NUMBER),
-				phoneNumber: { __rl: true, mode: 'phone', value: '15550100000' },
+				phoneNumberId: numberById,
+				phoneNumber: byPhone(PHONE),
 				message: 'Hi',
 			} as never,
 		});

@@ -6,7 +6,8 @@
 import { callMethod, runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { decideTemplate } from '../simulator/control';
-import { numberParam, PNID, triggerPoller } from '../trigger/helpers';
+import { numberParam, triggerPoller } from '../trigger/helpers';
+import { NUMBER } from '../harness/params';
 
 const fx = useSimulator();
 const LEAKED = 'EAAGm0PX4ZCpsBAKZBZCtestMetaAccessToken0123456789';
@@ -59,7 +60,7 @@ describe('a Meta access token inside template_json never reaches an output', () 
 		});
 		await poller.poll();
 		const pending = fx.sim.state.templates.find(
-			(entry) => entry.phone_number_id === PNID && entry.status === 'Submitted',
+			(entry) => entry.phone_number_id === NUMBER && entry.status === 'Submitted',
 		)!;
 		decideTemplate(fx.sim.state, { template_id: String(pending.template_id), status: 'APPROVED' });
 		const items = await poller.poll();

@@ -8,15 +8,14 @@ import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
 import { useSimulator } from '../harness/simulatorFixture';
 import { WaitingRun } from '../harness/waiting';
 import { addQuestionTemplate, QUESTION_TEMPLATE_ID } from '../simulator/control';
+import { byId, byPhone, NUMBER, numberFromList, PHONE } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
-const NUMBER = '104382179270221';
-const PHONE = '15550100000';
 const base = {
 	resource: 'message',
 	operation: 'sendAndWait',
-	phoneNumberId: { __rl: true, mode: 'list', value: NUMBER },
-	phoneNumber: { __rl: true, mode: 'phone', value: '+1 555 010 0000' },
+	phoneNumberId: numberFromList,
+	phoneNumber: byPhone('+1 555 010 0000'),
 	message: '=Approve order {{ $json.order }} over 100 €?',
 };
 
@@ -221,11 +220,8 @@ describe('Message → Send and Wait for Response: the question and the pause', (
 describe('Message → Send and Wait for Response: refused before any request', () => {
 	it.each([
 		[{ message: '={{ "  " }}' }, 'Message is required'],
-		[{ phoneNumber: { __rl: true, mode: 'phone', value: '={{ "" }}' } }, 'Subscriber is required'],
-		[
-			{ phoneNumber: { __rl: true, mode: 'phone', value: 'call me' } },
-			'Subscriber must contain only digits',
-		],
+		[{ phoneNumber: byPhone('={{ "" }}') }, 'Subscriber is required'],
+		[{ phoneNumber: byPhone('call me') }, 'Subscriber must contain only digits'],
 		[{ responseType: 'customForm' }, 'Form Fields has no field'],
 		[
 			{
@@ -339,7 +335,7 @@ describe('Message → Send and Wait for Response: Send As Template (outside the 
 		addQuestionTemplate(fx.sim.state, NUMBER, 'http://localhost:5678/webhook-waiting/');
 	const asTemplate = (extra: IDataObject = {}): IDataObject => ({
 		sendAs: 'template',
-		templateId: { __rl: true, mode: 'id', value: TEMPLATE_ID },
+		templateId: byId(TEMPLATE_ID),
 		linkVariable: 'templateVariable-answer_link-1',
 		manualVariables: { variable: [{ label: 'order', position: 1, value: '={{ $json.order }}' }] },
 		approvalOptions: {
@@ -465,7 +461,7 @@ describe('Message → Send and Wait for Response: Send As Template (outside the 
 	});
 
 	it.each([
-		[{ templateId: { __rl: true, mode: 'id', value: '={{ "" }}' } }, 'Template is required'],
+		[{ templateId: byId('={{ "" }}') }, 'Template is required'],
 		[{ linkVariable: '={{ " " }}' }, 'Link Variable is required'],
 		[{ linkVariable: 'answer link' }, 'Link Variable "answer link" is not a template variable'],
 		[
@@ -510,7 +506,7 @@ describe('Message → Send and Wait for Response: the node keeps working as a de
 				resource: 'subscriber',
 				operation: 'get',
 				phoneNumberId: base.phoneNumberId,
-				subscriber: { __rl: true, mode: 'phone', value: '={{ $json.phone }}' },
+				subscriber: byPhone('={{ $json.phone }}'),
 			},
 			credentials: fx.credentials,
 			items: [{ phone: PHONE }],

@@ -9,11 +9,10 @@ import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
 import { SENDS } from '../../nodes/BotSailor/resources/sends';
 import { runNode, type InputItem, type RunResult } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import { validParameters } from '../harness/operations';
+import { NUMBER, PHONE, fromList, numberFromList } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
-const NUMBER = '104382179270221';
-const PHONE = '15550100000';
-const number = { __rl: true, mode: 'list', value: NUMBER };
 const PATHS = ['workflow', 'execute'] as const;
 type Path = (typeof PATHS)[number];
 
@@ -38,11 +37,8 @@ const CASES: SendCase[] = [
 		name: 'Message → Send Text',
 		endpoint: '/whatsapp/send',
 		parameters: () => ({
-			resource: 'message',
-			operation: 'sendText',
-			phoneNumberId: number,
+			...validParameters('message', 'sendText'),
 			phoneNumber: '+1 555 010 0000',
-			message: 'Your order is ready',
 		}),
 		bad: { phoneNumber: 'call me' },
 		badMessage: /^Subscriber /,
@@ -53,9 +49,9 @@ const CASES: SendCase[] = [
 		parameters: () => ({
 			resource: 'message',
 			operation: 'sendTemplate',
-			phoneNumberId: number,
+			phoneNumberId: numberFromList,
 			phoneNumber: PHONE,
-			templateId: { __rl: true, mode: 'list', value: orderUpdateId() },
+			templateId: fromList(orderUpdateId()),
 			templateVariables: {
 				mappingMode: 'defineBelow',
 				value: { 'templateVariable-order_id-1': 'A-1001', 'templateVariable-status-1': 'shipped' },
@@ -75,7 +71,7 @@ const CASES: SendCase[] = [
 		parameters: () => ({
 			resource: 'message',
 			operation: 'sendButtons',
-			phoneNumberId: number,
+			phoneNumberId: numberFromList,
 			phoneNumber: PHONE,
 			message: 'Pick one',
 			buttons: { button: [{ title: 'Yes' }, { title: 'No', id: 'no' }] },
@@ -89,7 +85,7 @@ const CASES: SendCase[] = [
 		parameters: () => ({
 			resource: 'message',
 			operation: 'sendMedia',
-			phoneNumberId: number,
+			phoneNumberId: numberFromList,
 			phoneNumber: PHONE,
 			source: 'url',
 			mediaUrl: 'https://example.com/menu.pdf',
@@ -100,25 +96,14 @@ const CASES: SendCase[] = [
 	{
 		name: 'Template → Send Broadcast',
 		endpoint: '/whatsapp/broadcast/template/send',
-		parameters: () => ({
-			resource: 'template',
-			operation: 'sendBroadcast',
-			phoneNumberId: number,
-			flowData: '{"template_id":"900000","labels":[31]}',
-		}),
+		parameters: () => validParameters('template', 'sendBroadcast'),
 		bad: { flowData: '{}' },
 		badMessage: /^Flow Data must describe the campaign/,
 	},
 	{
 		name: 'Bot Flow → Trigger',
 		endpoint: '/whatsapp/trigger-bot',
-		parameters: () => ({
-			resource: 'botFlow',
-			operation: 'trigger',
-			phoneNumberId: number,
-			botFlowUniqueId: { __rl: true, mode: 'list', value: 'flow_0_0_a1b2c3' },
-			phoneNumber: PHONE,
-		}),
+		parameters: () => validParameters('botFlow', 'trigger'),
 		bad: { phoneNumber: '+1 555 CALL NOW' },
 		badMessage: /^Subscriber must contain only digits/,
 	},
@@ -243,7 +228,7 @@ describe('a failed run says what was delivered', () => {
 	const sendText = {
 		resource: 'message',
 		operation: 'sendText',
-		phoneNumberId: number,
+		phoneNumberId: numberFromList,
 		phoneNumber: '={{ $json.phone }}',
 		message: '={{ $json.text }}',
 	};

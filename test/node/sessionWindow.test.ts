@@ -10,14 +10,13 @@ import { NodeApiError } from 'n8n-workflow';
 import { runNode, type InputItem, type RunResult, type TestCredentials } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { OUTSIDE_WINDOW_TEXT } from '../simulator/route';
+import { AVA, byId, fromList, NUMBER, numberFromList, PHONE } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
-const NUMBER = '104382179270221';
 /** Inside the window: wrote a minute ago. */
-const INSIDE = '15550100000';
+const INSIDE = PHONE;
 /** Outside: last wrote 30 hours ago. */
-const OUTSIDE = '15550100001';
-const number = { __rl: true, mode: 'list', value: NUMBER };
+const OUTSIDE = AVA;
 const PATHS = ['workflow', 'execute'] as const;
 type Path = (typeof PATHS)[number];
 
@@ -50,7 +49,7 @@ const orderUpdateId = () =>
 /** Send a Template Instead, with order_update and both its variables. */
 const templateInstead = () => ({
 	outsideWindow: 'template',
-	templateId: { __rl: true, mode: 'list', value: orderUpdateId() },
+	templateId: fromList(orderUpdateId()),
 	templateVariables: {
 		mappingMode: 'defineBelow',
 		value: { 'templateVariable-order_id-1': 'A-1001', 'templateVariable-status-1': 'shipped' },
@@ -97,7 +96,7 @@ function run(
 ): Promise<RunResult> {
 	return runNode({
 		path,
-		parameters: { phoneNumberId: number, ...parameters } as never,
+		parameters: { phoneNumberId: numberFromList, ...parameters } as never,
 		credentials: { ...fx.credentials, ...extra.credentials },
 		items: extra.items,
 		continueOnFail: extra.continueOnFail,
@@ -126,7 +125,7 @@ describe('Subscriber → Get Window Status', () => {
 			{
 				resource: 'subscriber',
 				operation: 'getWindowStatus',
-				subscriber: { __rl: true, mode: 'id', value: phone },
+				subscriber: byId(phone),
 			},
 			{ credentials },
 		);
@@ -355,7 +354,7 @@ describe('Outside the 24-Hour Window: the promises of the sends', () => {
 				phoneNumber: OUTSIDE,
 				outsideWindow: 'template',
 				// An expression that comes out empty (n8n itself refuses an empty field before the run).
-				templateId: { __rl: true, mode: 'id', value: '={{ $json.missing ?? "" }}' },
+				templateId: byId('={{ $json.missing ?? "" }}'),
 			});
 			expect(noTemplate.error?.message).toMatch(/^Template to Send Instead/);
 			const emptyVariable = await run(path, {

@@ -5,12 +5,11 @@
  */
 import { runNode, type InputItem, type RunResult } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import { AVA, BEN, byId, NUMBER, numberFromList } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
-const NUMBER = '104382179270221';
-const OPTED_OUT = '15550100001';
-const SUBSCRIBED = '15550100002';
-const number = { __rl: true, mode: 'list', value: NUMBER };
+const OPTED_OUT = AVA;
+const SUBSCRIBED = BEN;
 const PATHS = ['workflow', 'execute'] as const;
 
 /** The number's subscriber OPTED_OUT carries `name`, a label of the account (created here). */
@@ -29,7 +28,7 @@ const SENDS = [
 		operation: 'sendTemplate',
 		endpoint: '/whatsapp/send/template',
 		extra: {
-			templateId: { __rl: true, mode: 'id', value: '900000' },
+			templateId: byId('900000'),
 			variableSource: 'manual',
 			manualVariables: {
 				variable: [
@@ -65,7 +64,7 @@ function send(
 		parameters: {
 			resource: 'message',
 			operation,
-			phoneNumberId: number,
+			phoneNumberId: numberFromList,
 			phoneNumber: '={{ $json.phone }}',
 			...extra,
 			...parameters,
@@ -157,7 +156,7 @@ describe('Skip Opted-Out Subscribers: the rules', () => {
 			{
 				skipOptedOut: true,
 				outsideWindow: 'template',
-				templateId: { __rl: true, mode: 'id', value: '900000' },
+				templateId: byId('900000'),
 				variableSource: 'manual',
 				manualVariables: { variable: [{ label: 'first_name', position: 1, value: 'Ava' }] },
 			},
@@ -176,7 +175,7 @@ describe('Skip Opted-Out Subscribers: the rules', () => {
 				parameters: {
 					resource: 'template',
 					operation: 'sendBroadcast',
-					phoneNumberId: number,
+					phoneNumberId: numberFromList,
 					flowData: '{"template_id":"900000","labels":[31],"exclude_label_ids":[7]}',
 					skipOptedOut: true,
 				} as never,
@@ -199,7 +198,7 @@ describe('Skip Opted-Out Subscribers: the rules', () => {
 			parameters: {
 				resource: 'template',
 				operation: 'sendBroadcast',
-				phoneNumberId: number,
+				phoneNumberId: numberFromList,
 				flowData: '{"template_id":"900000","labels":[31]}',
 				skipOptedOut: true,
 			} as never,

@@ -2,16 +2,14 @@ import { addSubscribers } from '../simulator/control';
 import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import { validParameters } from '../harness/operations';
+import { NUMBER, numberFromList, onSubscriber, PHONE, rl } from '../harness/params';
 
 const fx = useSimulator();
-const NUMBER = '104382179270221';
-const PHONE = '15550100000';
-const rl = (value: string, mode = 'list') => ({ __rl: true, mode, value });
 const on = (operation: string, extra: Record<string, unknown> = {}) => ({
 	resource: 'subscriber',
 	operation,
-	phoneNumberId: rl(NUMBER),
-	subscriber: rl(PHONE),
+	...onSubscriber,
 	...extra,
 });
 const subscriber = () => fx.sim.state.subscriber(NUMBER, PHONE)!;
@@ -51,7 +49,7 @@ describe('Subscriber → Get Many', () => {
 			parameters: {
 				resource: 'subscriber',
 				operation: 'getMany',
-				phoneNumberId: rl(NUMBER),
+				phoneNumberId: numberFromList,
 				returnAll: true,
 			},
 			credentials: fx.credentials,
@@ -88,7 +86,7 @@ describe('Subscriber → Get Many', () => {
 			parameters: {
 				resource: 'subscriber',
 				operation: 'getMany',
-				phoneNumberId: rl(NUMBER),
+				phoneNumberId: numberFromList,
 				orderBy: '1',
 				limit: 3,
 			},
@@ -110,7 +108,7 @@ describe('Subscriber → Get Many', () => {
 			parameters: {
 				resource: 'subscriber',
 				operation: 'getMany',
-				phoneNumberId: rl(NUMBER),
+				phoneNumberId: numberFromList,
 				limit: 120,
 			},
 			credentials: { ...fx.credentials, apiForm: 'earlier' },
@@ -125,9 +123,7 @@ describe('Subscriber → Get Many', () => {
 
 describe('Subscriber → Create', () => {
 	const create = (phoneNumber: string, name = 'Jane Doe') => ({
-		resource: 'subscriber',
-		operation: 'create',
-		phoneNumberId: rl(NUMBER),
+		...validParameters('subscriber', 'create'),
 		phoneNumber,
 		name,
 	});

@@ -1,18 +1,17 @@
 import { createHash } from 'node:crypto';
 import { callMethod, runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import { validParameters } from '../harness/operations';
 import { addMessage, decideTemplate } from '../simulator/control';
+import { byId, fromList, NUMBER, numberById, PHONE } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
-const NUMBER = '104382179270221';
-const PHONE = '15550100000';
-const number = { __rl: true, mode: 'id', value: NUMBER };
 
 describe('Template → Create', () => {
 	const create = {
 		resource: 'template',
 		operation: 'create',
-		phoneNumberId: number,
+		phoneNumberId: numberById,
 		name: 'summer_sale',
 		language: 'en_US',
 	};
@@ -71,8 +70,8 @@ describe('Template → Create', () => {
 			parameters: {
 				resource: 'template',
 				operation: 'getStatus',
-				phoneNumberId: number,
-				templateId: { __rl: true, mode: 'id', value: String(items[0].json.template_id) },
+				phoneNumberId: numberById,
+				templateId: byId(String(items[0].json.template_id)),
 			},
 			credentials: fx.credentials,
 		});
@@ -241,7 +240,7 @@ describe('Template → Create', () => {
 describe('Template → Get Many, Get Status, Send Broadcast', () => {
 	it('lists templates with JSON fields decoded (or kept as text)', async () => {
 		const { items } = await runNode({
-			parameters: { resource: 'template', operation: 'getMany', phoneNumberId: number },
+			parameters: { resource: 'template', operation: 'getMany', phoneNumberId: numberById },
 			credentials: fx.credentials,
 		});
 		expect(items).toHaveLength(4);
@@ -265,7 +264,7 @@ describe('Template → Get Many, Get Status, Send Broadcast', () => {
 			parameters: {
 				resource: 'template',
 				operation: 'getMany',
-				phoneNumberId: number,
+				phoneNumberId: numberById,
 				options: { decodeJsonFields: false },
 			},
 			credentials: fx.credentials,
@@ -284,8 +283,8 @@ describe('Template → Get Many, Get Status, Send Broadcast', () => {
 			parameters: {
 				resource: 'template',
 				operation: 'getStatus',
-				phoneNumberId: number,
-				templateId: { __rl: true, mode: 'list', value: id },
+				phoneNumberId: numberById,
+				templateId: fromList(id),
 			},
 			credentials: fx.credentials,
 		});
@@ -306,7 +305,7 @@ describe('Template → Get Many, Get Status, Send Broadcast', () => {
 			parameters: {
 				resource: 'template',
 				operation: 'sendBroadcast',
-				phoneNumberId: number,
+				phoneNumberId: numberById,
 				flowData: '{"template_id":"900000","labels":[31]}',
 			},
 			credentials: fx.credentials,
@@ -328,7 +327,7 @@ describe('Template → Get Many, Get Status, Send Broadcast', () => {
 			parameters: {
 				resource: 'template',
 				operation: 'sendBroadcast',
-				phoneNumberId: number,
+				phoneNumberId: numberById,
 				flowData: '{"a":',
 			},
 			credentials: fx.credentials,
@@ -340,7 +339,7 @@ describe('Template → Get Many, Get Status, Send Broadcast', () => {
 			parameters: {
 				resource: 'template',
 				operation: 'sendBroadcast',
-				phoneNumberId: number,
+				phoneNumberId: numberById,
 				flowData: '{"template_id":"900000"}',
 			},
 			credentials: fx.credentials,
@@ -358,7 +357,7 @@ describe('Media → Upload', () => {
 			parameters: {
 				resource: 'media',
 				operation: 'upload',
-				phoneNumberId: number,
+				phoneNumberId: numberById,
 				binaryPropertyName: 'data',
 			},
 			credentials: fx.credentials,
@@ -390,7 +389,7 @@ describe('Media → Upload', () => {
 			parameters: {
 				resource: 'media',
 				operation: 'upload',
-				phoneNumberId: number,
+				phoneNumberId: numberById,
 				binaryPropertyName: 'file',
 			},
 			credentials: fx.credentials,
@@ -408,7 +407,7 @@ describe('Message → Get Many, Get Status', () => {
 			parameters: {
 				resource: 'message',
 				operation: 'getMany',
-				phoneNumberId: number,
+				phoneNumberId: numberById,
 				phoneNumber: PHONE,
 				returnAll: true,
 			},
@@ -424,7 +423,7 @@ describe('Message → Get Many, Get Status', () => {
 			parameters: {
 				resource: 'message',
 				operation: 'getMany',
-				phoneNumberId: number,
+				phoneNumberId: numberById,
 				phoneNumber: PHONE,
 				returnAll: false,
 				limit: 5,
@@ -440,7 +439,7 @@ describe('Message → Get Many, Get Status', () => {
 			parameters: {
 				resource: 'message',
 				operation: 'getMany',
-				phoneNumberId: number,
+				phoneNumberId: numberById,
 				phoneNumber: PHONE,
 				returnAll: false,
 				limit: 2,
@@ -456,7 +455,7 @@ describe('Message → Get Many, Get Status', () => {
 			parameters: {
 				resource: 'message',
 				operation: 'sendText',
-				phoneNumberId: number,
+				phoneNumberId: numberById,
 				phoneNumber: PHONE,
 				message: 'hi',
 			},
@@ -485,13 +484,7 @@ describe('Message → Get Many, Get Status', () => {
 describe('Account, Post-Back, Bot Flow, AI', () => {
 	it('connects an account without echoing the access token', async () => {
 		const { items } = await runNode({
-			parameters: {
-				resource: 'account',
-				operation: 'connect',
-				userId: 101,
-				whatsappBusinessAccountId: '2099',
-				accessToken: 'EAAG-secret',
-			},
+			parameters: validParameters('account', 'connect'),
 			credentials: fx.credentials,
 		});
 		expect(fx.sim.requests[0]).toMatchObject({
@@ -506,7 +499,7 @@ describe('Account, Post-Back, Bot Flow, AI', () => {
 
 	it('lists post-backs with template_jsoncode decoded', async () => {
 		const { items } = await runNode({
-			parameters: { resource: 'postBack', operation: 'getMany', phoneNumberId: number },
+			parameters: { resource: 'postBack', operation: 'getMany', phoneNumberId: numberById },
 			credentials: fx.credentials,
 		});
 		expect(fx.sim.requests[0]).toMatchObject({
@@ -520,14 +513,14 @@ describe('Account, Post-Back, Bot Flow, AI', () => {
 	it('lists bot flows and triggers one chosen from the list', async () => {
 		const search = (await callMethod('listSearch', 'searchBotFlows', {
 			credentials: fx.credentials,
-			parameters: { resource: 'botFlow', operation: 'trigger', phoneNumberId: number },
+			parameters: { resource: 'botFlow', operation: 'trigger', phoneNumberId: numberById },
 		})) as { results: Array<{ name: string; value: string }> };
 		expect(search.results).toEqual([
 			{ name: 'Welcome flow', value: 'flow_0_0_a1b2c3' },
 			{ name: 'Order tracking', value: 'flow_0_1_a1b2c3' },
 		]);
 		const list = await runNode({
-			parameters: { resource: 'botFlow', operation: 'getMany', phoneNumberId: number },
+			parameters: { resource: 'botFlow', operation: 'getMany', phoneNumberId: numberById },
 			credentials: fx.credentials,
 		});
 		expect(list.items.map((item) => item.json.unique_id)).toEqual([
@@ -539,8 +532,8 @@ describe('Account, Post-Back, Bot Flow, AI', () => {
 			parameters: {
 				resource: 'botFlow',
 				operation: 'trigger',
-				phoneNumberId: number,
-				botFlowUniqueId: { __rl: true, mode: 'list', value: 'flow_0_0_a1b2c3' },
+				phoneNumberId: numberById,
+				botFlowUniqueId: fromList('flow_0_0_a1b2c3'),
 				phoneNumber: '+1 555 010 0000',
 			},
 			credentials: fx.credentials,
@@ -558,7 +551,7 @@ describe('Account, Post-Back, Bot Flow, AI', () => {
 
 	it('sends AI param as JSON text and confirms the boolean success', async () => {
 		const { items } = await runNode({
-			parameters: { resource: 'ai', operation: 'getResponse', param: '{"prompt":"Summarise"}' },
+			parameters: validParameters('ai', 'getResponse'),
 			credentials: fx.credentials,
 		});
 		expect(fx.sim.requests[0]).toMatchObject({

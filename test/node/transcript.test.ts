@@ -8,11 +8,10 @@ import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { addMessage } from '../simulator/control';
 import type { SimState } from '../simulator/state';
+import { NUMBER, numberFromList } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
-const NUMBER = '104382179270221';
 const PHONE = '15550188001';
-const number = { __rl: true, mode: 'list', value: NUMBER };
 const ORDERS: Array<SimState['conversationOrder']> = ['newestFirst', 'oldestFirst'];
 
 const say = (
@@ -36,7 +35,7 @@ async function transcript(extra: IDataObject = {}, path: 'workflow' | 'execute' 
 		parameters: {
 			resource: 'message',
 			operation: 'getTranscript',
-			phoneNumberId: number,
+			phoneNumberId: numberFromList,
 			phoneNumber: PHONE,
 			...extra,
 		},
@@ -50,7 +49,7 @@ async function unanswered(messageId?: string, path: 'workflow' | 'execute' = 'wo
 		parameters: {
 			resource: 'message',
 			operation: 'getUnanswered',
-			phoneNumberId: number,
+			phoneNumberId: numberFromList,
 			phoneNumber: PHONE,
 			...(messageId ? { messageId } : {}),
 		},
@@ -269,7 +268,7 @@ describe('Message → Get Unanswered', () => {
 			parameters: {
 				resource: 'message',
 				operation: 'getUnanswered',
-				phoneNumberId: number,
+				phoneNumberId: numberFromList,
 				phoneNumber: '12',
 			},
 			credentials: fx.credentials,

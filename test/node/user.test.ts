@@ -1,5 +1,7 @@
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
+import { validParameters } from '../harness/operations';
+import { byId, fromList, rl } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5, messagesPerSubscriber: 1 } });
 const user = (operation: string, rest: Record<string, unknown> = {}) => ({
@@ -7,8 +9,6 @@ const user = (operation: string, rest: Record<string, unknown> = {}) => ({
 	operation,
 	...rest,
 });
-const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
-const fromList = (value: string | number) => ({ __rl: true, mode: 'list', value: String(value) });
 
 async function run(
 	parameters: Record<string, unknown>,
@@ -67,11 +67,7 @@ describe('User operations through the engine', () => {
 
 	it.each([
 		['a user ID from the list', fromList(103), '103'],
-		[
-			'an email',
-			{ __rl: true, mode: 'email', value: 'client2@agency.example' },
-			'client2@agency.example',
-		],
+		['an email', rl('client2@agency.example', 'email'), 'client2@agency.example'],
 	])('Get finds one user by %s', async (_name, locator, sent) => {
 		const { items, error } = await run(user('get', { user: locator }));
 		expect(error).toBeUndefined();
@@ -190,17 +186,7 @@ describe('User operations through the engine', () => {
 		['package id', { package: byId(V) }, 'two', /^Package must be a whole number/],
 		['empty name', { name: V }, '', /^Name is required/],
 	])('Create refuses a bad %s without a request', async (_name, override, value, message) => {
-		const { error } = await runWith(
-			user('create', {
-				name: 'Nora',
-				email: 'nora@example.com',
-				password: 'p',
-				package: byId(1),
-				expiredDate: '2026-06-30',
-				...override,
-			}),
-			value,
-		);
+		const { error } = await runWith({ ...validParameters('user', 'create'), ...override }, value);
 		expect(error?.message).toMatch(message);
 		expect(fx.sim.requests).toHaveLength(0);
 	});

@@ -9,7 +9,7 @@ import { addSubscribers } from '../simulator/control';
 import { useSimulator } from '../harness/simulatorFixture';
 import type { FaultKind } from '../simulator/faults';
 import { count, flushTally, leaks, newTally } from './checks';
-import { NUMBER } from './operations';
+import { byPhone, NUMBER, numberFromList } from '../harness/params';
 
 const fx = useSimulator();
 const tally = newTally();
@@ -23,7 +23,6 @@ const FAULTS: FaultKind[] = ['status0', 'html500', 'malformed', 'drop'];
 const RETRIED_BY_READS: FaultKind[] = ['drop'];
 const PER_FAULT = 5;
 const isBad = (index: number) => index % 7 === 3;
-const number = { __rl: true, mode: 'list', value: NUMBER };
 
 const batches: Array<[string, INodeParameters, string, RegExp, 'read' | 'write']> = [
 	[
@@ -31,7 +30,7 @@ const batches: Array<[string, INodeParameters, string, RegExp, 'read' | 'write']
 		{
 			resource: 'message',
 			operation: 'sendText',
-			phoneNumberId: number,
+			phoneNumberId: numberFromList,
 			phoneNumber: '={{ $json.phone }}',
 			message: '={{ $json.text }}',
 		},
@@ -44,8 +43,8 @@ const batches: Array<[string, INodeParameters, string, RegExp, 'read' | 'write']
 		{
 			resource: 'subscriber',
 			operation: 'addLabels',
-			phoneNumberId: number,
-			subscriber: { __rl: true, mode: 'phone', value: '={{ $json.phone }}' },
+			phoneNumberId: numberFromList,
+			subscriber: byPhone('={{ $json.phone }}'),
 			labelIds: ['32'],
 		},
 		'/whatsapp/subscriber/chat/assign-labels',
@@ -57,8 +56,8 @@ const batches: Array<[string, INodeParameters, string, RegExp, 'read' | 'write']
 		{
 			resource: 'subscriber',
 			operation: 'get',
-			phoneNumberId: number,
-			subscriber: { __rl: true, mode: 'phone', value: '={{ $json.phone }}' },
+			phoneNumberId: numberFromList,
+			subscriber: byPhone('={{ $json.phone }}'),
 		},
 		'/whatsapp/subscriber/get',
 		/^Subscriber /,

@@ -16,7 +16,7 @@ import {
 	tokenMisplaced,
 	behaviourOf,
 } from './checks';
-import { catalog, entryName, FROM_ITEM, parametersOf, withValue } from './operations';
+import { catalog, entryName, FROM_ITEM, parametersOf, withValue } from '../harness/operations';
 
 const fx = useSimulator();
 const tally = newTally();

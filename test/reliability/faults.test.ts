@@ -19,7 +19,7 @@ import {
 	tokenMisplaced,
 	behaviourOf,
 } from './checks';
-import { catalog, entryName, parametersOf } from './operations';
+import { catalog, entryName, parametersOf } from '../harness/operations';
 
 const fx = useSimulator();
 const tally = newTally();

@@ -8,7 +8,7 @@ import { useSimulator } from '../harness/simulatorFixture';
 import { addMessage } from '../simulator/control';
 import type { FaultKind } from '../simulator/faults';
 import { count, flushTally, leaks, newTally, tokenMisplaced } from './checks';
-import { NUMBER } from './operations';
+import { NUMBER, numberById } from '../harness/params';
 
 const fx = useSimulator();
 const tally = newTally();
@@ -42,7 +42,7 @@ describe('trigger soak: New Message', () => {
 		const next = random(20_260_101);
 		const poller = createPoller(
 			new BotSailorTrigger(),
-			{ event: 'newMessage', phoneNumberId: { __rl: true, mode: 'id', value: NUMBER } },
+			{ event: 'newMessage', phoneNumberId: numberById },
 			fx.credentials,
 		);
 		await poller.poll(); // activation: starts from now

@@ -6,10 +6,9 @@
  */
 import http from 'node:http';
 import { useContractSimulator } from './contractClient';
+import { NUMBER } from '../harness/params';
 
 const { context } = useContractSimulator();
-
-const NUMBER = '104382179270221';
 
 /** A send whose body is not finished: it has arrived (headers sent) and stays in flight until `finish()`. */
 function openSend(text: string): { finish(): Promise<number> } {

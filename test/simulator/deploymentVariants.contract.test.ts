@@ -1,10 +1,9 @@
 import { addMessage } from './control';
 import { useContractSimulator, type Envelope } from './contractClient';
+import { NUMBER, PHONE } from '../harness/params';
 
 /** The SPEC-GAP deployment variants of state.ts serve what they say (the trigger's tests rely on them). */
 const { context, call } = useContractSimulator();
-const NUMBER = '104382179270221';
-const PHONE = '15550100000';
 const ids = (envelope: Envelope): number[] =>
 	envelope.message.map((entry: { subscriber_id: number }) => entry.subscriber_id);
 const times = (envelope: Envelope): string[] =>

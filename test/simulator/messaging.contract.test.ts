@@ -1,9 +1,7 @@
 import { useContractSimulator } from './contractClient';
+import { NUMBER, PHONE } from '../harness/params';
 
 const { context, call } = useContractSimulator();
-
-const NUMBER = '104382179270221';
-const PHONE = '15550100000';
 
 describe('conversation', () => {
 	it('pages a subscriber conversation newest first with nextOffset, spec fields only (GET and POST)', async () => {

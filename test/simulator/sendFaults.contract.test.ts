@@ -7,11 +7,9 @@
 import http from 'node:http';
 import axios, { type AxiosResponse } from 'axios';
 import { useContractSimulator } from './contractClient';
+import { NUMBER, PHONE } from '../harness/params';
 
 const { context } = useContractSimulator();
-
-const NUMBER = '104382179270221';
-const PHONE = '15550100000';
 
 /** Outgoing (bot) messages whose text is exactly `text`. */
 function sentWithText(text: string) {

@@ -1,9 +1,8 @@
 import { useContractSimulator } from './contractClient';
+import { NUMBER, PHONE } from '../harness/params';
 
 const { context, call } = useContractSimulator();
 
-const NUMBER = '104382179270221';
-const PHONE = '15550100000';
 const one = { phone_number_id: NUMBER, phone_number: PHONE };
 const LIST_FIELDS = [
 	'assigned_agent_id',

@@ -9,7 +9,8 @@ import {
 	decideTemplate,
 	setMessageStatus,
 } from '../simulator/control';
-import { numberParam, PNID, pollCounting } from './helpers';
+import { numberParam, pollCounting } from './helpers';
+import { NUMBER } from '../harness/params';
 
 /**
  * Every event with the credential's API Form set to Earlier, against a deployment on the earlier form
@@ -41,7 +42,7 @@ describe('BotSailor Trigger on the earlier API form', () => {
 			messageOptions: {},
 		});
 		expect(await poller.poll()).toEqual([]);
-		const [ava, ben] = fx.sim.state.subscribersOf(PNID).slice(10, 12);
+		const [ava, ben] = fx.sim.state.subscribersOf(NUMBER).slice(10, 12);
 		// More than a current-form page (50) from one subscriber: the earlier form answers them all at once.
 		const burst = Array.from(
 			{ length: 70 },
@@ -57,10 +58,10 @@ describe('BotSailor Trigger on the earlier API form', () => {
 		expect(requests).toBe(1 + 3); // the list, Ben, Ava, and the first subscriber with nothing new
 		expect(
 			fx.sim.requests.find((request) => request.path === '/whatsapp/subscriber/list')?.body,
-		).toEqual({ phone_number_id: PNID, orderBy: '1' });
+		).toEqual({ phone_number_id: NUMBER, orderBy: '1' });
 		expect(
 			fx.sim.requests.find((request) => request.path === '/whatsapp/get/conversation')?.body,
-		).toEqual({ phone_number_id: PNID, phone_number: expect.any(String) });
+		).toEqual({ phone_number_id: NUMBER, phone_number: expect.any(String) });
 		await poller.poll();
 		expect(await pollCounting(fx, poller)).toEqual({ json: [], requests: 2 });
 		expect(waIds((await pollCounting(fx, poller, 'manual')).json)).toEqual([hello]);
@@ -70,7 +71,7 @@ describe('BotSailor Trigger on the earlier API form', () => {
 	it('Message Status Changed: follows outgoing messages and emits each change once', async () => {
 		const poller = earlierPoller({ event: 'messageStatusChanged', phoneNumberId: numberParam() });
 		await poller.poll();
-		const chat = fx.sim.state.subscribersOf(PNID)[4].chat_id;
+		const chat = fx.sim.state.subscribersOf(NUMBER)[4].chat_id;
 		const sent = addMessage(fx.sim.state, {
 			phone_number: chat,
 			text: 'Your order shipped',
@@ -117,11 +118,11 @@ describe('BotSailor Trigger on the earlier API form', () => {
 			]);
 			expect(json[0]).toMatchObject({
 				phone_number: zoe.chat_id,
-				phone_number_id: PNID,
+				phone_number_id: NUMBER,
 				email: null,
 			});
 			expect(requests).toBe(1);
-			expect(fx.sim.requests.at(-1)?.body).toEqual({ phone_number_id: PNID, orderBy: '0' });
+			expect(fx.sim.requests.at(-1)?.body).toEqual({ phone_number_id: NUMBER, orderBy: '0' });
 			expect(await pollCounting(fx, poller)).toEqual({ json: [], requests: 1 });
 			expect(
 				(await pollCounting(fx, poller, 'manual')).json.map((item) => item.subscriber_id),
@@ -158,7 +159,7 @@ describe('BotSailor Trigger on the earlier API form', () => {
 		const poller = earlierPoller({ event: 'templateStatusChanged', phoneNumberId: numberParam() });
 		await poller.poll();
 		const pending = fx.sim.state.templates.find(
-			(entry) => entry.phone_number_id === PNID && entry.status === 'Submitted',
+			(entry) => entry.phone_number_id === NUMBER && entry.status === 'Submitted',
 		)!;
 		decideTemplate(fx.sim.state, { template_id: String(pending.template_id), status: 'APPROVED' });
 		expect(

@@ -2,12 +2,11 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { BotSailorTrigger } from '../../nodes/BotSailorTrigger/BotSailorTrigger.node';
 import { createPoller, type Poller } from '../harness/harness';
 import type { Fixture } from '../harness/simulatorFixture';
+import { byId, NUMBER } from '../harness/params';
 
-export const PNID = '104382179270221';
-export const OTHER_PNID = '104382179270999';
-
-export function numberParam(value = PNID) {
-	return { __rl: true, mode: 'id', value };
+/** The trigger's WhatsApp Number field, typed By ID (NUMBER unless told). */
+export function numberParam(value = NUMBER) {
+	return byId(value);
 }
 
 /** A poller for the trigger against the fixture's simulator. */

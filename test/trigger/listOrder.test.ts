@@ -1,6 +1,7 @@
 import { addMessage, addSubscriber, addSubscribers, setMessageStatus } from '../simulator/control';
 import { useSimulator } from '../harness/simulatorFixture';
-import { numberParam, PNID, pollCounting, snapshot, triggerPoller } from './helpers';
+import { numberParam, pollCounting, snapshot, triggerPoller } from './helpers';
+import { NUMBER } from '../harness/params';
 
 /**
  * The orders the spec does not give, served by the simulator's deployment variants (SPEC-GAP in
@@ -19,7 +20,7 @@ const conversationReads = () =>
 describe('BotSailor Trigger → New Subscriber, whatever the default order', () => {
 	it('newest first: finds new subscribers on page 1, each once, and idles on one request', async () => {
 		fx.sim.state.subscriberDefaultOrder = 'newestFirst';
-		addSubscribers(fx.sim.state, { phone_number_id: PNID, count: 10_000 });
+		addSubscribers(fx.sim.state, { phone_number_id: NUMBER, count: 10_000 });
 		const poller = triggerPoller(fx, subscriberParams);
 		const start = await pollCounting(fx, poller);
 		expect(start).toEqual({ json: [], requests: 1 });
@@ -31,13 +32,13 @@ describe('BotSailor Trigger → New Subscriber, whatever the default order', () 
 		expect(json[0]).toMatchObject({
 			first_name: 'Zoe',
 			phone_number: zoe.chat_id,
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 		});
 		expect(requests).toBe(1);
 		expect(await pollCounting(fx, poller)).toEqual({ json: [], requests: 1 });
 
 		// More than a page of new subscribers: page 1, then page 2 where the known ones start.
-		addSubscribers(fx.sim.state, { phone_number_id: PNID, count: 150, prefix: '4479' });
+		addSubscribers(fx.sim.state, { phone_number_id: NUMBER, count: 150, prefix: '4479' });
 		const burst = await pollCounting(fx, poller);
 		expect(burst.json).toHaveLength(150);
 		expect(burst.requests).toBe(2);
@@ -45,12 +46,12 @@ describe('BotSailor Trigger → New Subscriber, whatever the default order', () 
 		// A manual run shows the newest.
 		const sample = await pollCounting(fx, poller, 'manual');
 		expect(ids(sample.json)).toEqual([
-			Math.max(...fx.sim.state.subscribersOf(PNID).map((entry) => entry.subscriber_id)),
+			Math.max(...fx.sim.state.subscribersOf(NUMBER).map((entry) => entry.subscriber_id)),
 		]);
 	});
 
 	it('follows a platform that changes its order between polls, losing and repeating no one', async () => {
-		addSubscribers(fx.sim.state, { phone_number_id: PNID, count: 1_000 });
+		addSubscribers(fx.sim.state, { phone_number_id: NUMBER, count: 1_000 });
 		const poller = triggerPoller(fx, subscriberParams);
 		await poller.poll();
 		const emitted: unknown[] = [];
@@ -84,12 +85,12 @@ describe('BotSailor Trigger → New Subscriber, whatever the default order', () 
 		fx.sim.state.subscriberDefaultOrder = 'byName';
 		const kept = new Set(
 			fx.sim.state
-				.subscribersOf(PNID)
+				.subscribersOf(NUMBER)
 				.slice(0, 20)
 				.map((entry) => entry.subscriber_id),
 		);
 		fx.sim.state.subscribers = fx.sim.state.subscribers.filter(
-			(entry) => entry.phone_number_id !== PNID || kept.has(entry.subscriber_id),
+			(entry) => entry.phone_number_id !== NUMBER || kept.has(entry.subscriber_id),
 		);
 		const poller = triggerPoller(fx, subscriberParams);
 		await poller.poll();
@@ -102,7 +103,7 @@ describe('BotSailor Trigger → New Subscriber, whatever the default order', () 
 describe('BotSailor Trigger → New Message and Message Status Changed, whatever the conversation order', () => {
 	it('oldest first: reads the last page of long conversations (remembered, so idle polls stay at 2 requests)', async () => {
 		fx.sim.state.conversationOrder = 'oldestFirst';
-		const [ava, ben] = fx.sim.state.subscribersOf(PNID).slice(10, 12);
+		const [ava, ben] = fx.sim.state.subscribersOf(NUMBER).slice(10, 12);
 		for (let index = 0; index < 120; index++)
 			addMessage(fx.sim.state, { phone_number: ava.chat_id, text: `old ${index}` });
 		const poller = triggerPoller(fx, messageParams);
@@ -142,7 +143,7 @@ describe('BotSailor Trigger → New Message and Message Status Changed, whatever
 	});
 
 	it('follows a platform that turns its conversation order around between polls', async () => {
-		const ava = fx.sim.state.subscribersOf(PNID)[10];
+		const ava = fx.sim.state.subscribersOf(NUMBER)[10];
 		for (let index = 0; index < 120; index++)
 			addMessage(fx.sim.state, { phone_number: ava.chat_id, text: `old ${index}` });
 		const poller = triggerPoller(fx, messageParams);
@@ -164,7 +165,7 @@ describe('BotSailor Trigger → New Message and Message Status Changed, whatever
 
 	it('Message Status Changed finds a followed message on the last page of an oldest-first conversation', async () => {
 		fx.sim.state.conversationOrder = 'oldestFirst';
-		const chat = fx.sim.state.subscribersOf(PNID)[5].chat_id;
+		const chat = fx.sim.state.subscribersOf(NUMBER)[5].chat_id;
 		for (let index = 0; index < 80; index++)
 			addMessage(fx.sim.state, { phone_number: chat, text: `old ${index}` });
 		const poller = triggerPoller(fx, {
@@ -199,14 +200,14 @@ describe('BotSailor Trigger → New Message and Message Status Changed, whatever
 		const short = triggerPoller(fx, messageParams);
 		await short.poll();
 		const hello = addMessage(fx.sim.state, {
-			phone_number: fx.sim.state.subscribersOf(PNID)[3].chat_id,
+			phone_number: fx.sim.state.subscribersOf(NUMBER)[3].chat_id,
 			text: 'hello',
 		});
 		expect(ids((await pollCounting(fx, short)).json, 'wa_message_id')).toEqual([
 			hello.wa_message_id,
 		]);
 
-		const ava = fx.sim.state.subscribersOf(PNID)[10];
+		const ava = fx.sim.state.subscribersOf(NUMBER)[10];
 		for (let index = 0; index < 60; index++)
 			addMessage(fx.sim.state, { phone_number: ava.chat_id, text: `m${index}` });
 		const poller = triggerPoller(fx, messageParams);

@@ -1,6 +1,7 @@
 import { addMessage, setMessageStatus } from '../simulator/control';
 import { useSimulator } from '../harness/simulatorFixture';
-import { numberParam, PNID, pollCounting, snapshot, triggerPoller } from './helpers';
+import { numberParam, pollCounting, snapshot, triggerPoller } from './helpers';
+import { NUMBER } from '../harness/params';
 
 const fx = useSimulator();
 const params = (statuses?: string[]) => ({
@@ -13,11 +14,11 @@ describe('BotSailor Trigger → Message Status Changed', () => {
 	it('emits each status change of an outgoing message once, in order, with the previous status and the failure reason', async () => {
 		const poller = triggerPoller(fx, params(['sent', 'delivered', 'read', 'failed']));
 		const old = fx.sim.state.messages.find(
-			(message) => message.phone_number_id === PNID && message.sender === 'bot',
+			(message) => message.phone_number_id === NUMBER && message.sender === 'bot',
 		)!;
 		expect(await poller.poll()).toEqual([]);
 		setMessageStatus(fx.sim.state, { wa_message_id: old.wa_message_id, status: 'read' }); // sent before activation: not followed
-		const [a, b] = fx.sim.state.subscribersOf(PNID).slice(1, 3);
+		const [a, b] = fx.sim.state.subscribersOf(NUMBER).slice(1, 3);
 		const first = addMessage(fx.sim.state, {
 			phone_number: a.chat_id,
 			text: 'Your order shipped',
@@ -46,7 +47,7 @@ describe('BotSailor Trigger → Message Status Changed', () => {
 		]);
 		expect(json[0]).toMatchObject({
 			phone_number: a.chat_id,
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			message_content: { text: { body: 'Your order shipped' } },
 		});
 		expect(json[0]).not.toHaveProperty('failed_reason');
@@ -63,7 +64,7 @@ describe('BotSailor Trigger → Message Status Changed', () => {
 	it('keeps to the selected statuses and reports a change that happened before the message was first seen', async () => {
 		const poller = triggerPoller(fx, params(['failed']));
 		await poller.poll();
-		const chat = fx.sim.state.subscribersOf(PNID)[4].chat_id;
+		const chat = fx.sim.state.subscribersOf(NUMBER)[4].chat_id;
 		const ok = addMessage(fx.sim.state, { phone_number: chat, text: 'x', sender: 'bot' });
 		const bad = addMessage(fx.sim.state, { phone_number: chat, text: 'y', sender: 'bot' });
 		setMessageStatus(fx.sim.state, { wa_message_id: ok.wa_message_id, status: 'delivered' });
@@ -77,7 +78,7 @@ describe('BotSailor Trigger → Message Status Changed', () => {
 	it('follows a message further back than the first conversation page through message-status', async () => {
 		const poller = triggerPoller(fx, params());
 		await poller.poll();
-		const chat = fx.sim.state.subscribersOf(PNID)[5].chat_id;
+		const chat = fx.sim.state.subscribersOf(NUMBER)[5].chat_id;
 		const tracked = addMessage(fx.sim.state, {
 			phone_number: chat,
 			text: 'tracked',
@@ -101,7 +102,7 @@ describe('BotSailor Trigger → Message Status Changed', () => {
 		const poller = triggerPoller(fx, params());
 		await poller.poll();
 		const sent = addMessage(fx.sim.state, {
-			phone_number: fx.sim.state.subscribersOf(PNID)[6].chat_id,
+			phone_number: fx.sim.state.subscribersOf(NUMBER)[6].chat_id,
 			text: 'hi',
 			sender: 'bot',
 		});
@@ -130,7 +131,7 @@ describe('BotSailor Trigger → Message Status Changed', () => {
 	it('follows a bounded number of messages', async () => {
 		const poller = triggerPoller(fx, params());
 		await poller.poll();
-		const subscribers = fx.sim.state.subscribersOf(PNID);
+		const subscribers = fx.sim.state.subscribersOf(NUMBER);
 		for (let index = 0; index < 140; index++)
 			addMessage(fx.sim.state, {
 				phone_number: subscribers[index % 40].chat_id,

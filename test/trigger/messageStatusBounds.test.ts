@@ -6,7 +6,8 @@ import {
 	MAX_AGE_DAYS,
 } from '../../nodes/BotSailorTrigger/events/messageStatusChanged';
 import type { Poller } from '../harness/harness';
-import { numberParam, PNID, pollCounting, triggerPoller } from './helpers';
+import { numberParam, pollCounting, triggerPoller } from './helpers';
+import { NUMBER } from '../harness/params';
 
 /** Message Status Changed when nothing happens: what following many messages costs, and for how long. */
 const fx = useSimulator();
@@ -38,7 +39,7 @@ const tracked = (poller: Poller) =>
 async function hundredDelivered() {
 	const poller = triggerPoller(fx, params);
 	await poller.poll();
-	const subscribers = fx.sim.state.subscribersOf(PNID).slice(0, 100);
+	const subscribers = fx.sim.state.subscribersOf(NUMBER).slice(0, 100);
 	const sent = subscribers.map((subscriber) =>
 		addMessage(fx.sim.state, {
 			phone_number: subscriber.chat_id,
@@ -113,7 +114,7 @@ describe('BotSailor Trigger → Message Status Changed, bounded following', () =
 
 	it(`stops following a delivered message ${DELIVERED_FOR_HOURS} hours after it was seen delivered; a sent one after ${MAX_AGE_DAYS} days`, async () => {
 		const { poller } = await hundredDelivered();
-		const chat = fx.sim.state.subscribersOf(PNID)[120].chat_id;
+		const chat = fx.sim.state.subscribersOf(NUMBER)[120].chat_id;
 		const undelivered = addMessage(fx.sim.state, {
 			phone_number: chat,
 			text: 'To a phone that stays off',

@@ -1,6 +1,7 @@
 import { addMessage, addSubscribers } from '../simulator/control';
 import { useSimulator } from '../harness/simulatorFixture';
-import { numberParam, PNID, pollCounting, snapshot, triggerPoller } from './helpers';
+import { numberParam, pollCounting, snapshot, triggerPoller } from './helpers';
+import { NUMBER } from '../harness/params';
 
 const fx = useSimulator();
 const params = (options = {}) => ({
@@ -13,7 +14,7 @@ describe('BotSailor Trigger → New Message', () => {
 	it('starts from now, then emits each new incoming message once, in order, decoded, with its subscriber', async () => {
 		const poller = triggerPoller(fx, params());
 		expect((await pollCounting(fx, poller)).json).toEqual([]);
-		const ava = fx.sim.state.subscribersOf(PNID)[10];
+		const ava = fx.sim.state.subscribersOf(NUMBER)[10];
 		const first = addMessage(fx.sim.state, { phone_number: ava.chat_id, text: 'Do you deliver?' });
 		addMessage(fx.sim.state, { phone_number: ava.chat_id, text: 'On Sundays', sender: 'bot' });
 		const second = addMessage(fx.sim.state, {
@@ -48,7 +49,7 @@ describe('BotSailor Trigger → New Message', () => {
 			phone_number: ava.chat_id,
 			subscriber_name: `${ava.first_name} ${ava.last_name}`,
 			subscriber_id: ava.subscriber_id,
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			conversation_time: first.conversation_time,
 		});
 		expect(json[1]).toMatchObject({ phone_number: '447700900555', subscriber_name: 'Zoe Quinn' });
@@ -57,7 +58,7 @@ describe('BotSailor Trigger → New Message', () => {
 			.filter((request) => request.path === '/whatsapp/subscriber/list')
 			.map((request) => request.body);
 		expect(bodies.at(-1)).toEqual({
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			limit: '100',
 			offset: '1',
 			orderBy: '1',
@@ -65,7 +66,7 @@ describe('BotSailor Trigger → New Message', () => {
 		const conversation = fx.sim.requests.find(
 			(request) => request.path === '/whatsapp/get/conversation',
 		);
-		expect(conversation?.body).toMatchObject({ phone_number_id: PNID, limit: '50', offset: '1' });
+		expect(conversation?.body).toMatchObject({ phone_number_id: NUMBER, limit: '50', offset: '1' });
 		expect(conversation?.method).toBe('POST');
 
 		expect((await pollCounting(fx, poller)).json).toEqual([]);
@@ -73,7 +74,7 @@ describe('BotSailor Trigger → New Message', () => {
 	});
 
 	it('includes outgoing messages when asked, and keeps to the listed phone numbers', async () => {
-		const [a, b] = fx.sim.state.subscribersOf(PNID).slice(3, 5);
+		const [a, b] = fx.sim.state.subscribersOf(NUMBER).slice(3, 5);
 		const poller = triggerPoller(
 			fx,
 			params({
@@ -106,7 +107,7 @@ describe('BotSailor Trigger → New Message', () => {
 	it('reads older conversation pages when a subscriber wrote more than 50 messages since the last poll', async () => {
 		const poller = triggerPoller(fx, params());
 		await poller.poll();
-		const chat = fx.sim.state.subscribersOf(PNID)[7].chat_id;
+		const chat = fx.sim.state.subscribersOf(NUMBER)[7].chat_id;
 		const sent = Array.from(
 			{ length: 120 },
 			(_, index) =>
@@ -120,7 +121,7 @@ describe('BotSailor Trigger → New Message', () => {
 		const poller = triggerPoller(fx, params());
 		await poller.poll();
 		const message = addMessage(fx.sim.state, {
-			phone_number: fx.sim.state.subscribersOf(PNID)[2].chat_id,
+			phone_number: fx.sim.state.subscribersOf(NUMBER)[2].chat_id,
 			text: 'hello',
 		});
 		// Failures a read does not repeat (a dropped connection is repeated: readRetry.test.ts).
@@ -139,7 +140,7 @@ describe('BotSailor Trigger → New Message', () => {
 	it('a manual run returns ONE message, the newest incoming, and leaves the cursor alone', async () => {
 		const poller = triggerPoller(fx, params());
 		await poller.poll();
-		const [a, b] = fx.sim.state.subscribersOf(PNID).slice(2, 4);
+		const [a, b] = fx.sim.state.subscribersOf(NUMBER).slice(2, 4);
 		addMessage(fx.sim.state, { phone_number: a.chat_id, text: 'older' });
 		const message = addMessage(fx.sim.state, { phone_number: b.chat_id, text: 'sample me' });
 		addMessage(fx.sim.state, {
@@ -170,7 +171,7 @@ describe('BotSailor Trigger → New Message', () => {
 	it('gives every message a flat text, message_type and (for media that have one) caption', async () => {
 		const poller = triggerPoller(fx, params());
 		await poller.poll();
-		const chat = fx.sim.state.subscribersOf(PNID)[6].chat_id;
+		const chat = fx.sim.state.subscribersOf(NUMBER)[6].chat_id;
 		const contents = [
 			{ type: 'text', text: { body: 'price please' } },
 			{
@@ -208,11 +209,11 @@ describe('BotSailor Trigger → New Message', () => {
 	});
 
 	it('costs 2 requests when idle with 10,000 subscribers, and k + 2 when k subscribers wrote', async () => {
-		addSubscribers(fx.sim.state, { phone_number_id: PNID, count: 10_000 });
+		addSubscribers(fx.sim.state, { phone_number_id: NUMBER, count: 10_000 });
 		const poller = triggerPoller(fx, params());
 		await poller.poll();
 		expect((await pollCounting(fx, poller)).requests).toBeLessThanOrEqual(2);
-		const subscribers = fx.sim.state.subscribersOf(PNID);
+		const subscribers = fx.sim.state.subscribersOf(NUMBER);
 		for (const k of [1, 5, 20]) {
 			const chats = Array.from(
 				{ length: k },

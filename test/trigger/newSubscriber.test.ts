@@ -1,6 +1,7 @@
 import { addSubscriber, addSubscribers } from '../simulator/control';
 import { useSimulator } from '../harness/simulatorFixture';
-import { numberParam, OTHER_PNID, PNID, pollCounting, snapshot, triggerPoller } from './helpers';
+import { numberParam, pollCounting, snapshot, triggerPoller } from './helpers';
+import { OTHER_NUMBER, NUMBER } from '../harness/params';
 
 const fx = useSimulator();
 const params = { event: 'newSubscriber', phoneNumberId: numberParam() };
@@ -11,7 +12,7 @@ describe('BotSailor Trigger → New Subscriber', () => {
 		expect(await poller.poll()).toEqual([]);
 		const zoe = addSubscriber(fx.sim.state, { phone_number: '447700900111', name: 'Zoe Quinn' });
 		addSubscriber(fx.sim.state, {
-			phone_number_id: OTHER_PNID,
+			phone_number_id: OTHER_NUMBER,
 			phone_number: '447700900222',
 			name: 'Elsewhere',
 		});
@@ -27,27 +28,27 @@ describe('BotSailor Trigger → New Subscriber', () => {
 				gender: '',
 				assigned_agent_id: 0,
 				phone_number: zoe.chat_id,
-				phone_number_id: PNID,
+				phone_number_id: NUMBER,
 			},
 			expect.objectContaining({ subscriber_id: yan.subscriber_id, first_name: 'Yan' }),
 		]);
 		const idle = await pollCounting(fx, poller);
 		expect(idle).toEqual({ json: [], requests: 1 });
 		expect(fx.sim.requests.at(-1)?.body).toMatchObject({
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			limit: '100',
 			orderBy: '0',
 		});
 	});
 
 	it('finds the last page of 10,000 subscribers in a few requests, then follows new pages and deletions', async () => {
-		addSubscribers(fx.sim.state, { phone_number_id: PNID, count: 10_000 });
+		addSubscribers(fx.sim.state, { phone_number_id: NUMBER, count: 10_000 });
 		const poller = triggerPoller(fx, params);
 		const start = await pollCounting(fx, poller);
 		expect(start).toMatchObject({ json: [] });
 		expect(start.requests).toBeLessThanOrEqual(20);
 		const added = addSubscribers(fx.sim.state, {
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			count: 150,
 			prefix: '4479',
 		});
@@ -58,7 +59,7 @@ describe('BotSailor Trigger → New Subscriber', () => {
 		// Deleting 300 old subscribers moves the last page back; the new one is still found once.
 		const victims = new Set(
 			fx.sim.state
-				.subscribersOf(PNID)
+				.subscribersOf(NUMBER)
 				.slice(0, 300)
 				.map((entry) => entry.subscriber_id),
 		);
@@ -86,7 +87,7 @@ describe('BotSailor Trigger → New Subscriber', () => {
 				subscriber_id: zoe.subscriber_id,
 				first_name: 'Zoe',
 				phone_number: zoe.chat_id,
-				phone_number_id: PNID,
+				phone_number_id: NUMBER,
 			}),
 		]);
 		expect(snapshot(poller)).toEqual(before);

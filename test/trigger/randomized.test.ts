@@ -9,7 +9,8 @@ import {
 import type { FaultKind } from '../simulator/faults';
 import type { Poller } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
-import { numberParam, PNID, triggerPoller } from './helpers';
+import { numberParam, triggerPoller } from './helpers';
+import { NUMBER } from '../harness/params';
 
 const fx = useSimulator();
 
@@ -46,7 +47,7 @@ describe('BotSailor Trigger: randomized run with injected faults', () => {
 		const pick = <T>(values: T[]): T => values[Math.floor(random() * values.length)];
 		const state = fx.sim.state;
 		const seeded = state
-			.subscribersOf(PNID)
+			.subscribersOf(NUMBER)
 			.slice(0, 40)
 			.map((entry) => entry.chat_id);
 		const poller = (parameters: IDataObject) => triggerPoller(fx, parameters as never);
@@ -67,7 +68,7 @@ describe('BotSailor Trigger: randomized run with injected faults', () => {
 		);
 		const templateStatus = new Map<string, string>(
 			state.templates
-				.filter((entry) => entry.phone_number_id === PNID)
+				.filter((entry) => entry.phone_number_id === NUMBER)
 				.map((entry) => [String(entry.template_id), String(entry.status)]),
 		);
 		const mismatch = (label: string, got: string[], want: string[]) => {
@@ -159,7 +160,7 @@ describe('BotSailor Trigger: randomized run with injected faults', () => {
 				check: (items) => {
 					const want: string[] = [];
 					for (const template of state.templates.filter(
-						(entry) => entry.phone_number_id === PNID,
+						(entry) => entry.phone_number_id === NUMBER,
 					)) {
 						const id = String(template.template_id);
 						if (templateStatus.get(id) !== String(template.status))
@@ -177,7 +178,7 @@ describe('BotSailor Trigger: randomized run with injected faults', () => {
 
 		for (const subject of subjects) expect(await subject.poller.poll()).toEqual([]);
 		const firstSubscriberId = Math.max(
-			...state.subscribersOf(PNID).map((entry) => entry.subscriber_id),
+			...state.subscribersOf(NUMBER).map((entry) => entry.subscriber_id),
 		);
 		let faultsInjected = 0;
 		let failedPolls = 0;
@@ -222,7 +223,7 @@ describe('BotSailor Trigger: randomized run with injected faults', () => {
 				);
 				order.status_changed_at = state.now();
 			} else {
-				const template = pick(state.templates.filter((entry) => entry.phone_number_id === PNID));
+				const template = pick(state.templates.filter((entry) => entry.phone_number_id === NUMBER));
 				decideTemplate(state, {
 					template_id: String(template.template_id),
 					status: pick(
@@ -265,7 +266,7 @@ describe('BotSailor Trigger: randomized run with injected faults', () => {
 		expect(sortedCopy(emitted.newMessage)).toEqual(sortedCopy(incoming));
 		expect(new Set(emitted.newMessage).size).toBe(emitted.newMessage.length);
 		const newSubscribers = state
-			.subscribersOf(PNID)
+			.subscribersOf(NUMBER)
 			.filter((entry) => entry.subscriber_id > firstSubscriberId)
 			.map((entry) => String(entry.subscriber_id));
 		expect(emitted.newSubscriber).toEqual(newSubscribers);

@@ -8,14 +8,15 @@ import type { IDataObject } from 'n8n-workflow';
 import { addMessage } from '../simulator/control';
 import type { FaultKind } from '../simulator/faults';
 import { useSimulator } from '../harness/simulatorFixture';
-import { numberParam, PNID, triggerPoller } from './helpers';
+import { numberParam, triggerPoller } from './helpers';
+import { NUMBER } from '../harness/params';
 
 const fx = useSimulator();
 const params = { event: 'newMessage', phoneNumberId: numberParam() };
 
 /** Two customers write; the ids the next poll must emit. */
 function customersWrite(): string[] {
-	const [a, b] = fx.sim.state.subscribersOf(PNID).slice(20, 22);
+	const [a, b] = fx.sim.state.subscribersOf(NUMBER).slice(20, 22);
 	return [
 		addMessage(fx.sim.state, { phone_number: a.chat_id, text: 'Are you open?' }),
 		addMessage(fx.sim.state, { phone_number: b.chat_id, text: 'Price of a croissant?' }),

@@ -8,7 +8,8 @@ import {
 	decideTemplate,
 	setMessageStatus,
 } from '../simulator/control';
-import { numberParam, PNID, triggerPoller } from './helpers';
+import { numberParam, triggerPoller } from './helpers';
+import { NUMBER } from '../harness/params';
 
 /** The stored state carries the event's state version; a version the code does not read starts from now. */
 const fx = useSimulator();
@@ -32,7 +33,7 @@ const EVENTS: Array<{
 		key: 'wa_message_id',
 		happen: () =>
 			addMessage(fx.sim.state, {
-				phone_number: fx.sim.state.subscribersOf(PNID)[3].chat_id,
+				phone_number: fx.sim.state.subscribersOf(NUMBER)[3].chat_id,
 				text: 'hi',
 			}).wa_message_id,
 	},
@@ -47,7 +48,7 @@ const EVENTS: Array<{
 		key: 'wa_message_id',
 		happen: () => {
 			const sent = addMessage(fx.sim.state, {
-				phone_number: fx.sim.state.subscribersOf(PNID)[3].chat_id,
+				phone_number: fx.sim.state.subscribersOf(NUMBER)[3].chat_id,
 				text: 'hi',
 				sender: 'bot',
 			});
@@ -95,7 +96,7 @@ const EVENTS: Array<{
 		version: 1,
 		key: 'template_id',
 		happen: () => {
-			const template = fx.sim.state.templates.find((entry) => entry.phone_number_id === PNID)!;
+			const template = fx.sim.state.templates.find((entry) => entry.phone_number_id === NUMBER)!;
 			return String(
 				decideTemplate(fx.sim.state, {
 					template_id: String(template.template_id),
@@ -137,7 +138,7 @@ describe('BotSailor Trigger: versioned state', () => {
 			phoneNumberId: numberParam(),
 		});
 		await poller.poll();
-		const chat = fx.sim.state.subscribersOf(PNID)[4];
+		const chat = fx.sim.state.subscribersOf(NUMBER)[4];
 		const sent = addMessage(fx.sim.state, {
 			phone_number: chat.chat_id,
 			text: 'Your order shipped',
@@ -207,7 +208,7 @@ describe('BotSailor Trigger: versioned state', () => {
 		}
 		const zoe = addSubscriber(fx.sim.state, { phone_number: '447700900111', name: 'Zoe Quinn' });
 		const hello = addMessage(fx.sim.state, {
-			phone_number: fx.sim.state.subscribersOf(PNID)[2].chat_id,
+			phone_number: fx.sim.state.subscribersOf(NUMBER)[2].chat_id,
 			text: 'hello',
 		});
 		expect((await subscribers.poll()).map((item) => item.json.subscriber_id)).toEqual([

@@ -1,6 +1,7 @@
 import { decideTemplate } from '../simulator/control';
 import { useSimulator } from '../harness/simulatorFixture';
-import { numberParam, PNID, pollCounting, snapshot, triggerPoller } from './helpers';
+import { numberParam, pollCounting, snapshot, triggerPoller } from './helpers';
+import { NUMBER } from '../harness/params';
 
 const fx = useSimulator();
 const params = { event: 'templateStatusChanged', phoneNumberId: numberParam() };
@@ -9,8 +10,8 @@ describe('BotSailor Trigger → Template Status Changed', () => {
 	it('emits a decision once, with the previous status, for templates of the chosen number only', async () => {
 		const poller = triggerPoller(fx, params);
 		expect(await poller.poll()).toEqual([]);
-		const mine = fx.sim.state.templates.filter((entry) => entry.phone_number_id === PNID);
-		const other = fx.sim.state.templates.find((entry) => entry.phone_number_id !== PNID)!;
+		const mine = fx.sim.state.templates.filter((entry) => entry.phone_number_id === NUMBER);
+		const other = fx.sim.state.templates.find((entry) => entry.phone_number_id !== NUMBER)!;
 		const pending = mine.find((entry) => entry.status === 'Submitted')!;
 		decideTemplate(fx.sim.state, { template_id: String(pending.template_id), status: 'APPROVED' });
 		decideTemplate(fx.sim.state, { template_id: String(other.template_id), status: 'Rejected' });
@@ -22,11 +23,11 @@ describe('BotSailor Trigger → Template Status Changed', () => {
 			template_name: 'promo_es',
 			status: 'APPROVED',
 			previous_status: 'Submitted',
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 		});
 		expect(typeof json[0].template_json).toBe('object');
 		expect(JSON.stringify(json[0])).not.toContain('access_token');
-		expect(fx.sim.requests.at(-1)?.body).toEqual({ phone_number_id: PNID });
+		expect(fx.sim.requests.at(-1)?.body).toEqual({ phone_number_id: NUMBER });
 		expect(await poller.poll()).toEqual([]);
 		decideTemplate(fx.sim.state, {
 			template_id: String(pending.template_id),
@@ -42,7 +43,7 @@ describe('BotSailor Trigger → Template Status Changed', () => {
 		const poller = triggerPoller(fx, params);
 		await poller.poll();
 		const pending = fx.sim.state.templates.find(
-			(entry) => entry.phone_number_id === PNID && entry.status === 'Submitted',
+			(entry) => entry.phone_number_id === NUMBER && entry.status === 'Submitted',
 		)!;
 		decideTemplate(fx.sim.state, { template_id: String(pending.template_id), status: 'APPROVED' });
 		const before = snapshot(poller);

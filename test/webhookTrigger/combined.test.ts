@@ -19,9 +19,8 @@ import {
 	releaseMemory,
 	STATIC_DATA_KEY,
 } from '../../nodes/shared/deliveryMemory';
+import { NUMBER, numberById } from '../harness/params';
 
-const PNID = '104382179270221';
-const number = { __rl: true, mode: 'id', value: PNID };
 const fx = useSimulator();
 
 let receiver: Receiver;
@@ -36,15 +35,15 @@ async function combined(options: { webhookPhaseSaved?: boolean; webhookType?: IN
 	runner = new WebhookRunner({
 		webhookType: options.webhookType ?? new BotSailorWebhookTrigger(),
 		webhookPhaseSaved: options.webhookPhaseSaved,
-		parameters: { event: 'incomingMessage', phoneNumberId: number },
+		parameters: { event: 'incomingMessage', phoneNumberId: numberById },
 		credentials: fx.credentials,
 		poll: {
 			nodeType: new BotSailorTrigger(),
-			parameters: { event: 'newMessage', phoneNumberId: number },
+			parameters: { event: 'newMessage', phoneNumberId: numberById },
 		},
 	});
 	await runner.activate();
-	fx.sim.state.webhooks.configure(PNID, { urls: { incoming_message: receiver.url } });
+	fx.sim.state.webhooks.configure(NUMBER, { urls: { incoming_message: receiver.url } });
 	return runner;
 }
 
@@ -68,7 +67,7 @@ function freshTypes(): { webhook: INodeType; poll: INodeType } {
 
 const write = (index: number) =>
 	addMessage(fx.sim.state, {
-		phone_number_id: PNID,
+		phone_number_id: NUMBER,
 		phone_number: `1555020${String(index % 7).padStart(4, '0')}`,
 		text: `order ${index}`,
 	});
@@ -152,7 +151,7 @@ describe('webhook trigger + polling trigger in one workflow', () => {
 
 	it('after a restart of n8n, a late webhook of a message the poll started before still starts nothing', async () => {
 		await combined();
-		fx.sim.state.webhooks.configure(PNID, { urls: {} }); // the platform does not post (yet)
+		fx.sim.state.webhooks.configure(NUMBER, { urls: {} }); // the platform does not post (yet)
 		const message = write(2);
 		await runner.poll();
 		expect(tally([message]).byPoll).toBe(1);
@@ -289,7 +288,7 @@ describe('webhook trigger + polling trigger in one workflow', () => {
 	it('a workflow with the polling trigger alone is unchanged: nothing filtered, nothing written to its static data', async () => {
 		const poller = createPoller(
 			new BotSailorTrigger(),
-			{ event: 'newMessage', phoneNumberId: number },
+			{ event: 'newMessage', phoneNumberId: numberById },
 			fx.credentials,
 		);
 		await poller.poll();

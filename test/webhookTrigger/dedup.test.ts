@@ -7,8 +7,7 @@ import type { INodeType } from 'n8n-workflow';
 import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
 import { MAX_KEYS, rememberedCount, STATIC_DATA_KEY } from '../../nodes/shared/deliveryMemory';
 import { WebhookRunner } from './webhookHarness';
-
-const number = { __rl: true, mode: 'id', value: '104382179270221' };
+import { numberById } from '../harness/params';
 
 function incoming(index: number, text = `message ${index}`) {
 	return {
@@ -24,7 +23,7 @@ function incoming(index: number, text = `message ${index}`) {
 async function activeRunner(event = 'incomingMessage', extra: Record<string, unknown> = {}) {
 	const trigger = new WebhookRunner({
 		webhookType: new BotSailorWebhookTrigger(),
-		parameters: { event, phoneNumberId: number, ...extra },
+		parameters: { event, phoneNumberId: numberById, ...extra },
 	});
 	await trigger.activate();
 	return trigger;

@@ -5,14 +5,12 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
 import { WebhookRunner } from './webhookHarness';
-
-const PNID = '104382179270221';
-const number = { __rl: true, mode: 'id', value: PNID };
+import { NUMBER, numberById } from '../harness/params';
 
 function runner(parameters: INodeParameters = {}) {
 	return new WebhookRunner({
 		webhookType: new BotSailorWebhookTrigger(),
-		parameters: { event: 'incomingMessage', phoneNumberId: number, ...parameters },
+		parameters: { event: 'incomingMessage', phoneNumberId: numberById, ...parameters },
 	});
 }
 
@@ -85,7 +83,7 @@ describe('Incoming Message', () => {
 			phone_number: '15550100007',
 			subscriber_name: 'Ava',
 			subscriber_id: '15550100007-11',
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			event_type: 'incomingMessage',
 			webhook_body: BODIES.incoming,
 		});
@@ -196,7 +194,7 @@ describe('Message Status Changed', () => {
 			phone_number: '15550100007',
 			subscriber_name: '',
 			subscriber_id: null,
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			previous_status: null,
 			event_type: 'messageStatusChanged',
 			webhook_body: BODIES.status,
@@ -234,7 +232,7 @@ describe('Conversation Status Changed', () => {
 			phone_number: '15550100007',
 			subscriber_name: '',
 			subscriber_id: null,
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			event_type: 'conversationStatusChanged',
 			webhook_body: BODIES.conversation,
 		});
@@ -258,7 +256,7 @@ describe('Flow Data', () => {
 			phone_number: '15550100007',
 			subscriber_name: 'Ava',
 			whatsapp_bot_username: 'sunrisebakery',
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			event_type: 'flowData',
 			webhook_body: BODIES.flow,
 		});

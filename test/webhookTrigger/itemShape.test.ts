@@ -12,9 +12,8 @@ import { addMessage } from '../simulator/control';
 import { SIMULATOR_TEST_CREDENTIAL } from '../simulator/server';
 import { startReceiver, type Receiver } from './receiver';
 import { WebhookRunner } from './webhookHarness';
+import { NUMBER, fromList, numberById } from '../harness/params';
 
-const PNID = '104382179270221';
-const number = { __rl: true, mode: 'id', value: PNID };
 const fx = useSimulator();
 
 let receiver: Receiver;
@@ -28,14 +27,14 @@ afterAll(async () => await receiver.close());
 async function setUp(fetchFullMessage: boolean) {
 	runner = new WebhookRunner({
 		webhookType: new BotSailorWebhookTrigger(),
-		parameters: { event: 'incomingMessage', phoneNumberId: number, fetchFullMessage },
+		parameters: { event: 'incomingMessage', phoneNumberId: numberById, fetchFullMessage },
 		credentials: fx.credentials,
 	});
 	await runner.activate();
-	fx.sim.state.webhooks.configure(PNID, { urls: { incoming_message: receiver.url } });
+	fx.sim.state.webhooks.configure(NUMBER, { urls: { incoming_message: receiver.url } });
 	const poller = createPoller(
 		new BotSailorTrigger(),
-		{ event: 'newMessage', phoneNumberId: number },
+		{ event: 'newMessage', phoneNumberId: numberById },
 		fx.credentials,
 	);
 	await poller.poll(); // activation: the cursor starts now
@@ -49,7 +48,7 @@ async function bothItems(
 ): Promise<Array<{ polled: IDataObject; pushed: IDataObject }>> {
 	const poller = await setUp(fetchFullMessage);
 	for (const content of contents)
-		addMessage(fx.sim.state, { phone_number_id: PNID, phone_number: '15550100000', content });
+		addMessage(fx.sim.state, { phone_number_id: NUMBER, phone_number: '15550100000', content });
 	await fx.sim.state.webhooks.idle();
 	const polled = (await poller.poll()).map((item) => item.json as IDataObject);
 	const pushed = runner.started();
@@ -128,7 +127,11 @@ describe('Incoming Message item vs the polling New Message item', () => {
 		const poller = await setUp(true);
 		void poller;
 		fx.sim.faults.add('/whatsapp/get/conversation', { kind: 'unauthorized' });
-		addMessage(fx.sim.state, { phone_number_id: PNID, phone_number: '15550100000', text: 'hello' });
+		addMessage(fx.sim.state, {
+			phone_number_id: NUMBER,
+			phone_number: '15550100000',
+			text: 'hello',
+		});
 		await fx.sim.state.webhooks.idle();
 		const [item] = runner.started();
 		expect(item).toEqual(
@@ -142,14 +145,14 @@ describe('Incoming Message item vs the polling New Message item', () => {
 			webhookType: new BotSailorWebhookTrigger(),
 			parameters: {
 				event: 'incomingMessage',
-				phoneNumberId: { __rl: true, mode: 'list', value: '' },
+				phoneNumberId: fromList(''),
 				fetchFullMessage: true,
 			},
 			credentials: fx.credentials,
 		});
 		await runner.activate();
-		fx.sim.state.webhooks.configure(PNID, { urls: { incoming_message: receiver.url } });
-		addMessage(fx.sim.state, { phone_number_id: PNID, phone_number: '15550100000', text: 'hi' });
+		fx.sim.state.webhooks.configure(NUMBER, { urls: { incoming_message: receiver.url } });
+		addMessage(fx.sim.state, { phone_number_id: NUMBER, phone_number: '15550100000', text: 'hi' });
 		await fx.sim.state.webhooks.idle();
 		expect(runner.started()).toEqual([
 			expect.objectContaining({

@@ -17,16 +17,12 @@ import {
 	type N8nInstance,
 	type Session,
 } from '../e2e/n8n';
+import { byId } from '../harness/params';
 
 export const WEBHOOK_NODE = 'On WhatsApp Message';
 export const POLL_NODE = 'Poll New Messages';
 
 const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
-const numberParameter = (phoneNumberId: string) => ({
-	__rl: true,
-	mode: 'id',
-	value: phoneNumberId,
-});
 
 export interface WorkflowOptions {
 	id: string;
@@ -53,7 +49,7 @@ export function triggerWorkflow(options: WorkflowOptions) {
 		webhookId: options.webhookId,
 		parameters: {
 			event: options.event ?? 'incomingMessage',
-			phoneNumberId: numberParameter(options.phoneNumberId),
+			phoneNumberId: byId(options.phoneNumberId),
 			...(options.secret ? { secret: options.secret } : {}),
 		},
 		credentials,
@@ -67,7 +63,7 @@ export function triggerWorkflow(options: WorkflowOptions) {
 		parameters: {
 			pollTimes: { item: [{ mode: 'everyMinute' }] },
 			event: 'newMessage',
-			phoneNumberId: numberParameter(options.phoneNumberId),
+			phoneNumberId: byId(options.phoneNumberId),
 		},
 		credentials,
 	};

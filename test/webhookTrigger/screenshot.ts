@@ -21,6 +21,7 @@ import {
 	start,
 } from '../e2e/n8n';
 import { importTriggerWorkflows, triggerWorkflow, WEBHOOK_NODE } from './realN8n';
+import { NUMBER } from '../harness/params';
 
 async function main() {
 	const sim = await startSimulator();
@@ -32,7 +33,7 @@ async function main() {
 		triggerWorkflow({
 			id: 'bsWebhookShot',
 			webhookId: 'd2c1a7e4-6b0f-4f3e-9a51-3c8e5b7f1a20',
-			phoneNumberId: '104382179270221',
+			phoneNumberId: NUMBER,
 			secret: 'my-secret',
 		}),
 	]);

@@ -9,10 +9,8 @@ import { useSimulator } from '../harness/simulatorFixture';
 import { addMessage, setMessageStatus } from '../simulator/control';
 import { startReceiver, type Receiver } from './receiver';
 import { WebhookRunner } from './webhookHarness';
+import { NUMBER, OTHER_NUMBER, numberById } from '../harness/params';
 
-const PNID = '104382179270221';
-const OTHER_PNID = '104382179270999';
-const number = { __rl: true, mode: 'id', value: PNID };
 const fx = useSimulator();
 
 let receiver: Receiver;
@@ -27,7 +25,7 @@ beforeEach(async () => {
 		webhookType: new BotSailorWebhookTrigger(),
 		parameters: {
 			event: 'anyEvent',
-			phoneNumberId: number,
+			phoneNumberId: numberById,
 			statuses: ['sent', 'delivered', 'read', 'failed'],
 		},
 	});
@@ -36,7 +34,7 @@ beforeEach(async () => {
 });
 
 const webhooks = () => fx.sim.state.webhooks;
-const write = (text: string, phone = '15550100000', phoneNumberId = PNID) =>
+const write = (text: string, phone = '15550100000', phoneNumberId = NUMBER) =>
 	addMessage(fx.sim.state, { phone_number_id: phoneNumberId, phone_number: phone, text });
 
 async function control(action: string, input: unknown) {
@@ -50,7 +48,10 @@ async function control(action: string, input: unknown) {
 
 describe('what the platform posts', () => {
 	it("a customer message: the flat JSON of webhooks.md to the number's Incoming Message URL", async () => {
-		await control('webhooks', { phone_number_id: PNID, urls: { incoming_message: receiver.url } });
+		await control('webhooks', {
+			phone_number_id: NUMBER,
+			urls: { incoming_message: receiver.url },
+		});
 		const message = write('price');
 		await webhooks().idle();
 		expect(receiver.received).toEqual([
@@ -80,7 +81,7 @@ describe('what the platform posts', () => {
 	});
 
 	it('each event to its own URL; nothing without a URL; each number its own settings', async () => {
-		webhooks().configure(PNID, {
+		webhooks().configure(NUMBER, {
 			urls: {
 				incoming_message: receiver.url,
 				message_status: `${receiver.url}?secret=x`,
@@ -89,9 +90,9 @@ describe('what the platform posts', () => {
 			},
 		});
 		write('hi');
-		write('hi from the UK number', '447700900123', OTHER_PNID); // no URL on that number
+		write('hi from the UK number', '447700900123', OTHER_NUMBER); // no URL on that number
 		const sent = addMessage(fx.sim.state, {
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			phone_number: '15550100000',
 			text: 'Thanks!',
 			sender: 'bot',
@@ -102,14 +103,14 @@ describe('what the platform posts', () => {
 			headers: { 'content-type': 'application/x-www-form-urlencoded' },
 			body: new URLSearchParams({
 				apiToken: fx.sim.token,
-				phone_number_id: PNID,
+				phone_number_id: NUMBER,
 				phone_number: '15550100000',
 				action: 'resolved',
 			}),
 		});
 		expect(marked.ok).toBe(true);
 		await control('flow-data', {
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			phone_number: '15550100000',
 			postbackid: 'order-cake',
 			user_message: 'cake',
@@ -160,12 +161,12 @@ describe('what the platform posts', () => {
 	it.each(['likeIncoming', 'noText'] as const)(
 		'the outgoing-message webhook (%s) posted to the Outgoing Message URL is an outgoing message, never incoming',
 		async (outgoing) => {
-			webhooks().configure(PNID, {
+			webhooks().configure(NUMBER, {
 				urls: { incoming_message: receiver.url, outgoing_message: receiver.outgoingUrl },
 				outgoing,
 			});
 			const reply = addMessage(fx.sim.state, {
-				phone_number_id: PNID,
+				phone_number_id: NUMBER,
 				phone_number: '15550100000',
 				text: 'Thanks!',
 				sender: 'bot',
@@ -188,18 +189,18 @@ describe('what the platform posts', () => {
 	);
 
 	it('a node on Incoming Message ignores what reaches its Outgoing Message URL; a node on Outgoing Message ignores incoming ones', async () => {
-		webhooks().configure(PNID, {
+		webhooks().configure(NUMBER, {
 			urls: { incoming_message: receiver.url, outgoing_message: receiver.outgoingUrl },
 		});
 		for (const event of ['incomingMessage', 'outgoingMessage']) {
 			runner = new WebhookRunner({
 				webhookType: new BotSailorWebhookTrigger(),
-				parameters: { event, phoneNumberId: number },
+				parameters: { event, phoneNumberId: numberById },
 			});
 			await runner.activate();
 			write('a question');
 			addMessage(fx.sim.state, {
-				phone_number_id: PNID,
+				phone_number_id: NUMBER,
 				phone_number: '15550100000',
 				text: 'an answer',
 				sender: 'bot',
@@ -222,7 +223,7 @@ describe('what the platform posts', () => {
 	] as const)(
 		'a %s body with Content-Type "%s" (not recorded which one the platform sends) starts the workflow',
 		async (format, contentType) => {
-			webhooks().configure(PNID, {
+			webhooks().configure(NUMBER, {
 				urls: { incoming_message: receiver.url },
 				format,
 				contentType,
@@ -241,13 +242,13 @@ describe('what the platform posts', () => {
 	);
 
 	it('form-encoded bodies when the number is set so', async () => {
-		webhooks().configure(PNID, {
+		webhooks().configure(NUMBER, {
 			urls: { incoming_message: receiver.url, flow_data: receiver.url },
 			format: 'form',
 		});
 		write('hello');
 		await control('flow-data', {
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			phone_number: '15550100000',
 			user_input_data: { size: 'L' },
 		});
@@ -266,9 +267,9 @@ describe('what the platform posts', () => {
 	});
 
 	it('media as the placeholder text', async () => {
-		webhooks().configure(PNID, { urls: { incoming_message: receiver.url } });
+		webhooks().configure(NUMBER, { urls: { incoming_message: receiver.url } });
 		addMessage(fx.sim.state, {
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			phone_number: '15550100000',
 			content: { type: 'image', image: { id: 'm1', caption: 'blue one' } },
 		});
@@ -284,7 +285,7 @@ describe('what the platform posts', () => {
 
 describe('delivery faults', () => {
 	beforeEach(() =>
-		webhooks().configure(PNID, {
+		webhooks().configure(NUMBER, {
 			urls: { incoming_message: receiver.url, message_status: receiver.url },
 		}),
 	);
@@ -345,7 +346,7 @@ describe('delivery faults', () => {
 	it('faults can target one event, and statuses are deduplicated per status', async () => {
 		webhooks().addFault({ kind: 'twice', event: 'message_status' });
 		const sent = addMessage(fx.sim.state, {
-			phone_number_id: PNID,
+			phone_number_id: NUMBER,
 			phone_number: '15550100000',
 			text: 'Your order',
 			sender: 'bot',

@@ -1,22 +1,17 @@
 /**
- * The operation catalog of the reliability matrix: for every operation of the action node, a
- * parameter set that succeeds against the simulator's seed data, and per user-typed parameter the
- * invalid values the node must refuse before sending and the valid edge values it must send as is.
- * `catalog.test.ts` checks that every operation of the node description has an entry here.
+ * The operation catalog, the one source of every operation's valid parameters: for every operation of the action
+ * node, a parameter set that succeeds against the simulator's seed data (validParameters), and per user-typed
+ * parameter the invalid values the node must refuse before sending and the valid edge values it must send as is
+ * (the reliability matrix, test/reliability/). test/reliability/catalog.test.ts checks that every operation of the
+ * node description has an entry here: a new operation is one new entry.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import type { InputItem } from '../harness/harness';
+import type { InputItem } from './harness';
 import type { Simulator } from '../simulator/server';
+import { byId, fromList, NUMBER, onNumber, onSubscriber, PHONE } from './params';
 
-export const NUMBER = '104382179270221';
-export const PHONE = '15550100000';
 /** The value every fuzzed parameter is set to; each case's value arrives as the input item's `v`. */
 export const FROM_ITEM = '={{ $json.v }}';
-
-const list = (value: string) => ({ __rl: true, mode: 'list', value });
-const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
-const number = { phoneNumberId: list(NUMBER) };
-const onSubscriber = { ...number, subscriber: list(PHONE) };
 
 /** A value the node must refuse, naming `parameter`, without sending anything. */
 export interface InvalidValue {
@@ -366,7 +361,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'getMany',
 		endpoint: '/whatsapp/get/bot-flow-list',
 		repeatable: true,
-		parameters: { ...number },
+		parameters: { ...onNumber },
 		cases: [whatsAppNumber],
 	},
 	{
@@ -374,7 +369,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'trigger',
 		endpoint: '/whatsapp/trigger-bot',
 		repeatable: true,
-		parameters: { ...number, botFlowUniqueId: list('flow_0_0_a1b2c3'), phoneNumber: PHONE },
+		parameters: { ...onNumber, botFlowUniqueId: fromList('flow_0_0_a1b2c3'), phoneNumber: PHONE },
 		cases: [
 			whatsAppNumber,
 			recipientPhone,
@@ -395,7 +390,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'sync',
 		endpoint: '/whatsapp/catalog/sync',
 		repeatable: true,
-		parameters: { catalog: list('7788990022') },
+		parameters: { catalog: fromList('7788990022') },
 		cases: [{ path: 'catalog.value', parameter: 'Catalog', invalid: empty }],
 	},
 	// Catalog Order
@@ -469,7 +464,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'create',
 		endpoint: '/label/create',
 		repeatable: true,
-		parameters: { ...number, labelName: 'Birthday club' },
+		parameters: { ...onNumber, labelName: 'Birthday club' },
 		cases: [required('labelName', 'Name', textEdges('label_name'))],
 	},
 	{
@@ -486,7 +481,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'upload',
 		endpoint: '/whatsapp/upload/media',
 		repeatable: true,
-		parameters: { ...number, binaryPropertyName: 'data' },
+		parameters: { ...onNumber, binaryPropertyName: 'data' },
 		items: BINARY,
 		cases: [whatsAppNumber],
 	},
@@ -498,7 +493,7 @@ export const catalog: CatalogEntry[] = [
 		endpoint: '/whatsapp/get/conversation',
 		repeatable: true,
 		parameters: (sim) => ({
-			...number,
+			...onNumber,
 			messageSource: 'id',
 			phoneNumber: PHONE,
 			options: { passThrough: true },
@@ -517,7 +512,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'getMany',
 		endpoint: '/whatsapp/get/conversation',
 		repeatable: true,
-		parameters: { ...number, phoneNumber: PHONE, returnAll: false, limit: 5 },
+		parameters: { ...onNumber, phoneNumber: PHONE, returnAll: false, limit: 5 },
 		cases: [whatsAppNumber, recipientPhone, limit],
 	},
 	{
@@ -525,7 +520,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'getTranscript',
 		endpoint: '/whatsapp/get/conversation',
 		repeatable: true,
-		parameters: { ...number, phoneNumber: PHONE, lastMessages: 10, maxCharacters: 2000 },
+		parameters: { ...onNumber, phoneNumber: PHONE, lastMessages: 10, maxCharacters: 2000 },
 		cases: [
 			whatsAppNumber,
 			recipientPhone,
@@ -563,7 +558,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'getUnanswered',
 		endpoint: '/whatsapp/get/conversation',
 		repeatable: true,
-		parameters: { ...number, phoneNumber: PHONE, messageId: 'wamid.none' },
+		parameters: { ...onNumber, phoneNumber: PHONE, messageId: 'wamid.none' },
 		cases: [whatsAppNumber, recipientPhone],
 	},
 	{
@@ -582,7 +577,7 @@ export const catalog: CatalogEntry[] = [
 		endpoint: '/whatsapp/send/interactive-buttons',
 		repeatable: true,
 		parameters: {
-			...number,
+			...onNumber,
 			phoneNumber: PHONE,
 			message: 'Pick one',
 			buttons: {
@@ -608,7 +603,7 @@ export const catalog: CatalogEntry[] = [
 		endpoint: '/whatsapp/send/file',
 		repeatable: true,
 		parameters: {
-			...number,
+			...onNumber,
 			phoneNumber: PHONE,
 			source: 'url',
 			mediaUrl: 'https://cdn.example.com/menu.pdf',
@@ -632,7 +627,7 @@ export const catalog: CatalogEntry[] = [
 		variant: 'from a binary file',
 		endpoint: '/whatsapp/upload/media',
 		repeatable: true,
-		parameters: { ...number, phoneNumber: PHONE, source: 'binary', binaryPropertyName: 'data' },
+		parameters: { ...onNumber, phoneNumber: PHONE, source: 'binary', binaryPropertyName: 'data' },
 		items: BINARY,
 		cases: [recipientPhone],
 	},
@@ -642,9 +637,9 @@ export const catalog: CatalogEntry[] = [
 		endpoint: '/whatsapp/send/template',
 		repeatable: true,
 		parameters: (sim) => ({
-			...number,
+			...onNumber,
 			phoneNumber: PHONE,
-			templateId: list(templateId(sim, 'welcome_offer')),
+			templateId: fromList(templateId(sim, 'welcome_offer')),
 			manualVariables: { variable: [{ label: 'first_name', position: 1, value: 'Ava' }] },
 		}),
 		cases: [
@@ -658,7 +653,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'sendText',
 		endpoint: '/whatsapp/send',
 		repeatable: true,
-		parameters: { ...number, phoneNumber: PHONE, message: 'Your order is ready' },
+		parameters: { ...onNumber, phoneNumber: PHONE, message: 'Your order is ready' },
 		cases: [
 			whatsAppNumber,
 			recipientPhone,
@@ -674,7 +669,7 @@ export const catalog: CatalogEntry[] = [
 		resource: 'message',
 		operation: 'sendAndWait',
 		endpoint: '/whatsapp/send',
-		parameters: { ...number, phoneNumber: PHONE, message: 'Approve order A-1001?' },
+		parameters: { ...onNumber, phoneNumber: PHONE, message: 'Approve order A-1001?' },
 		cases: [
 			whatsAppNumber,
 			recipientPhone,
@@ -723,7 +718,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'getMany',
 		endpoint: '/whatsapp/get/post-back-list',
 		repeatable: true,
-		parameters: { ...number },
+		parameters: { ...onNumber },
 		cases: [whatsAppNumber],
 	},
 	{
@@ -731,7 +726,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'getMany',
 		endpoint: '/whatsapp/subscriber/sequence/list',
 		repeatable: true,
-		parameters: { ...number },
+		parameters: { ...onNumber },
 		cases: [whatsAppNumber],
 	},
 	// Subscriber
@@ -780,7 +775,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'assignToTeamMember',
 		endpoint: '/whatsapp/subscriber/chat/assign-to-team-member',
 		repeatable: true,
-		parameters: { ...onSubscriber, teamMember: list('502') },
+		parameters: { ...onSubscriber, teamMember: fromList('502') },
 		cases: [
 			whatsAppNumber,
 			subscriberPhone,
@@ -800,7 +795,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'handOver',
 		endpoint: '/whatsapp/subscriber/chat/assign-to-team-member',
 		repeatable: true,
-		parameters: { ...onSubscriber, teamMember: list('502'), reason: 'Asks for a refund' },
+		parameters: { ...onSubscriber, teamMember: fromList('502'), reason: 'Asks for a refund' },
 		cases: [
 			whatsAppNumber,
 			subscriberPhone,
@@ -827,7 +822,7 @@ export const catalog: CatalogEntry[] = [
 		resource: 'subscriber',
 		operation: 'create',
 		endpoint: '/whatsapp/subscriber/create',
-		parameters: { ...number, phoneNumber: '+44 7700 900123', name: 'Jane Doe' },
+		parameters: { ...onNumber, phoneNumber: '+44 7700 900123', name: 'Jane Doe' },
 		cases: [whatsAppNumber, phone('phoneNumber', 'phoneNumber'), required('name', 'Name')],
 	},
 	{
@@ -850,7 +845,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'getMany',
 		endpoint: '/whatsapp/subscriber/list',
 		repeatable: true,
-		parameters: { ...number, returnAll: false, limit: 3 },
+		parameters: { ...onNumber, returnAll: false, limit: 3 },
 		cases: [whatsAppNumber, limit],
 	},
 	{
@@ -963,7 +958,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'create',
 		endpoint: '/whatsapp/template/create',
 		parameters: {
-			...number,
+			...onNumber,
 			name: 'summer_sale',
 			language: 'en_US',
 			templateType: 'standard',
@@ -989,7 +984,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'getMany',
 		endpoint: '/whatsapp/template/list',
 		repeatable: true,
-		parameters: { ...number },
+		parameters: { ...onNumber },
 		cases: [whatsAppNumber],
 	},
 	{
@@ -997,7 +992,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'getStatus',
 		endpoint: '/whatsapp/template/status',
 		repeatable: true,
-		parameters: (sim) => ({ ...number, templateId: list(templateId(sim, 'welcome_offer')) }),
+		parameters: (sim) => ({ ...onNumber, templateId: fromList(templateId(sim, 'welcome_offer')) }),
 		cases: [whatsAppNumber, { path: 'templateId.value', parameter: 'Template', invalid: empty }],
 	},
 	{
@@ -1005,7 +1000,7 @@ export const catalog: CatalogEntry[] = [
 		operation: 'sendBroadcast',
 		endpoint: '/whatsapp/broadcast/template/send',
 		repeatable: true,
-		parameters: { ...number, flowData: '{"template_id":"900000","labels":[31]}' },
+		parameters: { ...onNumber, flowData: '{"template_id":"900000","labels":[31]}' },
 		cases: [whatsAppNumber, { path: 'flowData', parameter: 'Flow Data', invalid: jsonInvalid }],
 	},
 	{
@@ -1146,6 +1141,29 @@ export function parametersOf(entry: CatalogEntry, sim: Simulator): INodeParamete
 	const parameters =
 		typeof entry.parameters === 'function' ? entry.parameters(sim) : entry.parameters;
 	return structuredClone({ resource: entry.resource, operation: entry.operation, ...parameters });
+}
+
+/**
+ * The catalog's valid parameters of an operation (resource and operation included), a fresh copy a test may change:
+ * what a test starts from when the operation's ordinary parameters are not what it is about. `sim` is needed by the
+ * entries that read the seed (a template's id, a message's id).
+ */
+export function validParameters(
+	resource: string,
+	operation: string,
+	sim?: Simulator,
+	variant?: string,
+): INodeParameters {
+	const entry = catalog.find(
+		(candidate) =>
+			candidate.resource === resource &&
+			candidate.operation === operation &&
+			(variant === undefined || candidate.variant === variant),
+	);
+	if (!entry) throw new Error(`no catalog entry for ${resource}.${operation}`);
+	if (typeof entry.parameters === 'function' && !sim)
+		throw new Error(`${entryName(entry)}: its parameters read the seed, pass the simulator`);
+	return parametersOf(entry, sim as Simulator);
 }
 
 /** A copy of `parameters` with the value at a dotted path replaced (collections are created as needed). */
