@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyRouting } from 'n8n-workflow';
 import { NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
-import { manualVariables, templateLocator } from './sendTemplate';
+import { templateLocator } from '../shared/templateLocator';
+import { manualVariables } from './sendTemplate';
 import type { OperationDescription } from '../resource';
 
 /**

@@ -1,7 +1,7 @@
 import { inputs, validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { whatsAppNumber } from '../common';
-import { templateLocator } from '../message/sendTemplate';
+import { templateLocator } from '../shared/templateLocator';
 import type { OperationDescription } from '../resource';
 import { JSON_HEADERS } from './create';
 
