@@ -43,8 +43,8 @@ const fields: INodeProperties[] = [
 			},
 		],
 	},
-	// The template picker of Send Template, without its routing: this operation sends from its own code.
-	{ ...templateLocator(), routing: undefined, displayOptions: forTemplate },
+	// The template picker of Send Template (no routing: this operation sends from its own code).
+	{ ...templateLocator(), displayOptions: forTemplate },
 	{
 		displayName: 'Link Variable',
 		name: 'linkVariable',

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { recipient, whatsAppNumber } from '../common';
+import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
@@ -208,5 +208,5 @@ export const sendButtonsOperation: OperationDescription = {
 		description: 'Send a session message with one to three reply buttons',
 		routing: sendRouting(sendButtons),
 	},
-	fields: withWindowFields(withSkipOptedOut([whatsAppNumber(), recipient(), ...fields])),
+	fields: withWindowFields(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),
 };

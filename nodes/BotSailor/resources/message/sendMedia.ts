@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { recipient, whatsAppNumber } from '../common';
+import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import { checkedFile, uploadBinary, type CheckedFile } from '../../shared/upload';
@@ -211,5 +211,5 @@ export const sendMediaOperation: OperationDescription = {
 		description: 'Send an image, video, audio or document from a URL, a media ID or a binary file',
 		routing: sendRouting(sendMedia),
 	},
-	fields: withWindowFields(withSkipOptedOut([whatsAppNumber(), recipient(), ...fields])),
+	fields: withWindowFields(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),
 };

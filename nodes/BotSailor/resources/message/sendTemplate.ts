@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { recipient, whatsAppNumber } from '../common';
+import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
 import { sendRouting, type SendDefinition } from '../../shared/sendDefinition';
 import { templateVariables } from '../../shared/templateVariables';
@@ -179,5 +179,5 @@ export const sendTemplateOperation: OperationDescription = {
 		description: 'Send an approved message template; works outside the 24-hour session window',
 		routing: sendRouting(sendTemplate),
 	},
-	fields: withSkipOptedOut([whatsAppNumber(), recipient(), ...fields]),
+	fields: withSkipOptedOut([sendNumber(), sendRecipient(), ...fields]),
 };

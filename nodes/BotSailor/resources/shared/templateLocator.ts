@@ -1,6 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** The template picker shared by Send Template, Send and Wait and Template → Get Status; the value is the list's `template_id`. */
+/**
+ * The template picker shared by Send Template, Send and Wait and Template → Get Status; the value is the list's
+ * `template_id`. Without routing: the sends make their body themselves, Get Status adds it.
+ */
 export function templateLocator(): INodeProperties {
 	return {
 		displayName: 'Template',
@@ -24,6 +27,5 @@ export function templateLocator(): INodeProperties {
 				hint: 'The template_id from Template → Get Many',
 			},
 		],
-		routing: { send: { type: 'body', property: 'template_id' } },
 	};
 }

@@ -26,5 +26,8 @@ export const getStatus: OperationDescription = {
 			output: { postReceive: [unwrap('data')] },
 		},
 	},
-	fields: [whatsAppNumber(), templateLocator()],
+	fields: [
+		whatsAppNumber(),
+		{ ...templateLocator(), routing: { send: { type: 'body', property: 'template_id' } } },
+	],
 };
