@@ -81,4 +81,24 @@ describe('layout', () => {
 		);
 		expect(crossings).toEqual([]);
 	});
+
+	it('no resource folder imports another: resources share code through resources/shared/ (or the files beside resources/common.ts)', () => {
+		const resources = join(ROOT, 'nodes/BotSailor/resources');
+		// The folder under resources/ a file stands in (a resource, or shared), or undefined for the files beside common.ts and outside.
+		const folderOf = (file: string) => {
+			const [folder, ...rest] = relative(resources, file).split('/');
+			return folder !== '..' && rest.length > 0 ? folder : undefined;
+		};
+		const crossings = [...graph].flatMap(([file, targets]) => {
+			const from = folderOf(file);
+			if (from === undefined) return [];
+			return targets
+				.filter((target) => {
+					const to = folderOf(target);
+					return to !== undefined && to !== from && to !== 'shared';
+				})
+				.map((target) => `${name(file)} → ${name(target)}`);
+		});
+		expect(crossings).toEqual([]);
+	});
 });

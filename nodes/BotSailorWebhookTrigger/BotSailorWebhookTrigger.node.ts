@@ -22,7 +22,8 @@ import {
 import { locatorValue } from '../shared/parameters';
 import { ANY_EVENT, EVENTS, eventOf } from './events';
 import { OUTGOING_WEBHOOK, outgoingMessage } from './events/outgoingMessage';
-import { setupNotice, showForEvents } from './lib/event';
+import { showForEvents } from '../shared/triggerOptions';
+import { setupNotice } from './lib/event';
 import { checkSecret, readBody, type Refusal } from './lib/request';
 
 /** The WhatsApp number the URL is set on: fills phone_number_id (as the polling trigger does) and is read by Fetch Full Message. */

@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { operationLabel } from './operationLabel';
 import { decodedListPayload } from './listText';
 import { isRecord } from './values';
+import { jsonFromText } from './jsonStrings';
 
 /** The HTTP response as n8n's helpers return it with `returnFullResponse`. */
 export interface RawResponse {
@@ -26,24 +27,19 @@ function isSuccessStatus(status: unknown): boolean {
  * "PHP Warning: …\n{…}"). SPEC-GAP: the spec shows clean JSON only (docs/spec-gaps.md).
  */
 function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		// Only past a diagnostic: anything else that is not JSON stays unreadable.
-		const diagnostic =
-			/^\s*(<br\s*\/?>\s*)?(<b>)?\s*(PHP\s+)?(Notice|Warning|Deprecated|Strict Standards)\b/i;
-		if (!diagnostic.test(text)) return undefined;
-		for (let start = text.indexOf('{'), tries = 0; start >= 0 && tries < 50; tries++) {
-			try {
-				const value: unknown = JSON.parse(text.slice(start));
-				if (isRecord(value) && 'status' in value) return value;
-			} catch {
-				// Not yet the body: a brace inside the notice.
-			}
-			start = text.indexOf('{', start + 1);
-		}
-		return undefined;
+	const parsed = jsonFromText(text);
+	if (parsed !== undefined) return parsed;
+	// Only past a diagnostic: anything else that is not JSON stays unreadable.
+	const diagnostic =
+		/^\s*(<br\s*\/?>\s*)?(<b>)?\s*(PHP\s+)?(Notice|Warning|Deprecated|Strict Standards)\b/i;
+	if (!diagnostic.test(text)) return undefined;
+	// From each brace on: one inside the notice is not yet the body.
+	for (let start = text.indexOf('{'), tries = 0; start >= 0 && tries < 50; tries++) {
+		const value = jsonFromText(text.slice(start));
+		if (isRecord(value) && 'status' in value) return value;
+		start = text.indexOf('{', start + 1);
 	}
+	return undefined;
 }
 
 function asEnvelope(body: unknown): IDataObject | undefined {
@@ -82,13 +78,10 @@ export function withoutSecrets(value: unknown): unknown {
 		);
 	}
 	if (typeof value === 'string' && /^\s*[[{]/.test(value) && /token|secret/i.test(value)) {
-		try {
-			const parsed: unknown = JSON.parse(value);
-			const cleaned = JSON.stringify(withoutSecrets(parsed));
-			return cleaned === JSON.stringify(parsed) ? value : cleaned;
-		} catch {
-			return value;
-		}
+		const parsed = jsonFromText(value);
+		if (parsed === undefined) return value;
+		const cleaned = JSON.stringify(withoutSecrets(parsed));
+		return cleaned === JSON.stringify(parsed) ? value : cleaned;
 	}
 	return value;
 }

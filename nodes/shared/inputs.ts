@@ -8,6 +8,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 import { requestBody } from './values';
+import { jsonFromText } from './jsonStrings';
 
 /**
  * Schemas for what users type. Each names the expected form in its message, so the error says
@@ -96,14 +97,7 @@ export const inputs = {
 
 	/** JSON typed by the user; objects and arrays pass through, text must parse. Sent as JSON text. */
 	json: z.unknown().transform((value, context) => {
-		let parsed = value;
-		if (typeof value === 'string') {
-			try {
-				parsed = JSON.parse(value);
-			} catch {
-				parsed = undefined;
-			}
-		}
+		const parsed = typeof value === 'string' ? jsonFromText(value) : value;
 		if (parsed === null || typeof parsed !== 'object') {
 			context.addIssue({
 				code: z.ZodIssueCode.custom,

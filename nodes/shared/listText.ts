@@ -1,4 +1,5 @@
 import { isRecord } from './values';
+import { decodeJsonText } from './jsonStrings';
 
 /**
  * A list payload as some deployments send it: a string holding JSON (SPEC-GAP: the spec shows arrays;
@@ -7,14 +8,8 @@ import { isRecord } from './values';
  */
 export function decodedListPayload(payload: unknown): unknown {
 	if (typeof payload !== 'string') return payload;
-	const trimmed = payload.trim();
-	if (!trimmed.startsWith('[') && !trimmed.startsWith('{')) return payload;
-	try {
-		const parsed: unknown = JSON.parse(trimmed);
-		return Array.isArray(parsed) || isRecord(parsed) ? parsed : payload;
-	} catch {
-		return payload;
-	}
+	const parsed = decodeJsonText(payload);
+	return Array.isArray(parsed) || isRecord(parsed) ? parsed : payload;
 }
 
 /**

@@ -20,6 +20,7 @@ import {
 } from './mediaTypes';
 import { errorMessage, isRecord, text } from './values';
 import { innerMessage } from './messageContent';
+import { jsonFromText } from './jsonStrings';
 
 /**
  * The media customers send: where a message's `message_content` keeps its file, and the download that
@@ -70,11 +71,8 @@ export function findMedia(stored: unknown): MessageMedia | undefined {
 	if (typeof content === 'string') {
 		const trimmed = content.trim();
 		if (!trimmed.startsWith('{')) return undefined;
-		try {
-			return findMedia(JSON.parse(trimmed));
-		} catch {
-			return undefined;
-		}
+		const parsed = jsonFromText(trimmed);
+		return parsed === undefined ? undefined : findMedia(parsed);
 	}
 	if (!isRecord(content)) return undefined;
 	const type = text(content.type);

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { refuse, type ItemTarget } from './inputs';
+import { jsonFromText } from './jsonStrings';
 
 /**
  * WhatsApp's limits on what our sends send, refused before any request (the platform passes a message to Meta's
@@ -47,12 +48,7 @@ export function checkWhatsAppLimits(
 			tooLong(target, limit.field, lengthOf(value), limit.max);
 	}
 	if (url === '/whatsapp/send/interactive-buttons' && typeof fields.buttons === 'string') {
-		let buttons: unknown;
-		try {
-			buttons = JSON.parse(fields.buttons);
-		} catch {
-			buttons = undefined;
-		}
+		const buttons = jsonFromText(fields.buttons);
 		if (Array.isArray(buttons)) {
 			if (buttons.length > BUTTON_LIMITS.count)
 				refuse(

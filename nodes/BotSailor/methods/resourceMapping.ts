@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	ILoadOptionsFunctions,
 	ResourceMapperField,
 	ResourceMapperFields,
@@ -8,6 +7,7 @@ import { locatorValue } from '../../shared/parameters';
 import { listRecords } from '../../shared/envelope';
 import { botSailorRequest } from '../../shared/transport';
 import { recordOf } from '../../shared/values';
+import { jsonFromText } from '../../shared/jsonStrings';
 
 interface MapEntry {
 	position?: unknown;
@@ -58,15 +58,11 @@ async function getTemplateVariables(this: ILoadOptionsFunctions): Promise<Resour
 			emptyFieldsNotice:
 				'The template was not found on this number. Choose Variables → By Label and Position.',
 		};
-	let map: IDataObject = {};
-	try {
-		map =
-			typeof template.variable_map === 'string'
-				? recordOf(JSON.parse(template.variable_map))
-				: recordOf(template.variable_map);
-	} catch {
-		map = {};
-	}
+	const map = recordOf(
+		typeof template.variable_map === 'string'
+			? jsonFromText(template.variable_map)
+			: template.variable_map,
+	);
 	const fields: ResourceMapperField[] = [];
 	for (const section of ['header', 'body'] as const) {
 		for (const entry of entries(map[section])) {

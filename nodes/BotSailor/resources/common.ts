@@ -56,12 +56,15 @@ export function whatsAppNumber(property = 'phone_number_id'): INodeProperties {
 	return { ...whatsAppNumberLocator(), routing: { send: { type: 'body', property } } };
 }
 
+/** The WhatsApp number of a send: the send's build reads the parameter and makes the body, so no routing. */
+export const sendNumber = () => whatsAppNumberLocator();
+
 /**
  * A subscriber, named by phone number: picked from the searchable list, or typed (an expression too).
  * Every operation that names a subscriber uses it; sends and conversations call it phoneNumber, so
- * workflows that typed a number there keep working.
+ * workflows that typed a number there keep working. Without routing: see subscriberField.
  */
-export function subscriberField(name: 'subscriber' | 'phoneNumber'): INodeProperties {
+export function subscriberPicker(name: 'subscriber' | 'phoneNumber'): INodeProperties {
 	return {
 		displayName: 'Subscriber',
 		name,
@@ -84,12 +87,22 @@ export function subscriberField(name: 'subscriber' | 'phoneNumber'): INodeProper
 				hint: 'Country code first; spaces, +, - and brackets are removed before sending',
 			},
 		],
+	};
+}
+
+/** The subscriber picker of an operation run by its routing: sent as `phone_number`. */
+export function subscriberField(name: 'subscriber' | 'phoneNumber'): INodeProperties {
+	return {
+		...subscriberPicker(name),
 		routing: { send: { type: 'body', property: 'phone_number' } },
 	};
 }
 
-/** The subscriber a message goes to (sends, bot flows, conversations). */
+/** The subscriber a message goes to (conversations, Send and Wait). */
 export const recipient = () => subscriberField('phoneNumber');
+
+/** The subscriber a send goes to: the send's build reads the parameter and makes the body, so no routing. */
+export const sendRecipient = () => subscriberPicker('phoneNumber');
 
 /** A new subscriber's phone number typed as people write it; the operation's schema sends digits only. */
 export function subscriberPhoneNumber(property = 'phone_number'): INodeProperties {

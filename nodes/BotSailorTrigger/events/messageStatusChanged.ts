@@ -11,12 +11,8 @@ import {
 	walkActivity,
 	type ActivityCursor,
 } from '../lib/activityWalk';
-import {
-	phoneNumberIdOf,
-	SAMPLE_SUBSCRIBERS,
-	showForEvents,
-	type TriggerEvent,
-} from '../lib/event';
+import { chosenStatuses, statusesOption } from '../../shared/triggerOptions';
+import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, type TriggerEvent } from '../lib/event';
 
 const EVENT = 'messageStatusChanged';
 
@@ -42,7 +38,6 @@ export const EVERY_POLL_MINUTES = 60;
 export const OLDER_REQUESTS_PER_POLL = 1;
 const MINUTE = 60_000;
 const FINAL = new Set(['read', 'failed']);
-export const STATUSES = ['sent', 'delivered', 'read', 'failed'];
 
 /** A followed outgoing message. */
 interface Tracked {
@@ -111,8 +106,7 @@ function ageLimit(newest: string): string {
 }
 
 function wanted(context: IPollFunctions): Set<string> {
-	const statuses = context.getNodeParameter('statuses', STATUSES) as string[];
-	return new Set(statuses.length ? statuses : STATUSES);
+	return new Set(chosenStatuses(context));
 }
 
 function statusItem(
@@ -134,22 +128,7 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 	name: 'Message Status Changed',
 	description: 'An outgoing message was sent, delivered, read or failed',
 	perNumber: true,
-	properties: [
-		{
-			displayName: 'Statuses',
-			name: 'statuses',
-			type: 'multiOptions',
-			options: [
-				{ name: 'Delivered', value: 'delivered' },
-				{ name: 'Failed', value: 'failed' },
-				{ name: 'Read', value: 'read' },
-				{ name: 'Sent', value: 'sent' },
-			],
-			default: ['delivered', 'read', 'failed'],
-			description: 'Emit only changes to these statuses',
-			displayOptions: showForEvents([EVENT]),
-		},
-	],
+	properties: [statusesOption(EVENT, 'Emit only changes to these statuses')],
 	scope: (context) => `${EVENT}:${phoneNumberIdOf(context)}`,
 	stateVersion: 2,
 	migrate: (state, version) => (version === 1 ? fromVersion1(state) : undefined),

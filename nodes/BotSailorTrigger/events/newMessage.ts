@@ -15,12 +15,8 @@ import {
 	type ActivityCursor,
 	type SubscriberActivity,
 } from '../lib/activityWalk';
-import {
-	phoneNumberIdOf,
-	SAMPLE_SUBSCRIBERS,
-	showForEvents,
-	type TriggerEvent,
-} from '../lib/event';
+import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, type TriggerEvent } from '../lib/event';
+import { showForEvents } from '../../shared/triggerOptions';
 import {
 	awaitingWebhookMemory,
 	claimDelivery,

@@ -51,10 +51,6 @@ export interface TriggerEvent<State> {
 	output?(context: IPollFunctions, items: IDataObject[]): Promise<INodeExecutionData[]>;
 }
 
-export function showForEvents(events: string[]): INodeProperties['displayOptions'] {
-	return { show: { event: events } };
-}
-
 /** The WhatsApp number's phone_number_id from the resource locator. */
 export function phoneNumberIdOf(context: IPollFunctions): string {
 	return locatorValue(context, 'phoneNumberId');

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 import { decodeJsonFields } from '../../shared/jsonStrings';
 import { botSailorRequest } from '../../shared/transport';
 import { listPayload } from './api';
-import { showForEvents } from './event';
+import { showForEvents } from '../../shared/triggerOptions';
 
 /** Catalog orders: one list read (the endpoint is not paginated), optionally for one catalog. */
 

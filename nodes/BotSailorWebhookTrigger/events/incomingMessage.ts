@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { withMedia } from '../../shared/media';
 import { fetchFullMessage } from '../lib/fullMessage';
 import { chatId, integerOrText, subscriberName, text } from '../lib/fields';
-import { botSettingsStep, setupNotice, showForEvents, type WebhookEvent } from '../lib/event';
+import { showForEvents } from '../../shared/triggerOptions';
+import { botSettingsStep, setupNotice, type WebhookEvent } from '../lib/event';
 
 const EVENT = 'incomingMessage';
 

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 import { flatMessageFields } from '../../shared/messageContent';
 import { botOf, chatId, firstText, integerOrText, subscriberName, text } from '../lib/fields';
-import { botSettingsStep, setupNotice, showForEvents, type WebhookEvent } from '../lib/event';
+import { chosenStatuses, statusesOption } from '../../shared/triggerOptions';
+import { botSettingsStep, setupNotice, type WebhookEvent } from '../lib/event';
 
 const EVENT = 'messageStatusChanged';
-const STATUSES = ['sent', 'delivered', 'read', 'failed'];
 
 function statusOf(body: IDataObject): string {
 	return text(body, 'message_status').toLowerCase();
@@ -56,21 +56,10 @@ export const messageStatusChanged: WebhookEvent = {
 	description: 'A message sent by the bot or an agent was sent, delivered, read or failed',
 	setup: setupNotice(botSettingsStep('Message Status')),
 	properties: [
-		{
-			displayName: 'Statuses',
-			name: 'statuses',
-			type: 'multiOptions',
-			options: [
-				{ name: 'Delivered', value: 'delivered' },
-				{ name: 'Failed', value: 'failed' },
-				{ name: 'Read', value: 'read' },
-				{ name: 'Sent', value: 'sent' },
-			],
-			default: ['delivered', 'read', 'failed'],
-			description:
-				'Start the workflow only for changes to these statuses (others are answered and ignored)',
-			displayOptions: showForEvents([EVENT]),
-		},
+		statusesOption(
+			EVENT,
+			'Start the workflow only for changes to these statuses (others are answered and ignored)',
+		),
 	],
 	matches: (body) =>
 		text(body, 'webhook_type') === 'message_status_change' || text(body, 'message_status') !== '',
@@ -84,9 +73,7 @@ export const messageStatusChanged: WebhookEvent = {
 		};
 	},
 	skipReason(context, body) {
-		const chosen = context.getNodeParameter('statuses', STATUSES) as string[];
-		const wanted = chosen.length ? chosen : STATUSES;
-		return wanted.includes(statusOf(body))
+		return chosenStatuses(context).includes(statusOf(body))
 			? undefined
 			: `status "${statusOf(body)}" is not among the node's Statuses`;
 	},

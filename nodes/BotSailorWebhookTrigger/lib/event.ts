@@ -41,10 +41,6 @@ export interface WebhookEvent {
 	emit?(mapping: MappingContext, item: IDataObject): Promise<INodeExecutionData>;
 }
 
-export function showForEvents(events: string[]): INodeProperties['displayOptions'] {
-	return { show: { event: events } };
-}
-
 /**
  * The setup notice: which Production URL to copy (the node has two: `/webhook` for every field but
  * Outgoing Message, `/outgoing` for that one), that BotSailor's servers must reach it, where to paste

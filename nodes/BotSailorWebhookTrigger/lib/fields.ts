@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { decodeJsonText } from '../../shared/jsonStrings';
 
 /**
  * Reading the platform's flat webhook bodies (what is known of them is observed behaviour, not a
@@ -49,14 +50,7 @@ export function subscriberName(body: IDataObject): string {
 
 /** A value that may hold JSON as text (form-encoded bodies): decoded when it is JSON, as sent otherwise. */
 export function decoded(value: unknown): unknown {
-	if (typeof value !== 'string') return value;
-	const trimmed = value.trim();
-	if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return value;
-	try {
-		return JSON.parse(trimmed) as unknown;
-	} catch {
-		return value;
-	}
+	return typeof value === 'string' ? decodeJsonText(value) : value;
 }
 
 /** JSON with sorted keys, so that the same content always gives the same key. */

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { isRecord, recordOf } from '../../shared/values';
+import { jsonFromText } from '../../shared/jsonStrings';
 
 /**
  * The checks a delivery passes before anything starts: the secret, then the body. Each failure is an
@@ -86,12 +87,9 @@ export function parseText(raw: string): IDataObject | string | undefined {
 	const trimmed = raw.replace(/^\uFEFF/, '').trim();
 	if (trimmed === '') return undefined;
 	if (trimmed.startsWith('{') || trimmed.startsWith('[') || trimmed.startsWith('"')) {
-		try {
-			const parsed: unknown = JSON.parse(trimmed);
-			return isObject(parsed) ? parsed : 'not an object';
-		} catch {
-			return undefined;
-		}
+		const parsed = jsonFromText(trimmed);
+		if (parsed === undefined) return undefined;
+		return isObject(parsed) ? parsed : 'not an object';
 	}
 	// Form fields: name=value pairs joined by &, nothing else (a plain sentence is not a form).
 	if (!/^[^\s=&]+=[^\s&]*(&[^\s=&]+=[^\s&]*)*$/.test(trimmed)) return undefined;

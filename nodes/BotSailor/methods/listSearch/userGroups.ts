@@ -3,6 +3,7 @@ import { payloadRecords } from '../../../shared/envelope';
 import { botSailorRequest } from '../../../shared/transport';
 import { matching } from '../../../shared/matching';
 import { recordsOf } from '../../../shared/values';
+import { jsonFromText } from '../../../shared/jsonStrings';
 
 /** Searchable lists of the user group: users, packages, modules, addons (and variations), addon purchases. */
 
@@ -59,15 +60,11 @@ async function searchModules(
 }
 
 function variationsOf(addon: IDataObject): IDataObject[] {
-	try {
-		const parsed =
-			typeof addon.variation_data === 'string'
-				? JSON.parse(addon.variation_data)
-				: addon.variation_data;
-		return recordsOf(parsed);
-	} catch {
-		return [];
-	}
+	return recordsOf(
+		typeof addon.variation_data === 'string'
+			? jsonFromText(addon.variation_data)
+			: addon.variation_data,
+	);
 }
 
 async function searchAddons(

@@ -1,8 +1,8 @@
 import { inputs, validateBody, z } from '../../../shared/inputs';
 import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
-import { moduleLocator } from '../user/locators';
-import { accessTypeForEarlierForm } from '../user/schemas';
+import { moduleLocator } from '../shared/userGroupLocators';
+import { accessTypeForEarlierForm } from '../shared/userGroupSchemas';
 import {
 	accessTypeOptions,
 	addonName,

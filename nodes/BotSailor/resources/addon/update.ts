@@ -1,8 +1,8 @@
 import { inputs, validateBody, z } from '../../../shared/inputs';
 import { confirmed, updateFields } from '../common';
 import type { OperationDescription } from '../resource';
-import { addonLocator } from '../user/locators';
-import { accessTypeForEarlierForm } from '../user/schemas';
+import { addonLocator } from '../shared/userGroupLocators';
+import { accessTypeForEarlierForm } from '../shared/userGroupSchemas';
 import {
 	accessTypeOptions,
 	addonName,

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { inputs, numberAsText, onFirstUse, refuse, z } from '../../../shared/inputs';
 import { recordOf, requestBody } from '../../../shared/values';
+import { jsonFromText } from '../../../shared/jsonStrings';
 
 /**
  * Addon variations: the UI holds one row per variation (or a JSON list of rows); the API takes
@@ -43,15 +44,13 @@ function readRows(context: IExecuteSingleFunctions): IDataObject[] {
 		const raw = context.getNodeParameter('variationsJson', '[]');
 		let parsed: unknown = raw;
 		if (typeof raw === 'string') {
-			try {
-				parsed = JSON.parse(raw.trim() === '' ? '[]' : raw);
-			} catch {
+			parsed = jsonFromText(raw.trim() === '' ? '[]' : raw);
+			if (parsed === undefined)
 				fail(
 					context,
 					'Variations (JSON) must be valid JSON: a list of {name, validity, validity_type, extend_value, price}',
 					raw,
 				);
-			}
 		}
 		if (!Array.isArray(parsed))
 			fail(context, 'Variations (JSON) must be a JSON list of variations', parsed);

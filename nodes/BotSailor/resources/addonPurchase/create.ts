@@ -1,8 +1,8 @@
 import { inputs, validateBody, z } from '../../../shared/inputs';
 import { activeStatus, confirmed, dateField } from '../common';
 import type { OperationDescription } from '../resource';
-import { addonLocator, userLocator } from '../user/locators';
-import { addonRef } from '../user/schemas';
+import { addonLocator, userLocator } from '../shared/userGroupLocators';
+import { addonRef } from '../shared/userGroupSchemas';
 
 export const create: OperationDescription = {
 	kind: 'write',

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { inputs } from '../../../shared/inputs';
-import { addonPurchaseLocator, userLocator } from '../user/locators';
+import { addonPurchaseLocator, userLocator } from '../shared/userGroupLocators';
 
 /** What several Addon Purchase operations share: the purchase they act on, and its optional owner. */
 

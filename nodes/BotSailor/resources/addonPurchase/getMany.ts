@@ -3,7 +3,7 @@ import { unwrap } from '../../shared/output';
 import { paginate } from '../../shared/pagination';
 import { decodeJsonOption, returnAllAndLimit } from '../common';
 import type { OperationDescription } from '../resource';
-import { userLocator } from '../user/locators';
+import { userLocator } from '../shared/userGroupLocators';
 import { buyer } from './fields';
 
 export const getMany: OperationDescription = {

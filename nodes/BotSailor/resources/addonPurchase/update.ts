@@ -1,8 +1,8 @@
 import { inputs, validateBody, z } from '../../../shared/inputs';
 import { activeStatus, confirmed, dateField, updateFields } from '../common';
 import type { OperationDescription } from '../resource';
-import { addonLocator } from '../user/locators';
-import { addonRef, dateOrUnlimited } from '../user/schemas';
+import { addonLocator } from '../shared/userGroupLocators';
+import { addonRef, dateOrUnlimited } from '../shared/userGroupSchemas';
 import { expiryChoice } from './expiry';
 import { purchase, purchaseId } from './fields';
 

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { recipient, whatsAppNumber } from '../common';
+import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
 import { sendRouting } from '../../shared/declarativeSend';
 import { type SendDefinition } from '../../shared/sendDefinition';
@@ -62,5 +62,5 @@ export const triggerOperation: OperationDescription = {
 		description: 'Start a bot flow for a subscriber',
 		routing: sendRouting(triggerBotFlow),
 	},
-	fields: [whatsAppNumber(), ...botFlowLocator, recipient()],
+	fields: [sendNumber(), ...botFlowLocator, sendRecipient()],
 };

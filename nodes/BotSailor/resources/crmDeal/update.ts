@@ -1,7 +1,7 @@
 import { inputs, z } from '../../../shared/inputs';
 import type { OperationDescription } from '../resource';
 import { dateField, updateFields, whatsAppNumber } from '../common';
-import { subscriberLocator, subscriberWrite } from '../subscriber/locator';
+import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 
 const body = (property: string) => ({ send: { type: 'body' as const, property } });
 

@@ -14,7 +14,7 @@ import type { OperationDescription } from '../resource';
 import { conversationSource, findInConversation, isMessage } from '../../../shared/conversation';
 import { innerMessage } from '../../../shared/messageContent';
 import { inputs } from '../../../shared/inputs';
-import { decodeJsonFields } from '../../../shared/jsonStrings';
+import { decodeJsonFields, jsonFromText } from '../../../shared/jsonStrings';
 import { FORM_CONTENT_TYPE, sendRequest, usesEarlierForm } from '../../../shared/transport';
 import { limiterFor } from '../../shared/delivery';
 import { asNodeError, errorItem } from '../../shared/itemOutput';
@@ -26,12 +26,7 @@ const showBy = (source: string) => ({ show: { messageSource: [source] } });
 /** The message's `message_content`, decoded. */
 function contentOf(record: IDataObject): unknown {
 	const content = record.message_content;
-	if (typeof content !== 'string') return content;
-	try {
-		return JSON.parse(content);
-	} catch {
-		return content;
-	}
+	return typeof content === 'string' ? jsonFromText(content, content) : content;
 }
 
 /** The conversation endpoint with the node's request options (Options → Timeout, proxy, certificates), as the routing would send it. */

@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
 import type { SendItem } from '../../shared/sendDefinition';
 import type { WindowChoice } from '../../shared/windowSend';
-import { templateChoiceFields, templateVariables } from './sendTemplate';
+import { templateVariables } from '../../shared/templateVariables';
+import { templateChoiceFields } from './sendTemplate';
 
 /**
  * "Outside the 24-Hour Window" on Send Text, Send Buttons and Send Media: the fields and the item's choice, read and

@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyRouting } from 'n8n-workflow';
 import { NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
-import { manualVariables, templateLocator } from './sendTemplate';
+import { templateLocator } from '../shared/templateLocator';
+import { manualVariables } from './sendTemplate';
 import type { OperationDescription } from '../resource';
 
 /**
@@ -42,8 +43,8 @@ const fields: INodeProperties[] = [
 			},
 		],
 	},
-	// The template picker of Send Template, without its routing: this operation sends from its own code.
-	{ ...templateLocator(), routing: undefined, displayOptions: forTemplate },
+	// The template picker of Send Template (no routing: this operation sends from its own code).
+	{ ...templateLocator(), displayOptions: forTemplate },
 	{
 		displayName: 'Link Variable',
 		name: 'linkVariable',

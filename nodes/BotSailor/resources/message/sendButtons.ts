@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { recipient, whatsAppNumber } from '../common';
+import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
 import { sendRouting } from '../../shared/declarativeSend';
 import { type SendDefinition, type SendItem } from '../../shared/sendDefinition';
@@ -10,6 +10,8 @@ import { mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType'
 export const BUTTON_COUNT_TEXT = 'You can send between 1 and 3 reply buttons.';
 export const BUTTON_MEDIA_TEXT =
 	'When sending media with buttons, media_type must be one of: image, video, document.';
+/** The header media a button message takes (spec: send interactive buttons, media_type). */
+const BUTTON_MEDIA_TYPES = ['image', 'video', 'document'] as const;
 
 const fields: INodeProperties[] = [
 	{
@@ -108,7 +110,16 @@ const schema = onFirstUse(() =>
 			.optional()
 			.describe('Media URL'),
 		media_id: z.string().optional().describe('Media ID'),
-		media_type: z.string().optional().describe('Media Type'),
+		media_type: z
+			.preprocess(
+				(value) => (typeof value === 'string' ? value.trim() || undefined : value),
+				z
+					.enum(BUTTON_MEDIA_TYPES, {
+						message: `must be one of: ${BUTTON_MEDIA_TYPES.join(', ')}`,
+					})
+					.optional(),
+			)
+			.describe('Media Type'),
 		media_name: z.string().optional().describe('Media Name'),
 	}),
 );
@@ -182,7 +193,7 @@ export const sendButtons: SendDefinition = {
 					'Media Type is required for this media header',
 					'Set "Media Type" when using Media ID or a URL without a file extension.',
 				);
-			if (!['image', 'video', 'document'].includes(mediaType))
+			if (!(BUTTON_MEDIA_TYPES as readonly string[]).includes(mediaType))
 				refuse(item, BUTTON_MEDIA_TEXT, `Parameter "Media Type" is ${mediaType}.`);
 			if (mediaType !== 'document') delete body.media_name;
 		}
@@ -199,5 +210,5 @@ export const sendButtonsOperation: OperationDescription = {
 		description: 'Send a session message with one to three reply buttons',
 		routing: sendRouting(sendButtons),
 	},
-	fields: withWindowFields(withSkipOptedOut([whatsAppNumber(), recipient(), ...fields])),
+	fields: withWindowFields(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),
 };

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { recipient, whatsAppNumber } from '../common';
+import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
 import { sendRouting } from '../../shared/declarativeSend';
 import { type SendDefinition, type SendItem } from '../../shared/sendDefinition';
@@ -213,5 +213,5 @@ export const sendMediaOperation: OperationDescription = {
 		description: 'Send an image, video, audio or document from a URL, a media ID or a binary file',
 		routing: sendRouting(sendMedia),
 	},
-	fields: withWindowFields(withSkipOptedOut([whatsAppNumber(), recipient(), ...fields])),
+	fields: withWindowFields(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),
 };

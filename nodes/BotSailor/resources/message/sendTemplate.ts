@@ -1,40 +1,12 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { recipient, whatsAppNumber } from '../common';
-import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
+import type { INodeProperties } from 'n8n-workflow';
+import { sendNumber, sendRecipient } from '../common';
+import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
 import { sendRouting } from '../../shared/declarativeSend';
-import { type SendDefinition, type SendItem } from '../../shared/sendDefinition';
+import type { SendDefinition } from '../../shared/sendDefinition';
+import { templateVariables } from '../../shared/templateVariables';
+import { templateLocator } from '../shared/templateLocator';
 import type { OperationDescription } from '../resource';
 import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
-
-/** The template picker shared by Send Template and Template → Get Status; the value is the list's `template_id`. */
-export function templateLocator(): INodeProperties {
-	return {
-		displayName: 'Template',
-		name: 'templateId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description: 'The message template. Its template_id (the ID assigned at creation) is sent.',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchTemplates', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 1200000000001001',
-				hint: 'The template_id from Template → Get Many',
-			},
-		],
-		routing: { send: { type: 'body', property: 'template_id' } },
-	};
-}
-
-export const TEMPLATE_VARIABLE = /^templateVariable-(.+)-(\d+)$/;
 
 function mappedVariables(displayOptions: INodeProperties['displayOptions']): INodeProperties {
 	return {
@@ -183,64 +155,6 @@ const schema = onFirstUse(() =>
 	}),
 );
 
-const isEmpty = (value: unknown) =>
-	value === undefined || value === null || String(value).trim() === '';
-
-/**
- * The mapped and manual variables as `templateVariable-{LABEL}-{POSITION}` fields. Every variable
- * must have a value: the mapper lists all the template's variables (its schema), removed ones included.
- * Both are read whatever Variables shows (workflows saved before that choice may hold both).
- */
-export function templateVariables(
-	item: Pick<SendItem, 'param' | 'getNode' | 'getItemIndex'>,
-): IDataObject {
-	const fields: IDataObject = {};
-	const manual = item.param('manualVariables.variable', []) as IDataObject[];
-	for (const [index, row] of manual.entries()) {
-		const label = String(row.label ?? '').trim();
-		const position = Number(row.position);
-		const where = 'Parameter "Manual Variables".';
-		if (!/^[A-Za-z0-9_]+$/.test(label))
-			refuse(
-				item,
-				`Manual variable ${index + 1}: Label must be letters, digits or underscores, e.g. first_name`,
-				where,
-			);
-		if (!Number.isInteger(position) || position < 1)
-			refuse(item, `Manual variable ${index + 1}: Position must be a whole number from 1`, where);
-		if (isEmpty(row.value))
-			refuse(
-				item,
-				`Manual variable ${index + 1} (${label}) is empty`,
-				`${where} Every variable needs a value; remove the row if the template has no such variable.`,
-			);
-		fields[`templateVariable-${label}-${position}`] = String(row.value);
-	}
-	const mapper = (item.param('templateVariables', {}) ?? {}) as {
-		value?: IDataObject | null;
-		schema?: Array<{ id?: string; displayName?: string }>;
-	};
-	const mapped = mapper.value ?? {};
-	const names = new Map<string, string>();
-	for (const field of mapper.schema ?? [])
-		if (field.id && TEMPLATE_VARIABLE.test(field.id))
-			names.set(field.id, field.displayName ?? field.id);
-	for (const key of Object.keys(mapped))
-		if (TEMPLATE_VARIABLE.test(key) && !names.has(key)) names.set(key, key);
-	for (const [key, name] of names) {
-		// A manual variable of the same name wins (version 1 shows both fields).
-		if (key in fields) continue;
-		if (!isEmpty(mapped[key])) fields[key] = String(mapped[key]);
-		else
-			refuse(
-				item,
-				`Template variable ${name} is empty`,
-				'Parameter "Template Variables": every variable of the template needs a value (an expression such as {{ $json.first_name }} or a text).',
-			);
-	}
-	return fields;
-}
-
 /** Message → Send Template: an approved template with its variables; works outside the 24-hour window. */
 export const sendTemplate: SendDefinition = {
 	resource: 'message',
@@ -267,5 +181,5 @@ export const sendTemplateOperation: OperationDescription = {
 		description: 'Send an approved message template; works outside the 24-hour session window',
 		routing: sendRouting(sendTemplate),
 	},
-	fields: withSkipOptedOut([whatsAppNumber(), recipient(), ...fields]),
+	fields: withSkipOptedOut([sendNumber(), sendRecipient(), ...fields]),
 };

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { recipient, whatsAppNumber } from '../common';
+import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
 import { sendRouting } from '../../shared/declarativeSend';
 import { type SendDefinition } from '../../shared/sendDefinition';
@@ -53,5 +53,5 @@ export const sendTextOperation: OperationDescription = {
 			'Send free text. It only reaches a subscriber inside the 24-hour session window after their last message; otherwise use Send Template.',
 		routing: sendRouting(sendText),
 	},
-	fields: withWindowFields(withSkipOptedOut([whatsAppNumber(), recipient(), ...fields])),
+	fields: withWindowFields(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),
 };

@@ -1,7 +1,7 @@
 import { inputs } from '../../../shared/inputs';
 import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
-import { subscriberLocator, subscriberWrite } from '../subscriber/locator';
+import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 
 export const create: OperationDescription = {
 	kind: 'write',

@@ -2,7 +2,7 @@ import { validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
-import { subscriberKeys, subscriberLocator } from '../subscriber/locator';
+import { subscriberKeys, subscriberLocator } from '../shared/subscriber';
 
 export const getMany: OperationDescription = {
 	kind: 'read',

@@ -1,7 +1,8 @@
 import { inputs } from '../../../shared/inputs';
 import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
-import { idList, subscriberLocator, subscriberWrite } from './locator';
+import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
+import { idList } from './fields';
 
 export const addLabels: OperationDescription = {
 	kind: 'write',

@@ -1,7 +1,8 @@
 import { inputs } from '../../../shared/inputs';
 import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
-import { subscriberLocator, subscriberWrite, teamMemberLocator } from './locator';
+import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
+import { teamMemberLocator } from './fields';
 
 export const assignToTeamMember: OperationDescription = {
 	kind: 'write',

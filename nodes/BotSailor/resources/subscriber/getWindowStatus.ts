@@ -11,7 +11,7 @@ import { platformTimeZone } from '../../../shared/platformTime';
 import { readWindowStatus } from '../../../shared/sessionWindow';
 import { conversationOf } from '../../shared/transcript';
 import { whatsAppNumber } from '../common';
-import { subscriberKeys, subscriberLocator } from './locator';
+import { subscriberKeys, subscriberLocator } from '../shared/subscriber';
 import type { OperationDescription } from '../resource';
 
 /**

@@ -11,7 +11,8 @@ import { requestBody, text } from '../../../shared/values';
 import { Steps } from '../../shared/steps';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
-import { subscriberKeys, subscriberLocator, teamMemberLocator } from './locator';
+import { subscriberKeys, subscriberLocator } from '../shared/subscriber';
+import { teamMemberLocator } from './fields';
 
 /** How many of the most recently active subscribers "Least Busy" counts assignments among (pages of 100). */
 export const LEAST_BUSY_PAGES = 2;

@@ -10,7 +10,7 @@ import { text } from '../../../shared/values';
 import { labelNamed, Steps } from '../../shared/steps';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
-import { subscriberKeys, subscriberLocator } from './locator';
+import { subscriberKeys, subscriberLocator } from '../shared/subscriber';
 import { optOutLabelField, optOutTarget } from './optOut';
 
 /**

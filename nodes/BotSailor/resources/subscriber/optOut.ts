@@ -13,7 +13,7 @@ import { DEFAULT_OPT_OUT_LABEL } from '../../shared/optOut';
 import { labelNamed, Steps } from '../../shared/steps';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
-import { subscriberKeys, subscriberLocator } from './locator';
+import { subscriberKeys, subscriberLocator } from '../shared/subscriber';
 
 export { DEFAULT_OPT_OUT_LABEL, hasOptOutLabel } from '../../shared/optOut';
 

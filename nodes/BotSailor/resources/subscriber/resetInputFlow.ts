@@ -1,6 +1,6 @@
 import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
-import { subscriberLocator, subscriberWrite } from './locator';
+import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 
 export const resetInputFlow: OperationDescription = {
 	kind: 'write',

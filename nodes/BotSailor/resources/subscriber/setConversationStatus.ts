@@ -1,7 +1,7 @@
 import { inputs } from '../../../shared/inputs';
 import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
-import { subscriberLocator, subscriberWrite } from './locator';
+import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 
 const CONVERSATION_ACTIONS = [
 	'resolved',

@@ -2,20 +2,15 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from '
 import { refuse, z } from '../../../shared/inputs';
 import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
-import { subscriberLocator, subscriberWrite } from './locator';
+import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 import { requestBody } from '../../../shared/values';
+import { jsonFromText } from '../../../shared/jsonStrings';
 
 /** `custom_fields`: a JSON object of field name → value (picked fields arrive as an object, typed JSON as text). */
 const customFieldsJson = z
 	.preprocess(
-		(value) => {
-			if (typeof value !== 'string') return value;
-			try {
-				return JSON.parse(value);
-			} catch {
-				return Symbol.for('invalid-json');
-			}
-		},
+		(value) =>
+			typeof value === 'string' ? jsonFromText(value, Symbol.for('invalid-json')) : value,
 		z.record(z.string(), z.unknown(), {
 			message: 'must be a JSON object of field name → value, e.g. {"city": "Paris"}',
 		}),

@@ -1,7 +1,8 @@
 import { inputs, z } from '../../../shared/inputs';
 import type { OperationDescription } from '../resource';
 import { updateFields, whatsAppNumber } from '../common';
-import { idList, subscriberLocator, subscriberWrite } from './locator';
+import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
+import { idList } from './fields';
 
 export const update: OperationDescription = {
 	kind: 'write',

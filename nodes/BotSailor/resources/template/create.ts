@@ -9,6 +9,7 @@ import { unwrap } from '../../shared/output';
 import { recordOf, recordsOf, requestBody } from '../../../shared/values';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
+import { jsonFromText } from '../../../shared/jsonStrings';
 
 /** Template create and status are exemplified with a JSON body; the credential then adds the token to it and as Bearer. */
 export const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -354,11 +355,7 @@ const schemas = onFirstUse(() => {
 
 function parseCardButtons(value: unknown): unknown {
 	if (typeof value !== 'string') return value ?? [];
-	try {
-		return JSON.parse(value || '[]');
-	} catch {
-		return 'invalid JSON';
-	}
+	return jsonFromText(value || '[]', 'invalid JSON');
 }
 
 /** Reads one shape's parameters into the spec's JSON body and validates it; bad input fails the item before any request. */

@@ -1,26 +1,10 @@
-import { inputs, validateBody, z } from '../../../shared/inputs';
-import { unwrap } from '../../shared/output';
-import { decodeJsonOption, whatsAppNumber } from '../common';
-import type { OperationDescription } from '../resource';
+import { numberList } from '../shared/numberList';
 
-export const getMany: OperationDescription = {
-	kind: 'read',
-	option: {
-		name: 'Get Many',
-		value: 'getMany',
-		action: 'Get many templates',
-		description: 'Get the message templates of a WhatsApp number',
-		routing: {
-			request: { url: '/whatsapp/template/list' },
-			send: {
-				preSend: [
-					validateBody(() =>
-						z.object({ phone_number_id: inputs.required.describe('WhatsApp Number') }),
-					),
-				],
-			},
-			output: { postReceive: [unwrap('message')] },
-		},
+export const getMany = numberList({
+	action: 'Get many templates',
+	description: 'Get the message templates of a WhatsApp number',
+	routing: {
+		request: { url: '/whatsapp/template/list' },
 	},
-	fields: [whatsAppNumber(), decodeJsonOption()],
-};
+	decodeJson: true,
+});

@@ -1,7 +1,7 @@
 import { inputs, validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import { whatsAppNumber } from '../common';
-import { templateLocator } from '../message/sendTemplate';
+import { templateLocator } from '../shared/templateLocator';
 import type { OperationDescription } from '../resource';
 import { JSON_HEADERS } from './create';
 
@@ -27,5 +27,8 @@ export const getStatus: OperationDescription = {
 			output: { postReceive: [unwrap('data')] },
 		},
 	},
-	fields: [whatsAppNumber(), templateLocator()],
+	fields: [
+		whatsAppNumber(),
+		{ ...templateLocator(), routing: { send: { type: 'body', property: 'template_id' } } },
+	],
 };

@@ -1,5 +1,5 @@
 import { jsonParse } from 'n8n-workflow';
-import { whatsAppNumber } from '../common';
+import { sendNumber } from '../common';
 import { listRecords } from '../../../shared/envelope';
 import { FORM_CONTENT_TYPE } from '../../../shared/transport';
 import { recordOf } from '../../../shared/values';
@@ -66,7 +66,7 @@ export const sendBroadcastOperation: OperationDescription = {
 		routing: sendRouting(sendBroadcast),
 	},
 	fields: [
-		whatsAppNumber(),
+		sendNumber(),
 		{
 			displayName: 'Flow Data',
 			name: 'flowData',

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { dateField } from '../common';
-import { packageLocator } from './locators';
+import { packageLocator } from '../shared/userGroupLocators';
 
 /** Fields several User operations show. */
 

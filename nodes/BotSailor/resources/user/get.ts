@@ -1,8 +1,8 @@
 import { validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
-import { userLocator } from './locators';
-import { userRef } from './schemas';
+import { userLocator } from '../shared/userGroupLocators';
+import { userRef } from '../shared/userGroupSchemas';
 
 export const get: OperationDescription = {
 	kind: 'read',

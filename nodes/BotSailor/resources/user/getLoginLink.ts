@@ -3,7 +3,7 @@ import { unwrap } from '../../shared/output';
 import { activeStatus } from '../common';
 import type { OperationDescription } from '../resource';
 import { email, packageAndExpiry, text } from './fields';
-import { requireFields } from './schemas';
+import { requireFields } from '../shared/userGroupSchemas';
 
 const optionalText = z.string().trim().optional();
 

@@ -1,7 +1,7 @@
 import { inputs, validateBody, z } from '../../../shared/inputs';
 import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
-import { userLocator } from './locators';
+import { userLocator } from '../shared/userGroupLocators';
 
 export const logOut: OperationDescription = {
 	kind: 'write',

@@ -2,8 +2,8 @@ import { inputs, validateBody, z } from '../../../shared/inputs';
 import { activeStatus, confirmed, dateField, updateFields } from '../common';
 import type { OperationDescription } from '../resource';
 import { text } from './fields';
-import { packageLocator, userLocator } from './locators';
-import { currentFormOnly, userRef } from './schemas';
+import { packageLocator, userLocator } from '../shared/userGroupLocators';
+import { currentFormOnly, userRef } from '../shared/userGroupSchemas';
 
 const optionalText = z.string().trim().optional();
 

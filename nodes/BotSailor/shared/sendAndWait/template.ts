@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
-import { templateVariables } from '../../resources/message/sendTemplate';
+import { templateVariables } from '../templateVariables';
 import type { SendItem } from '../sendDefinition';
 
 /**

@@ -1,9 +1,6 @@
-import type { INodeProperties, PreSendAction } from 'n8n-workflow';
-import { inputs, validateBody, z } from '../../../shared/inputs';
-import { confirmed, subscriberField } from '../common';
+import type { INodeProperties } from 'n8n-workflow';
 
-/** The subscriber an operation acts on: from the number's subscribers, or typed as a phone number. Sent as `phone_number`. */
-export const subscriberLocator = () => subscriberField('subscriber');
+/** Fields several Subscriber operations show. */
 
 /** The team member who takes over a conversation (Assign to Team Member, Hand Over to a Person). */
 export function teamMemberLocator(): INodeProperties {
@@ -24,25 +21,6 @@ export function teamMemberLocator(): INodeProperties {
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 501' },
 		],
 	};
-}
-
-/** The body fields every subscriber operation has, for `validateBody`. */
-export const subscriberKeys = {
-	phone_number_id: inputs.required.describe('WhatsApp Number'),
-	phone_number: inputs.phoneNumber.describe('Subscriber'),
-};
-
-/** A write on one subscriber: the number and subscriber plus `extra` checked, the confirmation text as the output. */
-export function subscriberWrite(
-	url: string,
-	extra: z.ZodRawShape = {},
-	preSend: PreSendAction[] = [],
-) {
-	return confirmed(
-		url,
-		...preSend,
-		validateBody(() => z.object({ ...subscriberKeys, ...extra })),
-	);
 }
 
 const LISTS = {
