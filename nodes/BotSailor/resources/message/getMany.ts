@@ -9,12 +9,13 @@ import {
 	conversationSource,
 	readConversation,
 } from '../../../shared/conversation';
-import { inputs, validateBody, z } from '../../../shared/inputs';
+import { validateBody, z } from '../../../shared/inputs';
 import { sendRequest, usesEarlierForm } from '../../../shared/transport';
 import { requestBody } from '../../../shared/values';
 import { requestedLimit } from '../../shared/pagination';
 import { decodeJsonOption, recipient, returnAllAndLimit, whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
+import { subscriberKeys } from '../shared/subscriber';
 
 /**
  * Get Many reads through the shared conversation reader (shared/conversation.ts), so its items are
@@ -57,8 +58,7 @@ export const getMany: OperationDescription = {
 				preSend: [
 					validateBody(() =>
 						z.object({
-							phone_number_id: inputs.required.describe('WhatsApp Number'),
-							phone_number: inputs.phoneNumber.describe('Subscriber'),
+							...subscriberKeys,
 						}),
 					),
 				],

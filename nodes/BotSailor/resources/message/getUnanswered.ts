@@ -5,11 +5,12 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { conversationRows } from '../../../shared/conversation';
-import { inputs, validateBody, z } from '../../../shared/inputs';
+import { validateBody, z } from '../../../shared/inputs';
 import { isIncoming, isSystemRow } from '../../../shared/messageItem';
 import { conversationOf, transcriptMessage, type TranscriptMessage } from '../../shared/transcript';
 import { recipient, whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
+import { subscriberKeys } from '../shared/subscriber';
 
 /** At most this many customer messages in a row are read (the newest 4 pages hold them). */
 export const MAX_UNANSWERED = 200;
@@ -90,8 +91,7 @@ export const getUnansweredOperation: OperationDescription = {
 				preSend: [
 					validateBody(() =>
 						z.object({
-							phone_number_id: inputs.required.describe('WhatsApp Number'),
-							phone_number: inputs.phoneNumber.describe('Subscriber'),
+							...subscriberKeys,
 						}),
 					),
 				],

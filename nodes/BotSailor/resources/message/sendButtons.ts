@@ -7,6 +7,7 @@ import type { OperationDescription } from '../resource';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
 import { mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
+import { subscriberKeys } from '../shared/subscriber';
 export const BUTTON_COUNT_TEXT = 'You can send between 1 and 3 reply buttons.';
 export const BUTTON_MEDIA_TEXT =
 	'When sending media with buttons, media_type must be one of: image, video, document.';
@@ -98,8 +99,7 @@ const fields: INodeProperties[] = [
 
 const schema = onFirstUse(() =>
 	z.object({
-		phone_number_id: inputs.required.describe('WhatsApp Number'),
-		phone_number: inputs.phoneNumber.describe('Subscriber'),
+		...subscriberKeys,
 		message: inputs.required.describe('Message'),
 		buttons: z.string().describe('Buttons'),
 		button_header_text: z.string().optional().describe('Header Text'),

@@ -8,6 +8,7 @@ import type { OperationDescription } from '../resource';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
 import { fileNameFromUrl, mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
+import { subscriberKeys } from '../shared/subscriber';
 
 const showSource = (source: string) => ({ show: { source: [source] } });
 
@@ -80,8 +81,7 @@ const fields: INodeProperties[] = [
 
 const schema = onFirstUse(() =>
 	z.object({
-		phone_number_id: inputs.required.describe('WhatsApp Number'),
-		phone_number: inputs.phoneNumber.describe('Subscriber'),
+		...subscriberKeys,
 		media_url: z
 			.string()
 			.url('must be a URL, e.g. https://example.com/menu.pdf')

@@ -6,6 +6,7 @@ import { type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
+import { subscriberKeys } from '../shared/subscriber';
 
 const fields: INodeProperties[] = [
 	{
@@ -21,8 +22,7 @@ const fields: INodeProperties[] = [
 
 const schema = onFirstUse(() =>
 	z.object({
-		phone_number_id: inputs.required.describe('WhatsApp Number'),
-		phone_number: inputs.phoneNumber.describe('Subscriber'),
+		...subscriberKeys,
 		message: inputs.required.describe('Message'),
 	}),
 );
