@@ -69,6 +69,8 @@ export interface GaveUp {
 	elapsedMs: number;
 	/** The failure was retryable, but the policy's attempts, budget or longest wait ran out. */
 	exhausted: boolean;
+	/** The run was cancelled (the caller's `cancelled`) when the attempt failed: no more attempts. */
+	cancelled: boolean;
 	/** Set when the platform asked to wait longer than `maxDelayMs` (Retry-After): the reason the retries ended. */
 	retryAfterMs?: number;
 }
@@ -98,14 +100,16 @@ export async function withRetries<T>(
 		}
 		const attempts = tries + 1;
 		const elapsedMs = Date.now() - started;
-		if (!policy.retryable(failure) || cancelled())
-			throw giveUp(failure, { attempts, elapsedMs, exhausted: false });
+		const stopped = cancelled();
+		if (stopped || !policy.retryable(failure))
+			throw giveUp(failure, { attempts, elapsedMs, exhausted: false, cancelled: stopped });
 		const wait = tries < policy.retries ? retryWait(failure, tries, policy) : undefined;
 		if (wait === undefined || elapsedMs + wait > policy.budgetMs)
 			throw giveUp(failure, {
 				attempts,
 				elapsedMs,
 				exhausted: true,
+				cancelled: false,
 				retryAfterMs:
 					tries < policy.retries && wait === undefined ? retryAfterOf(failure) : undefined,
 			});
@@ -117,11 +121,8 @@ export async function withRetries<T>(
  * Runs a read under READ_RETRY. The last failure is thrown as it was, its description saying how often and how long
  * the platform refused.
  */
-export async function retryRead<T>(
-	attempt: () => Promise<T>,
-	policy: Readonly<RetryPolicy> = READ_RETRY,
-): Promise<T> {
-	return await withRetries(attempt, policy, {
+export async function retryRead<T>(attempt: () => Promise<T>): Promise<T> {
+	return await withRetries(attempt, READ_RETRY, {
 		giveUp: (failure, { attempts, elapsedMs, exhausted }) => {
 			if (exhausted && attempts > 1 && failure instanceof NodeApiError) {
 				failure.description =

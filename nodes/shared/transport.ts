@@ -118,6 +118,11 @@ export function isReadPath(url: unknown): boolean {
 	return READ_PATHS.has(path);
 }
 
+/** Runs a request's attempt: repeated under the read policy (retry.ts) when its URL is a read's, else once. */
+export async function onceOrRetriedIfRead<T>(url: unknown, attempt: () => Promise<T>): Promise<T> {
+	return isReadPath(url) ? await retryRead(attempt) : await attempt();
+}
+
 /**
  * Sends one request with the credential and reads the envelope.
  * HTTP status errors are read from the body (they carry the API's text), never thrown raw.
@@ -156,7 +161,7 @@ export async function sendRequest(
 		);
 		return await envelopeOf.call(this, response, itemIndex, credentials?.data);
 	};
-	return isReadPath(options.url) ? await retryRead(once) : await once();
+	return await onceOrRetriedIfRead(options.url, once);
 }
 
 /** A programmatic POST of form fields to a path under /api/v1 (trigger, dropdowns, multi-step operations). */

@@ -228,11 +228,11 @@ export async function deliver<T>(
 		{ ...SEND_RETRY, ...settings },
 		{
 			cancelled,
-			giveUp: (failure, { attempts, exhausted, retryAfterMs }) => {
+			giveUp: (failure, { attempts, cancelled: wasCancelled, retryAfterMs }) => {
 				const outcome = outcomeOf(failure);
 				if (outcome === 'unknown')
 					return mayHaveBeenDelivered(node, failure as NodeApiError, itemIndex);
-				if (outcome === 'refused' || (!exhausted && cancelled())) return failure;
+				if (outcome === 'refused' || wasCancelled) return failure;
 				return notSent(node, failure as NodeApiError, itemIndex, attempts, retryAfterMs);
 			},
 		},

@@ -3,8 +3,7 @@ import type {
 	IExecutePaginationFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { isReadPath, requestOnce } from '../../shared/transport';
-import { retryRead } from '../../shared/retry';
+import { onceOrRetriedIfRead, requestOnce } from '../../shared/transport';
 import { answersAsTool, asNodeError, errorItem } from './itemOutput';
 
 /**
@@ -27,7 +26,7 @@ export async function operationRequest(
 		);
 	let failure: unknown;
 	try {
-		return isReadPath(requestData.options.url) ? await retryRead(once) : await once();
+		return await onceOrRetriedIfRead(requestData.options.url, once);
 	} catch (error) {
 		failure = error;
 	}
