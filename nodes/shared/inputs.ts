@@ -132,6 +132,12 @@ export const inputs = {
 	),
 };
 
+/** The body fields of a request about one subscriber (the WhatsApp number and the subscriber), for `validateBody`. */
+export const subscriberKeys = {
+	phone_number_id: inputs.required.describe('WhatsApp Number'),
+	phone_number: inputs.phoneNumber.describe('Subscriber'),
+};
+
 function fieldLabel(schema: z.ZodTypeAny | undefined, key: string): string {
 	return schema?.description ?? key;
 }

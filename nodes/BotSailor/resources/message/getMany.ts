@@ -9,13 +9,12 @@ import {
 	conversationSource,
 	readConversation,
 } from '../../../shared/conversation';
-import { validateBody, z } from '../../../shared/inputs';
+import { subscriberKeys, validateBody, z } from '../../../shared/inputs';
 import { sendRequest, usesEarlierForm } from '../../../shared/transport';
 import { requestBody } from '../../../shared/values';
 import { requestedLimit } from '../../shared/pagination';
 import { decodeJsonOption, recipient, returnAllAndLimit, whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
-import { subscriberKeys } from '../shared/subscriber';
 
 /**
  * Get Many reads through the shared conversation reader (shared/conversation.ts), so its items are

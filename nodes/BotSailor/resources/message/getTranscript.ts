@@ -6,7 +6,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { conversationRows } from '../../../shared/conversation';
-import { refuse, validateBody, z } from '../../../shared/inputs';
+import { refuse, subscriberKeys, validateBody, z } from '../../../shared/inputs';
 import { isSystemRow } from '../../../shared/messageItem';
 import {
 	conversationOf,
@@ -17,7 +17,6 @@ import {
 } from '../../shared/transcript';
 import { recipient, whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
-import { subscriberKeys } from '../shared/subscriber';
 
 /** At most this many messages are read for one transcript (the newest 20 pages). */
 export const MAX_TRANSCRIPT_MESSAGES = 1000;

@@ -5,12 +5,11 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { conversationRows } from '../../../shared/conversation';
-import { validateBody, z } from '../../../shared/inputs';
+import { subscriberKeys, validateBody, z } from '../../../shared/inputs';
 import { isIncoming, isSystemRow } from '../../../shared/messageItem';
 import { conversationOf, transcriptMessage, type TranscriptMessage } from '../../shared/transcript';
 import { recipient, whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
-import { subscriberKeys } from '../shared/subscriber';
 
 /** At most this many customer messages in a row are read (the newest 4 pages hold them). */
 export const MAX_UNANSWERED = 200;

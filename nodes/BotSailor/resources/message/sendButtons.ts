@@ -1,13 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
-import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
+import { checkFields, inputs, onFirstUse, refuse, subscriberKeys, z } from '../../../shared/inputs';
 import { sendRouting } from '../../shared/declarativeSend';
 import { type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
 import { mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
-import { subscriberKeys } from '../shared/subscriber';
 export const BUTTON_COUNT_TEXT = 'You can send between 1 and 3 reply buttons.';
 export const BUTTON_MEDIA_TEXT =
 	'When sending media with buttons, media_type must be one of: image, video, document.';

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
-import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
+import { checkFields, inputs, onFirstUse, refuse, subscriberKeys, z } from '../../../shared/inputs';
 import { sendRouting } from '../../shared/declarativeSend';
 import { type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import { checkedFile, uploadBinary, type CheckedFile } from '../../shared/upload';
@@ -8,7 +8,6 @@ import type { OperationDescription } from '../resource';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
 import { fileNameFromUrl, mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
-import { subscriberKeys } from '../shared/subscriber';
 
 const showSource = (source: string) => ({ show: { source: [source] } });
 

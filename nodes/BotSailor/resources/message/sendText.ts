@@ -1,12 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
-import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
+import { checkFields, inputs, onFirstUse, subscriberKeys, z } from '../../../shared/inputs';
 import { sendRouting } from '../../shared/declarativeSend';
 import { type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
-import { subscriberKeys } from '../shared/subscriber';
 
 const fields: INodeProperties[] = [
 	{

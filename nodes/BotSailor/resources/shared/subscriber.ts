@@ -1,17 +1,11 @@
 import type { PreSendAction } from 'n8n-workflow';
-import { inputs, validateBody, z } from '../../../shared/inputs';
+import { subscriberKeys, validateBody, z } from '../../../shared/inputs';
 import { confirmed, subscriberField } from '../common';
 
 /** The one subscriber an operation acts on (Subscriber, CRM Deal and Note operations): its field, its checked keys, a write on it. */
 
 /** The subscriber an operation acts on: from the number's subscribers, or typed as a phone number. Sent as `phone_number`. */
 export const subscriberLocator = () => subscriberField('subscriber');
-
-/** The body fields every subscriber operation has, for `validateBody`. */
-export const subscriberKeys = {
-	phone_number_id: inputs.required.describe('WhatsApp Number'),
-	phone_number: inputs.phoneNumber.describe('Subscriber'),
-};
 
 /** A write on one subscriber: the number and subscriber plus `extra` checked, the confirmation text as the output. */
 export function subscriberWrite(

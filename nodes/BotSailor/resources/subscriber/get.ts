@@ -1,8 +1,8 @@
-import { validateBody, z } from '../../../shared/inputs';
+import { subscriberKeys, validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
-import { subscriberKeys, subscriberLocator } from '../shared/subscriber';
+import { subscriberLocator } from '../shared/subscriber';
 
 export const get: OperationDescription = {
 	kind: 'read',

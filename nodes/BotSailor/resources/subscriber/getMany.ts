@@ -1,8 +1,7 @@
-import { inputs, validateBody, z } from '../../../shared/inputs';
+import { inputs, subscriberKeys, validateBody, z } from '../../../shared/inputs';
 import { paginate } from '../../shared/pagination';
 import type { OperationDescription } from '../resource';
 import { returnAllAndLimit, whatsAppNumber } from '../common';
-import { subscriberKeys } from '../shared/subscriber';
 
 export const getMany: OperationDescription = {
 	kind: 'read',

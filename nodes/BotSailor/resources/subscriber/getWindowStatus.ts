@@ -6,12 +6,12 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../../../shared/credential';
-import { validateBody, z } from '../../../shared/inputs';
+import { subscriberKeys, validateBody, z } from '../../../shared/inputs';
 import { platformTimeZone } from '../../../shared/platformTime';
 import { readWindowStatus } from '../../../shared/sessionWindow';
 import { conversationOf } from '../../shared/transcript';
 import { whatsAppNumber } from '../common';
-import { subscriberKeys, subscriberLocator } from '../shared/subscriber';
+import { subscriberLocator } from '../shared/subscriber';
 import type { OperationDescription } from '../resource';
 
 /**

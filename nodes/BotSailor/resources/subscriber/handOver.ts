@@ -6,12 +6,12 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { listRecords } from '../../../shared/envelope';
-import { inputs, refuse, validateBody, z } from '../../../shared/inputs';
+import { inputs, refuse, subscriberKeys, validateBody, z } from '../../../shared/inputs';
 import { requestBody, text } from '../../../shared/values';
 import { Steps } from '../../shared/steps';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
-import { subscriberKeys, subscriberLocator } from '../shared/subscriber';
+import { subscriberLocator } from '../shared/subscriber';
 import { teamMemberLocator } from './fields';
 
 /** How many of the most recently active subscribers "Least Busy" counts assignments among (pages of 100). */

@@ -5,12 +5,12 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { validateBody, z } from '../../../shared/inputs';
+import { subscriberKeys, validateBody, z } from '../../../shared/inputs';
 import { text } from '../../../shared/values';
 import { labelNamed, Steps } from '../../shared/steps';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
-import { subscriberKeys, subscriberLocator } from '../shared/subscriber';
+import { subscriberLocator } from '../shared/subscriber';
 import { optOutLabelField, optOutTarget } from './optOut';
 
 /**

@@ -7,13 +7,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { listRecords } from '../../../shared/envelope';
-import { refuse, validateBody, z } from '../../../shared/inputs';
+import { refuse, subscriberKeys, validateBody, z } from '../../../shared/inputs';
 import { requestBody, text } from '../../../shared/values';
 import { DEFAULT_OPT_OUT_LABEL } from '../../shared/optOut';
 import { labelNamed, Steps } from '../../shared/steps';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
-import { subscriberKeys, subscriberLocator } from '../shared/subscriber';
+import { subscriberLocator } from '../shared/subscriber';
 
 export { DEFAULT_OPT_OUT_LABEL, hasOptOutLabel } from '../../shared/optOut';
 

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, sendsInFlight } from '../../../shared/credential';
-import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
+import { checkFields, onFirstUse, subscriberKeys, z } from '../../../shared/inputs';
 import { sendRequest } from '../../../shared/transport';
 import { requestTemplate, type RequestOptionsParameter } from '../bulkSend';
 import { deliver } from '../delivery';
@@ -21,12 +21,7 @@ import { isOutsideWindowRefusal } from '../../../shared/sessionWindow';
 const SEND_URL = '/whatsapp/send';
 const TEMPLATE_URL = '/whatsapp/send/template';
 
-const schema = onFirstUse(() =>
-	z.object({
-		phone_number_id: inputs.required.describe('WhatsApp Number'),
-		phone_number: inputs.phoneNumber.describe('Subscriber'),
-	}),
-);
+const schema = onFirstUse(() => z.object(subscriberKeys));
 
 /** One link per answer, as `getSignedResumeUrl` gives it (n8n ≥ 1.104) or `$execution.resumeUrl` did before. */
 export function answerLink(context: IExecuteFunctions, parameters: Record<string, string>): string {
