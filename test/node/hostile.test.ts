@@ -505,7 +505,7 @@ describe('3. a failure that proves nothing left is "not sent", with a hint at th
 });
 
 describe('4. Retry-After: a floor and a ceiling, whatever it says', () => {
-	/** Each path with the floor of its first retry's wait: half its first backoff delay (backoffDelay's equal jitter). */
+	/** Each path with the floor of its first retry's wait: half its first backoff delay (retry.ts retryWait's equal jitter). */
 	const PATHS: Array<[string, INodeType, number]> = [
 		['bulk path', sendTextNode({ baseDelayMs: 80 }), 40],
 		['declarative path', declarative, DELIVERY_DEFAULTS.baseDelayMs / 2],
