@@ -2,8 +2,9 @@
  * Development tasks, run by the package scripts:
  * - `npm run generate` (gulp generate): after adding or renaming an operation, regenerates what is derived from the
  *   node descriptions: the canvas subtitles in the node files and the display names errors use
- *   (nodes/shared/displayNames.ts), the README's operations table, and the snapshot of
- *   what every operation shows and defaults per node version (test/node/versions.test.ts);
+ *   (nodes/shared/displayNames.ts), the README's operations table, and the record of
+ *   what every operation shows and defaults per node version (test/node/versions.json: it adds new versions
+ *   and operations, and never rewrites a recorded entry);
  * - `gulp build:icons`: copies the icons into dist/ for a build made with plain tsc (`n8n-node build` copies them).
  */
 const path = require('path');
@@ -37,6 +38,9 @@ exports.generate = series(
 	regenerate('read paths', 'test/node/operationKinds.test.ts', { UPDATE_READ_PATHS: '1' }, [
 		'--silent',
 	]),
-	regenerate('versions snapshot', 'test/node/versions.test.ts', {}, ['-u', '--silent']),
+	// Additions only: a new version or operation is recorded, a recorded entry is never rewritten.
+	regenerate('versions record', 'test/node/versions.test.ts', { UPDATE_VERSIONS: '1' }, [
+		'--silent',
+	]),
 );
 exports['build:icons'] = copyIcons;

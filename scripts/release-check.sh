@@ -5,6 +5,9 @@
 #   install (npm ci: the lock file as committed), lint, Prettier's check, build, unit tests, n8n's
 #   verification scanner (source and packed tarball), pack (what `npm publish` would upload, listed).
 # Usage: bash scripts/release-check.sh   (from any directory; Node 24 and npm 11 on PATH)
+# RELEASE_CHECK_UNIT_TESTS=elsewhere: only .ci/run sets it, because its fresh-clone check runs the same
+# `npm test` (the README's command, in a fresh clone) and one run of the suite per CI run is enough. The publish
+# workflow never sets it: a release always runs the unit tests here.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 step() { echo "=== release check: $* ===" >&2; }
@@ -15,9 +18,13 @@ npm run lint
 step "format check"
 npm run format:check # Prettier, with the node-cli template's settings (.prettierrc.js)
 step "build"
-npm run build
-step "unit tests"
-npm test
+bash scripts/build-if-stale.sh --force # npm run build, stamped so the tests after it do not build again
+if [ "${RELEASE_CHECK_UNIT_TESTS:-here}" = elsewhere ]; then
+  step "unit tests: run by the caller's fresh-clone check (RELEASE_CHECK_UNIT_TESTS=elsewhere)"
+else
+  step "unit tests"
+  npm test
+fi
 step "n8n verification scanner"
 npm run scan
 step "pack (dry run: the files npm publish uploads)"

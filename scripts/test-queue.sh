@@ -109,7 +109,7 @@ done
 say "PostgreSQL $("$pg_bin/postgres" --version | grep -oE '[0-9]+\.[0-9]+' | head -1) on 127.0.0.1:$pg_port, Redis $(redis-server --version | sed -E 's/.*v=([^ ]+).*/\1/') on 127.0.0.1:$redis_port, in $work"
 
 # --- 3. build, n8n, the run --------------------------------------------------------------------------------
-npm run build >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
+bash scripts/build-if-stale.sh >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
 n8n_bin="$(bash "$root/scripts/provision-n8n.sh")"
 QUEUE_WORK="$work" PSQL="$pg_bin/psql" PG_PORT="$pg_port" REDIS_PORT="$redis_port" N8N_BIN_DIR="$n8n_bin" \
   node "$root/node_modules/tsx/dist/cli.mjs" "$root/test/queue/run.ts"

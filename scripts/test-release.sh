@@ -99,7 +99,7 @@ cleanup() {
 trap cleanup EXIT
 
 # The build under test, and the previous release built from its recorded commit with the same toolchain.
-npm run build >/dev/null
+bash scripts/build-if-stale.sh
 npm pack --pack-destination "$work" --json 2>/dev/null | node -e 'const [p] = JSON.parse(require("fs").readFileSync(0, "utf8")); require("fs").renameSync(process.argv[1] + "/" + p.filename, process.argv[1] + "/next.tgz")' "$work"
 next_version=$(node -p 'require("./package.json").version')
 read -r previous_version previous_commit previous_stores_memory < <(node -e '

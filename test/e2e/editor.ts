@@ -6,7 +6,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { OWNER } from './n8n';
+import { OWNER, PINNED_N8N_VERSION, installedN8nVersion } from './n8n';
 
 /** The Chromium the browser checks launch, or undefined when there is none to launch. */
 export function chromiumPath(): string | undefined {
@@ -57,13 +57,41 @@ export async function signedInEditor(
 }
 
 /**
- * A test that drives the editor: without a Chromium to launch it is reported as skipped (jest's summary counts it)
- * and the reason is printed, never counted as passed. `.ci/run` installs Debian's chromium when it can.
+ * Whether a browser check runs: with a Chromium it runs; without one it fails on the pinned n8n (what CI and the
+ * README's screenshots stand on: `.ci/run` installs Debian's chromium, and a browser check that silently stopped
+ * running would leave CI green) and is skipped on any other n8n.
+ */
+export function chromiumVerdict(
+	n8nVersion: string,
+	chromium: string | undefined,
+): 'run' | 'fail' | 'skip' {
+	if (chromium) return 'run';
+	return n8nVersion === PINNED_N8N_VERSION ? 'fail' : 'skip';
+}
+
+/**
+ * A test that drives a browser (chromiumVerdict): a skip is reported as skipped (jest's summary counts it) with the
+ * reason printed, never counted as passed; a failure names what is missing.
  */
 export function withChromium(what: string): jest.It {
-	if (chromiumPath()) return test;
+	const where = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+	const verdict = chromiumVerdict(installedN8nVersion(), chromiumPath());
+	if (verdict === 'run') return test;
+	if (verdict === 'fail') {
+		const failing = (name: string, _fn?: unknown, timeout?: number) =>
+			test(
+				name,
+				() => {
+					throw new Error(
+						`no Chromium at ${where} on the pinned n8n ${PINNED_N8N_VERSION}: ${what} must run here (apt-get install chromium, or set CHROMIUM_PATH)`,
+					);
+				},
+				timeout,
+			);
+		return failing as unknown as jest.It;
+	}
 	process.stdout.write(
-		`SKIPPED (no Chromium at ${process.env.CHROMIUM_PATH || '/usr/bin/chromium'}: apt-get install chromium, or set CHROMIUM_PATH): ${what}\n`,
+		`SKIPPED (no Chromium at ${where}: apt-get install chromium, or set CHROMIUM_PATH): ${what}\n`,
 	);
 	return test.skip;
 }

@@ -74,9 +74,12 @@ export function sinceN8n(minimum: string, reason: string): jest.It {
 	return test.skip;
 }
 
+/** The n8n the package is pinned to (the n8n-core its unit tests run in): every e2e file and browser check runs on it. */
+export const PINNED_N8N_VERSION = '2.41.1';
+
 /** The version N8N_VERSION names (what provision() installs), without provisioning. */
 export function installedN8nVersion(): string {
-	return process.env.N8N_VERSION || '2.41.1';
+	return process.env.N8N_VERSION || PINNED_N8N_VERSION;
 }
 
 export interface N8nInstance {

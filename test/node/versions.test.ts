@@ -1,15 +1,22 @@
 /**
  * What a saved workflow gets, per node version: for every resource and operation, the parameters the
  * node shows and their defaults (values equal to a default are not stored in a workflow, so a changed
- * default changes saved workflows). The snapshot fails any edit that changes them; such a change must be
- * a new node version (docs/versioning.md), and only that version's snapshot may change.
+ * default changes saved workflows). test/node/versions.json records them; this test fails any edit that
+ * changes or removes a recorded entry, and any version or operation that is not recorded yet. Such a change
+ * must be a new node version (docs/versioning.md). Additions only: `npm run generate` (UPDATE_VERSIONS=1)
+ * records a new version or a new operation and never rewrites an entry that is already recorded; a deleted
+ * or renamed record file fails, it is never written afresh by a plain test run.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { NodeHelpers, type INode, type INodeParameters } from 'n8n-workflow';
 import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
 import { describedOperations } from '../reliability/checks';
 
 const nodeType = new BotSailor();
 const versions = nodeType.description.version as number[];
+const RECORD = join(__dirname, 'versions.json');
+type Record = { [version: string]: { [operation: string]: INodeParameters | null } };
 
 function shownWithDefaults(
 	typeVersion: number,
@@ -34,23 +41,60 @@ function shownWithDefaults(
 	);
 }
 
+/** Every version's shown parameters and defaults, now (JSON-normalised, as the record holds them). */
+function current(): Record {
+	const operations = describedOperations();
+	return Object.fromEntries(
+		versions.map((typeVersion) => [
+			String(typeVersion),
+			Object.fromEntries(
+				operations.map(({ resource, operation }) => [
+					`${resource}.${operation}`,
+					JSON.parse(JSON.stringify(shownWithDefaults(typeVersion, resource, operation))),
+				]),
+			),
+		]),
+	) as Record;
+}
+
+/** UPDATE_VERSIONS=1 (npm run generate): adds what is missing, keeps every recorded entry as it is. */
+function recordAdditions(now: Record): void {
+	const recorded: Record = existsSync(RECORD) ? JSON.parse(readFileSync(RECORD, 'utf8')) : {};
+	for (const [version, operations] of Object.entries(now)) {
+		recorded[version] ??= {};
+		for (const [operation, shown] of Object.entries(operations))
+			if (!(operation in recorded[version])) recorded[version][operation] = shown;
+	}
+	writeFileSync(RECORD, `${JSON.stringify(recorded, null, '\t')}\n`);
+}
+
 describe('node versions', () => {
+	const now = current();
+	if (process.env.UPDATE_VERSIONS === '1') recordAdditions(now);
+
 	it('has the versions docs/versioning.md lists, the newest as default', () => {
 		expect(versions).toEqual([1, 1.1]);
 		expect(nodeType.description.defaultVersion).toBe(1.1);
 	});
 
-	it.each(versions)('version %s: the parameters and defaults of every operation', (typeVersion) => {
-		const operations = describedOperations();
-		expect(operations.length).toBe(71); // 63 endpoints + Message → Download Media, Send and Wait for Response, Get Transcript, Get Unanswered; Subscriber → Opt Out, Opt In, Hand Over to a Person, Get Window Status
-		const shown = Object.fromEntries(
-			operations.map(({ resource, operation }) => [
-				`${resource}.${operation}`,
-				shownWithDefaults(typeVersion, resource, operation),
-			]),
-		);
-		expect(shown).toMatchSnapshot();
+	it('the record exists (a missing file fails; it is never written by a plain test run)', () => {
+		expect(existsSync(RECORD)).toBe(true);
 	});
+
+	it.each(versions)(
+		'version %s: every recorded operation shows the same parameters and defaults; every operation is recorded',
+		(typeVersion) => {
+			const recorded = (JSON.parse(readFileSync(RECORD, 'utf8')) as Record)[String(typeVersion)];
+			expect(recorded).toBeDefined();
+			const shown = now[String(typeVersion)];
+			// Removed or renamed: saved workflows with that operation would break.
+			expect(Object.keys(recorded).filter((operation) => !(operation in shown))).toEqual([]);
+			// Not recorded yet: `npm run generate` adds it (it never rewrites a recorded entry).
+			expect(Object.keys(shown).filter((operation) => !(operation in recorded))).toEqual([]);
+			for (const [operation, parameters] of Object.entries(recorded))
+				expect({ [operation]: shown[operation] }).toEqual({ [operation]: parameters });
+		},
+	);
 
 	it('versions 1 and 1.1 differ only in Send Template', () => {
 		const differing = describedOperations()

@@ -6,6 +6,8 @@
  * process. Checks, with numbers: (a) every example runs on a worker with the right output; (b) an
  * active polling trigger starts one execution per customer message across a restart of the main;
  * (c) the webhook trigger with duplicate deliveries landing on the main and on the webhook processor;
+ * (b) and (c) under both of n8n's poll schedulings in this one start-up: first with the durable scheduler's
+ * poll cursors on, then with the main, the webhook processor and the workers restarted on n8n's defaults;
  * (d) 2,000 sends split over both workers against a platform capped at 10 concurrent requests that answers in
  * 300 ms ± 30 %: each worker keeps its own adaptive pace under the default ceiling (Max Sends in Flight unset).
  * Prints the figures at the end; exits non-zero when any check fails.
@@ -71,17 +73,20 @@ const CEILING = process.env.QUEUE_MAX_SENDS_IN_FLIGHT
 const POLL_MESSAGES = Number(process.env.QUEUE_POLL_MESSAGES ?? 8);
 const WEBHOOK_SECRET = 'queue-Secret-51c2';
 const HOOK_ID = 'bs-queue-webhook';
-// The durable scheduler's poll cursors (n8n 2.36+, off by default): QUEUE_DURABLE_CURSORS=1 sets all four switches
-// (n8n keeps them off with a warning otherwise). CI runs this file both ways; the README quotes both.
-const DURABLE = process.env.QUEUE_DURABLE_CURSORS === '1';
-const DURABLE_ENV: NodeJS.ProcessEnv = DURABLE
-	? {
-			N8N_SCHEDULER_ENABLED: 'true',
-			N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
-			N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
-			N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
-		}
-	: {};
+// The durable scheduler's poll cursors (n8n 2.36+, off by default) need all four switches (n8n keeps them off with a
+// warning otherwise). The cluster starts with them on; (b) and (c) run again after a restart on n8n's defaults
+// (without them), so one start-up covers both schedulings (docs/queue-mode.md quotes both).
+const DURABLE_ENV: NodeJS.ProcessEnv = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+};
+/** An instance's environment on n8n's default scheduling: the durable switches removed. */
+const plain = (n8n: N8nInstance): N8nInstance => ({
+	...n8n,
+	env: Object.fromEntries(Object.entries(n8n.env).filter(([name]) => !(name in DURABLE_ENV))),
+});
 
 function required(name: string): string {
 	const value = process.env[name];
@@ -394,12 +399,21 @@ async function main(): Promise<void> {
 			file: file.split('/').pop()!,
 			...queued(workflow, openAi),
 		}));
-	const pollWorkflow = triggerWorkflow({
-		id: 'bsQueuePoll',
-		webhookId: 'bs-queue-poll',
-		phoneNumberId: NUMBER,
-		pollingOnly: true,
-	});
+	// One polling workflow per scheduling, so each pass starts from a workflow that has never polled.
+	const pollWorkflows = {
+		durable: triggerWorkflow({
+			id: 'bsQueuePoll',
+			webhookId: 'bs-queue-poll',
+			phoneNumberId: NUMBER,
+			pollingOnly: true,
+		}),
+		defaults: triggerWorkflow({
+			id: 'bsQueuePollDefaults',
+			webhookId: 'bs-queue-poll-defaults',
+			phoneNumberId: NUMBER,
+			pollingOnly: true,
+		}),
+	};
 	const hookWorkflow = triggerWorkflow({
 		id: 'bsQueueWebhook',
 		webhookId: HOOK_ID,
@@ -410,14 +424,15 @@ async function main(): Promise<void> {
 	mkdirSync(dir, { recursive: true });
 	for (const workflow of [
 		...examples.map((example) => example.workflow),
-		pollWorkflow,
+		pollWorkflows.durable,
+		pollWorkflows.defaults,
 		hookWorkflow,
 		sendsWorkflow(SENDS / 2),
 	]) {
 		writeFileSync(join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
 	}
 	await cliOk(mainN8n, ['import:workflow', '--separate', `--input=${dir}`]);
-	log(`imported ${examples.length} examples and 3 test workflows (${elapsed()})`);
+	log(`imported ${examples.length} examples and 4 test workflows (${elapsed()})`);
 
 	// All four start together (the import ran the database migrations already).
 	// Concurrency 1: a worker takes one job at a time, so two jobs queued together run on both workers.
@@ -633,11 +648,14 @@ async function main(): Promise<void> {
 		workflowId: string,
 		count: number,
 		timeoutMs: number,
+		earlier: Set<string>,
 	) => {
 		const items = new Map<string, string[]>();
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const executions = await executionsOf(current, workflowId);
+			const executions = (await executionsOf(current, workflowId)).filter(
+				(execution) => !earlier.has(execution.id),
+			);
 			for (const execution of executions.filter(
 				(entry) => entry.status !== 'running' && entry.status !== 'new' && !items.has(entry.id),
 			)) {
@@ -655,79 +673,90 @@ async function main(): Promise<void> {
 		}
 	};
 
-	// (b) the polling trigger across a restart of the main ---------------------------------------------
-	sim.reset();
-	sim.state.webhooks.configure(NUMBER, { urls: {} });
-	sim.clearRequests();
-	await publish(session, pollWorkflow.id);
-	// The first poll only sets the cursor (messages before it are history): wait for it. Activation polls at
-	// once; in n8n's legacy scheduling that poll's cursor is kept.
-	const activated = Date.now();
-	const firstPollBy = activated + 120_000;
-	while (sim.requests.length === 0 && Date.now() < firstPollBy) await sleep(250);
-	check('(b) the trigger polled after activation', () =>
-		expect(sim.requests.length).toBeGreaterThan(0),
-	);
-	await sleep(3000);
-	if (DURABLE) {
-		// With durable cursors n8n 2.41.1 drops the activation poll's cursor (it runs as a test poll, which
-		// commits none): the first scheduled poll, up to a minute later, sets it. Messages before are history.
-		const afterActivationPoll = durableCursorScope(pollWorkflow.id) || 'none';
-		while (!durableCursorScope(pollWorkflow.id) && Date.now() < firstPollBy) await sleep(1000);
-		const committed = durableCursorScope(pollWorkflow.id);
-		check('(b) a scheduled poll committed the durable cursor', () =>
-			expect(committed).toBe(`newMessage:${NUMBER}`),
+	// (b) the polling trigger across a restart of the main, under one of n8n's poll schedulings ------------
+	const pollAcrossMainRestart = async (durable: boolean) => {
+		const pollWorkflow = durable ? pollWorkflows.durable : pollWorkflows.defaults;
+		const earlier = new Set(
+			(await executionsOf(session, pollWorkflow.id)).map((entry) => entry.id),
+		);
+		sim.reset();
+		sim.state.webhooks.configure(NUMBER, { urls: {} });
+		sim.clearRequests();
+		await publish(session, pollWorkflow.id);
+		// The first poll only sets the cursor (messages before it are history): wait for it. Activation polls at
+		// once; in n8n's legacy scheduling that poll's cursor is kept.
+		const activated = Date.now();
+		const firstPollBy = activated + 120_000;
+		while (sim.requests.length === 0 && Date.now() < firstPollBy) await sleep(250);
+		check('(b) the trigger polled after activation', () =>
+			expect(sim.requests.length).toBeGreaterThan(0),
+		);
+		await sleep(3000);
+		if (durable) {
+			// With durable cursors n8n 2.41.1 drops the activation poll's cursor (it runs as a test poll, which
+			// commits none): the first scheduled poll, up to a minute later, sets it. Messages before are history.
+			const afterActivationPoll = durableCursorScope(pollWorkflow.id) || 'none';
+			while (!durableCursorScope(pollWorkflow.id) && Date.now() < firstPollBy) await sleep(1000);
+			const committed = durableCursorScope(pollWorkflow.id);
+			check('(b) a scheduled poll committed the durable cursor', () =>
+				expect(committed).toBe(`newMessage:${NUMBER}`),
+			);
+			figures.push(
+				`(b) durable cursor: scope after the activation poll ${afterActivationPoll}; committed by the first scheduled poll ${Math.round((Date.now() - activated) / 1000)} s after activation`,
+			);
+		}
+		const pollMessages: ConversationMessage[] = [];
+		const write = (index: number) =>
+			pollMessages.push(
+				addMessage(sim.state, {
+					phone_number_id: NUMBER,
+					phone_number: `1555040${String(index).padStart(4, '0')}`,
+					text: `poll ${index}`,
+				}),
+			);
+		const half = Math.floor(POLL_MESSAGES / 2);
+		for (let index = 0; index < half; index++) write(index);
+		const firstHalf = await polledItems(session, pollWorkflow.id, half, 150_000, earlier);
+		log(
+			`(b) ${firstHalf.length} of the first ${half} messages polled; restarting the main (${elapsed()})`,
+		);
+		await mainProc.stop();
+		for (let index = half; index < POLL_MESSAGES; index++) write(index); // written while the main is down
+		stopped.push(mainProc);
+		mainProc = await startMain(durable ? mainN8n : plain(mainN8n));
+		session = new Session(mainN8n.url);
+		await session.login();
+		await polledItems(session, pollWorkflow.id, POLL_MESSAGES, 180_000, earlier);
+		await sleep(65_000); // one more poll: nothing seen twice
+		const pollExecutions = (await executionsOf(session, pollWorkflow.id)).filter(
+			(execution) => !earlier.has(execution.id),
+		);
+		await unpublish(session, pollWorkflow.id);
+		const polled: string[] = [];
+		let pollOnWorkers = 0;
+		for (const execution of pollExecutions) {
+			const run = await runOf(mainN8n, session, execution.id);
+			check(`(b) poll execution ${execution.id} succeeded`, () =>
+				expect(run.status).toBe('success'),
+			);
+			polled.push(...triggerItems(run).items.map((item) => String(item.wa_message_id)));
+			if (workerOf(workers, execution.id).length === 1) pollOnWorkers++;
+		}
+		const perMessage = pollMessages.map(
+			(message) => polled.filter((id) => id === message.wa_message_id).length,
 		);
 		figures.push(
-			`(b) durable cursor: scope after the activation poll ${afterActivationPoll}; committed by the first scheduled poll ${Math.round((Date.now() - activated) / 1000)} s after activation`,
+			`(b) polling trigger (New Message) across a main restart, durable poll cursors ${durable ? 'on' : 'off'}: ${POLL_MESSAGES} messages (${POLL_MESSAGES - half} written while the main was down) → ${pollExecutions.length} executions, ${perMessage.filter((count) => count === 1).length} messages started exactly once, ${polled.length} items in all; executions on workers: ${pollOnWorkers}`,
 		);
-	}
-	const pollMessages: ConversationMessage[] = [];
-	const write = (index: number) =>
-		pollMessages.push(
-			addMessage(sim.state, {
-				phone_number_id: NUMBER,
-				phone_number: `1555040${String(index).padStart(4, '0')}`,
-				text: `poll ${index}`,
-			}),
+		check('(b) each message exactly once', () =>
+			expect(perMessage).toEqual(pollMessages.map(() => 1)),
 		);
-	const half = Math.floor(POLL_MESSAGES / 2);
-	for (let index = 0; index < half; index++) write(index);
-	const firstHalf = await polledItems(session, pollWorkflow.id, half, 150_000);
-	log(
-		`(b) ${firstHalf.length} of the first ${half} messages polled; restarting the main (${elapsed()})`,
-	);
-	await mainProc.stop();
-	for (let index = half; index < POLL_MESSAGES; index++) write(index); // written while the main is down
-	stopped.push(mainProc);
-	mainProc = await startMain(mainN8n);
-	session = new Session(mainN8n.url);
-	await session.login();
-	await polledItems(session, pollWorkflow.id, POLL_MESSAGES, 180_000);
-	await sleep(65_000); // one more poll: nothing seen twice
-	const pollExecutions = await executionsOf(session, pollWorkflow.id);
-	await unpublish(session, pollWorkflow.id);
-	const polled: string[] = [];
-	let pollOnWorkers = 0;
-	for (const execution of pollExecutions) {
-		const run = await runOf(mainN8n, session, execution.id);
-		check(`(b) poll execution ${execution.id} succeeded`, () => expect(run.status).toBe('success'));
-		polled.push(...triggerItems(run).items.map((item) => String(item.wa_message_id)));
-		if (workerOf(workers, execution.id).length === 1) pollOnWorkers++;
-	}
-	const perMessage = pollMessages.map(
-		(message) => polled.filter((id) => id === message.wa_message_id).length,
-	);
-	figures.push(
-		`(b) polling trigger (New Message) across a main restart, durable poll cursors ${DURABLE ? 'on' : 'off'}: ${POLL_MESSAGES} messages (${POLL_MESSAGES - half} written while the main was down) → ${pollExecutions.length} executions, ${perMessage.filter((count) => count === 1).length} messages started exactly once, ${polled.length} items in all; executions on workers: ${pollOnWorkers}`,
-	);
-	check('(b) each message exactly once', () =>
-		expect(perMessage).toEqual(pollMessages.map(() => 1)),
-	);
-	check('(b) nothing else started', () => expect(polled).toHaveLength(POLL_MESSAGES));
-	check('(b) poll executions ran on workers', () =>
-		expect(pollOnWorkers).toBe(pollExecutions.length),
-	);
+		check('(b) nothing else started', () => expect(polled).toHaveLength(POLL_MESSAGES));
+		check('(b) poll executions ran on workers', () =>
+			expect(pollOnWorkers).toBe(pollExecutions.length),
+		);
+	};
+	await pollAcrossMainRestart(true);
 
 	// (c) the webhook trigger, duplicates landing on different processes --------------------------------
 	const urlOf = (n8n: N8nInstance) => productionUrl(n8n, HOOK_ID, WEBHOOK_SECRET);
@@ -851,39 +880,41 @@ async function main(): Promise<void> {
 		return measured;
 	};
 	const withPublication = await duplicates(
-		DURABLE
-			? 'N8N_USE_WORKFLOW_PUBLICATION_SERVICE on (needed by durable cursors)'
-			: 'n8n default settings',
+		'N8N_USE_WORKFLOW_PUBLICATION_SERVICE on (needed by durable cursors)',
 	);
-	let withDefaults = withPublication;
-	if (DURABLE) {
-		// n8n's defaults (no publication service): the main and the webhook processor restarted without the durable switches.
-		log(
-			`(c) restarting the main and the webhook processor with n8n's default scheduling (${elapsed()})`,
-		);
-		stopped.push(mainProc, webhookProc);
-		await Promise.all([mainProc.stop(), webhookProc.stop()]);
-		const plain = (n8n: N8nInstance): N8nInstance => ({
-			...n8n,
-			env: Object.fromEntries(Object.entries(n8n.env).filter(([name]) => !(name in DURABLE_ENV))),
-		});
-		[mainProc, webhookProc] = await Promise.all([
-			startMain(plain(mainN8n)),
-			launch('webhook', plain(webhookN8n), ['webhook'], answers(`${webhookN8n.url}/healthz`)),
-		]);
-		session = new Session(mainN8n.url);
-		await session.login();
-		withDefaults = await duplicates('n8n default settings');
-	}
+	// n8n's defaults (no publication service, legacy poll scheduling): every process restarted without the durable
+	// switches, then (c) and (b) again.
+	log(
+		`restarting the main, the webhook processor and the workers on n8n's defaults (${elapsed()})`,
+	);
+	stopped.push(mainProc, webhookProc, ...workers);
+	await Promise.all([mainProc, webhookProc, ...workers].map(async (proc) => await proc.stop()));
+	const restarted = await Promise.all([
+		startMain(plain(mainN8n)),
+		launch('webhook', plain(webhookN8n), ['webhook'], answers(`${webhookN8n.url}/healthz`)),
+		...workerN8n.map(
+			async (n8n, index) =>
+				await launch(
+					`worker-${index + 1}`,
+					plain(n8n),
+					['worker', '--concurrency=1'],
+					async (proc) => /n8n worker is now ready/.test(proc.output),
+				),
+		),
+	]);
+	[mainProc, webhookProc] = restarted;
+	workers.splice(0, workers.length, ...restarted.slice(2));
+	session = new Session(mainN8n.url);
+	await session.login();
+	const withDefaults = await duplicates('n8n default settings');
+	await pollAcrossMainRestart(false);
 	// What the README states, as measured on n8n 2.41.1: the memory holds within a process only. A copy that lands
 	// on another process starts a second execution, also seconds after the first run (the static data snapshot is
 	// not consulted there in time). If this ever changes, the README's "Duplicate webhooks across processes" must too.
-	for (const [setting, measured] of DURABLE
-		? ([
-				['publication service on', withPublication],
-				['defaults', withDefaults],
-			] as const)
-		: ([['defaults', withDefaults]] as const)) {
+	for (const [setting, measured] of [
+		['publication service on', withPublication],
+		['defaults', withDefaults],
+	] as const) {
 		check(`(c) ${setting}: a copy on the other process starts a second execution`, () =>
 			expect(measured.slice(1).map((entry) => entry.executions)).toEqual([
 				2 * ROUNDS,

@@ -1,0 +1,55 @@
+/**
+ * Which e2e file runs on which n8n, and why (docs/testing.md has the table). On the pinned n8n every file
+ * runs. On the 1.x versions CI also runs (the supported floor and the latest 1.x), the files that exercise what
+ * differs between n8n versions run; a file whose every test needs something the version lacks is not started at
+ * all (each file starts its own n8n, about half a minute), and the reason is printed instead.
+ * Plain JavaScript: test/e2e/jest.config.js reads it.
+ */
+const PINNED = '2.41.1';
+
+/** Per file: the oldest n8n it proves something on, and what it proves there (or why not before). */
+const FILES = {
+	n8n: {
+		since: '1.0.0',
+		proves:
+			'declarative routing and Options, the credential test, the polling trigger, every example',
+	},
+	sendAndWait: { since: '1.0.0', proves: "Send and Wait on the version's waiting-execution links" },
+	webhookTrigger: { since: '1.0.0', proves: "the Webhook Trigger on the version's webhook server" },
+	media: { since: '1.0.0', proves: "Download Media and uploads through the version's binary data" },
+	aiAgent: {
+		since: '1.109.0',
+		proves: 'the nodes as AI Agent tools',
+		before: 'n8n before 1.109 runs no declarative tool node that has load-options methods',
+	},
+	mcpServer: {
+		since: '1.109.0',
+		proves: "the nodes as tools of n8n's MCP Server Trigger",
+		before: 'n8n before 1.109 runs no declarative tool node that has load-options methods',
+	},
+	receptionist: {
+		since: '2.0.0',
+		proves: 'the AI receptionist example as shipped',
+		before:
+			"the example's AI Agent 3.1 exists from n8n 2.0 (the receptionist's operations as tools on 1.x: aiAgent.e2e on 1.123.81)",
+	},
+};
+
+function versionAtLeast(version, minimum) {
+	const [a, b] = [version, minimum].map((text) => text.split('.').map(Number));
+	for (let index = 0; index < 3; index++) if (a[index] !== b[index]) return a[index] > b[index];
+	return true;
+}
+
+/** The files that run on `version`, and those that do not with the reason. */
+function e2eFilesFor(version) {
+	const run = [];
+	const notRun = [];
+	for (const [file, entry] of Object.entries(FILES)) {
+		if (version === PINNED || versionAtLeast(version, entry.since)) run.push(file);
+		else notRun.push({ file, reason: `${entry.before} (it proves ${entry.proves})` });
+	}
+	return { run, notRun };
+}
+
+module.exports = { PINNED, FILES, e2eFilesFor, versionAtLeast };
