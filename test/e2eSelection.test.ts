@@ -30,7 +30,6 @@ describe('which e2e file runs on which n8n', () => {
 		expect(notRun).toEqual([]);
 		expect(run.slice().sort()).toEqual(e2eFiles);
 	});
-	});
 
 	it('on the 1.x versions CI runs, leaves out only files with a reason, and runs the version-sensitive ones', () => {
 		for (const version of ['1.85.4', '1.123.81']) {
