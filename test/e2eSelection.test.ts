@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a test reading and (in record mode) writing files in the repository, not node code */
 /**
  * What CI's e2e runs cover (test/e2e/versions.js, docs/testing.md): every e2e file is listed, so a new file runs on
  * the pinned n8n at least and says where else; a browser check without a Chromium fails on the pinned n8n and is a

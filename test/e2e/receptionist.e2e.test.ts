@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives a real n8n from plain Node.js, not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives a real n8n from plain Node.js, not node code */
 /**
  * The AI receptionist example (examples/ai-receptionist.json) run for real in n8n 2.41.1: published, the simulator
  * posting the platform's webhooks (incoming and outgoing messages, status changes) to the BotSailor Webhook

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a test reading and (in record mode) writing files in the repository, not node code */
 /**
  * What a saved workflow gets, per node version: for every resource and operation, the parameters the
  * node shows and their defaults (values equal to a default are not stored in a workflow, so a changed
