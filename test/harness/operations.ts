@@ -538,7 +538,7 @@ export const catalog: CatalogEntry[] = [
 				parameter: 'Max Characters',
 				invalid: [
 					{ why: 'letters', value: 'lots' },
-					{ why: 'under the least (100)', value: 50 },
+					{ why: 'under the least (500)', value: 499 },
 				],
 			},
 			{

@@ -133,7 +133,7 @@ describe('Message → Get Transcript', () => {
 				say(`m${index}`, index % 2 ? 'bot' : 'user'),
 			);
 			fx.sim.state.conversationOrder = order;
-			const { items, error } = await transcript({ lastMessages: 60 });
+			const { items, error } = await transcript({ lastMessages: 60, maxCharacters: 100_000 });
 			expect(error).toBeUndefined();
 			const lines = String(items[0].json.transcript).split('\n');
 			expect(lines).toHaveLength(60);
@@ -155,12 +155,12 @@ describe('Message → Get Transcript', () => {
 		it('the character budget keeps the newest messages and says it cut', async () => {
 			for (let index = 0; index < 120; index++) say(`message number ${index}`);
 			fx.sim.state.conversationOrder = order;
-			const { items } = await transcript({ lastMessages: 1000, maxCharacters: 300 });
+			const { items } = await transcript({ lastMessages: 1000, maxCharacters: 1500 });
 			const text = String(items[0].json.transcript);
-			expect(text.length).toBeLessThanOrEqual(300);
+			expect(JSON.stringify(items[0].json).length).toBeLessThanOrEqual(1500);
 			expect(text.endsWith('customer: message number 119')).toBe(true);
 			expect(items[0].json.truncated).toBe(true);
-			// 300 characters are a dozen lines: one page is enough in either order.
+			// 1,500 characters are a few messages: one page is enough in either order.
 			expect(new Set(reads().map((request) => request.body.offset)).size).toBeLessThanOrEqual(
 				order === 'newestFirst' ? 1 : 5,
 			);
@@ -181,8 +181,9 @@ describe('Message → Get Transcript', () => {
 
 	it('the newest message alone over the budget: its beginning, cut', async () => {
 		say('x'.repeat(500));
-		const { items } = await transcript({ maxCharacters: 100 });
-		expect(String(items[0].json.transcript)).toHaveLength(100);
+		const { items } = await transcript({ maxCharacters: 600 });
+		expect(JSON.stringify(items[0].json).length).toBeLessThanOrEqual(600);
+		expect(String(items[0].json.transcript)).toMatch(/^customer: x{100,}…$/);
 		expect(items[0].json).toMatchObject({ count: 1, truncated: true });
 	});
 

@@ -10,7 +10,27 @@ import { isRecord, requestBody, text } from '../../shared/values';
  * A conversation as a model reads it (Message → Get Transcript and Get Unanswered): each row of the one
  * conversation reader (nodes/shared/conversation.ts) as a role-tagged line, `customer:`, `bot:`,
  * `agent <name>:` or `system:`, media as `[photo: caption]`, templates as their body text.
+ *
+ * Customer text is data (issue 42): every text a row carries (messages, captions, file and place names, the
+ * agent's name) is folded onto one line by `foldText`, so a message is exactly one line and every line starts
+ * with the speaker the platform recorded; no text a customer writes can start a line.
  */
+
+/**
+ * Whatever can start a new line or hide text for a reader: C0 and C1 control characters (line feed, carriage
+ * return, vertical tab, form feed, NEL U+0085 among them), the Unicode line and paragraph separators
+ * (U+2028, U+2029), and the bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069), which make
+ * text display in another order than a model reads it.
+ */
+const LINE_BREAKING = /[\p{Cc}\p{Zl}\p{Zp}\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * A text on one line: each line break and control character (LINE_BREAKING) becomes a space, and every run of
+ * white space one space, so that no text can start a line of a transcript or pad its way to look like one.
+ */
+export function foldText(value: string): string {
+	return value.replace(LINE_BREAKING, ' ').replace(/\s+/g, ' ').trim();
+}
 
 /** The conversation of the operation's request (phone_number_id and phone_number already checked by its preSend). */
 export async function conversationOf(
@@ -88,23 +108,24 @@ export function transcriptMessage(row: IDataObject): TranscriptMessage {
 	const fields = rowFields(row);
 	const sender = String(fields.sender);
 	const role = roleOf(sender);
-	const agentName = role === 'agent' ? text(row.agent_name) : undefined;
+	const agentName = role === 'agent' ? foldText(text(row.agent_name) ?? '') : '';
 	return {
 		role,
-		name: agentName ?? null,
+		name: agentName || null,
 		sender,
-		text: readableText(row, fields),
+		text: foldText(readableText(row, fields)),
 		message_type: String(fields.message_type ?? ''),
 		at: String(row.conversation_time ?? ''),
 		wa_message_id: text(row.wa_message_id) ?? null,
 	};
 }
 
-/** `customer: …`, `agent Alex:` …; with the time first when asked. */
+/** `customer: …`, `agent Alex:` …; with the time first when asked. The message's text is already on one line (foldText). */
 export function transcriptLine(message: TranscriptMessage, withTime = false): string {
 	const who = message.role === 'agent' && message.name ? `agent ${message.name}` : message.role;
-	const line = `${who}: ${message.text.replace(/\s*\n\s*/g, ' ').trim()}`;
-	return withTime && message.at ? `[${message.at}] ${line}` : line;
+	const line = `${who}: ${foldText(message.text)}`;
+	const at = foldText(message.at);
+	return withTime && at ? `[${at}] ${line}` : line;
 }
 
 /**

@@ -21,6 +21,12 @@ import type { OperationDescription } from '../resource';
 /** At most this many messages are read for one transcript (the newest 20 pages). */
 export const MAX_TRANSCRIPT_MESSAGES = 1000;
 
+/**
+ * The smallest Max Characters: room for the item's own fields (about 170 characters) and one message's entry
+ * (about 200 with its ID and times) with the beginning of its text.
+ */
+export const MIN_CHARACTERS = 500;
+
 function wholeNumber(
 	context: IExecutePaginationFunctions,
 	name: string,
@@ -70,52 +76,128 @@ async function getTranscript(
 			);
 	}
 	const budget = wholeNumber(this, 'maxCharacters', 'Max Characters', 6000, {
-		min: 100,
+		min: MIN_CHARACTERS,
 		max: 1_000_000,
 	});
 	const includeSystem = options.includePanelEvents !== false;
 	const withTimes = options.includeTimes === true;
 
 	const source = await conversationOf(this, requestData.options as IHttpRequestOptions);
-	const kept: Array<{ message: TranscriptMessage; line: string }> = [];
-	let used = 0;
+	const item = new TranscriptItem(source.chatId, withTimes);
 	let truncated = false;
 	for await (const row of conversationRows(source)) {
 		if (since !== undefined && String(row.conversation_time ?? '') < since) break;
 		if (!includeSystem && isSystemRow(row)) continue;
 		const message = transcriptMessage(row);
 		if (message.text === '') continue;
-		let line = transcriptLine(message, withTimes);
-		const cost = line.length + (kept.length ? 1 : 0);
-		if (used + cost > budget) {
+		if (!item.add(message, budget)) {
 			truncated = true;
 			// The newest message alone is over the budget: its beginning, cut.
-			if (kept.length === 0) {
-				line = `${line.slice(0, Math.max(0, budget - 1))}…`;
-				kept.push({ message, line });
-			}
+			if (item.count === 0) item.addCut(message, budget);
 			break;
 		}
-		used += cost;
-		kept.push({ message, line });
-		if (kept.length >= lastMessages) break;
+		if (item.count >= lastMessages) break;
 	}
-	kept.reverse();
-	const messages = kept.map((entry) => entry.message);
-	return [
-		{
-			json: {
-				phone_number: source.chatId,
-				transcript: kept.map((entry) => entry.line).join('\n'),
-				count: messages.length,
-				first_at: messages[0]?.at ?? null,
-				last_at: messages[messages.length - 1]?.at ?? null,
-				truncated,
-				messages,
-			},
-			pairedItem: { item: itemIndex },
-		},
-	];
+	return [{ json: item.json(truncated), pairedItem: { item: itemIndex } }];
+}
+
+/** How long a text is inside a JSON string, escapes included (without the quotes). */
+const jsonLength = (value: string) => JSON.stringify(value).length - 2;
+
+/**
+ * The output item of Get Transcript, built newest message first, and how long it is as JSON text: what a model
+ * receives when the node is a tool (n8n hands it the item as JSON), and what Max Characters bounds (issue 42).
+ * Each message costs its line in `transcript` (and the line break before it) and its entry in `messages` (and the
+ * comma before it); the other fields are measured as they will be.
+ */
+class TranscriptItem {
+	/** Newest first, as read. */
+	private readonly kept: Array<{ message: TranscriptMessage; line: string }> = [];
+	/** The length of the kept lines and messages as JSON, separators included. */
+	private used = 0;
+
+	constructor(
+		private readonly phoneNumber: string,
+		private readonly withTimes: boolean,
+	) {}
+
+	get count(): number {
+		return this.kept.length;
+	}
+
+	/** The item's length as JSON with `message` added as the oldest. */
+	private sizeWith(message: TranscriptMessage, line: string): number {
+		const newest = this.kept[0]?.message ?? message;
+		const separators = this.kept.length ? 2 + 1 : 0; // `\n` in the transcript, `,` in messages
+		const frame = JSON.stringify(
+			this.frame(this.kept.length + 1, message.at, newest.at, false, '', []),
+		).length;
+		return frame + this.used + separators + jsonLength(line) + JSON.stringify(message).length;
+	}
+
+	/** Adds `message` as the oldest when the item stays within `budget` characters; false when it would not. */
+	add(message: TranscriptMessage, budget: number): boolean {
+		const line = transcriptLine(message, this.withTimes);
+		const size = this.sizeWith(message, line);
+		if (size > budget) return false;
+		this.used += (this.kept.length ? 3 : 0) + jsonLength(line) + JSON.stringify(message).length;
+		this.kept.push({ message, line });
+		return true;
+	}
+
+	/** The message with as much of its text as fits in `budget` (ending in …); nothing when not even that fits. */
+	addCut(message: TranscriptMessage, budget: number): void {
+		const cut = (length: number): TranscriptMessage => {
+			// Never half of a surrogate pair.
+			const end = /[\ud800-\udbff]/.test(message.text.charAt(length - 1)) ? length - 1 : length;
+			return { ...message, text: `${message.text.slice(0, Math.max(0, end))}…` };
+		};
+		const fits = (length: number) => {
+			const candidate = cut(length);
+			return this.sizeWith(candidate, transcriptLine(candidate, this.withTimes)) <= budget;
+		};
+		if (!fits(0)) return;
+		let low = 0;
+		let high = message.text.length - 1;
+		while (low < high) {
+			const middle = Math.ceil((low + high) / 2);
+			if (fits(middle)) low = middle;
+			else high = middle - 1;
+		}
+		this.add(cut(low), budget);
+	}
+
+	json(truncated: boolean): IDataObject {
+		const kept = [...this.kept].reverse();
+		const messages = kept.map((entry) => entry.message);
+		return this.frame(
+			messages.length,
+			messages[0]?.at ?? null,
+			messages[messages.length - 1]?.at ?? null,
+			truncated,
+			kept.map((entry) => entry.line).join('\n'),
+			messages,
+		);
+	}
+
+	private frame(
+		count: number,
+		firstAt: string | null,
+		lastAt: string | null,
+		truncated: boolean,
+		transcript: string,
+		messages: TranscriptMessage[],
+	): IDataObject {
+		return {
+			phone_number: this.phoneNumber,
+			transcript,
+			count,
+			first_at: firstAt,
+			last_at: lastAt,
+			truncated,
+			messages,
+		};
+	}
 }
 
 export const getTranscriptOperation: OperationDescription = {
@@ -177,9 +259,9 @@ export const getTranscriptOperation: OperationDescription = {
 			name: 'maxCharacters',
 			type: 'number',
 			default: 6000,
-			typeOptions: { minValue: 100 },
+			typeOptions: { minValue: MIN_CHARACTERS },
 			description:
-				'The longest transcript to return; the newest messages are kept and older ones left out (truncated is then true)',
+				'The longest output item, counted as its JSON text: the transcript, the messages beside it and the other fields together (what an AI model receives). The newest messages that fit are kept and older ones left out; a newest message too long alone is cut. Truncated is then true.',
 		},
 		{
 			displayName: 'Options',
