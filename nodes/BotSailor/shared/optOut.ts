@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { listRecords } from '../../shared/envelope';
 import { decodedListPayload } from '../../shared/listText';
 import { isRecord } from '../../shared/values';
+import { refuse, type ItemTarget } from '../../shared/inputs';
 
 /**
  * Opt-outs (Subscriber → Opt Out / Opt In): an opted-out subscriber carries a label, by default this one, which
@@ -69,4 +70,22 @@ export function readOptOut(envelope: IDataObject, label: string): OptOutReading 
 			};
 	}
 	return { optedOut: records.some((record) => hasOptOutLabel(record, label)) };
+}
+
+/** What a send does when Subscriber → Get's answer does not show whether the subscriber opted out (field in skipOptedOut.ts). */
+export type OptOutUnreadable = 'fail' | 'skip';
+
+/** The item's choice for an unreadable opt-out (checked before any request), or undefined when it does not skip opted-out subscribers. */
+export function optOutUnreadableOf(
+	item: ItemTarget & { param(name: string, fallback?: unknown): unknown },
+): OptOutUnreadable | undefined {
+	if (item.param('skipOptedOut', false) !== true) return undefined;
+	const choice = String(item.param('optOutUnreadable', 'fail'));
+	if (choice !== 'fail' && choice !== 'skip')
+		refuse(
+			item,
+			`When Opt-Out Cannot Be Read must be Fail Item or Skip Item, not "${choice}"`,
+			'Parameter "When Opt-Out Cannot Be Read".',
+		);
+	return choice;
 }

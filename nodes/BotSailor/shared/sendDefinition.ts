@@ -13,8 +13,12 @@ import { platformTimeZone } from '../../shared/platformTime';
 import { readWindowStatus, type WindowStatus } from '../../shared/sessionWindow';
 import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
 import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
-import { readOptOut, type OptOutReading } from './optOut';
-import { optOutUnreadableOf, type OptOutUnreadable } from './skipOptedOut';
+import {
+	optOutUnreadableOf,
+	readOptOut,
+	type OptOutReading,
+	type OptOutUnreadable,
+} from './optOut';
 import { fingerprintOf } from './sendRecord';
 import { sendInWindow, type SessionKind, type WindowChoice } from './windowSend';
 

@@ -41,9 +41,6 @@ export function optOutLabelOf(item: SendItem): string | undefined {
 	return label;
 }
 
-/** What a send does when Subscriber → Get's answer does not show whether the subscriber opted out. */
-export type OptOutUnreadable = 'fail' | 'skip';
-
 const unreadableField: INodeProperties = {
 	displayName: 'When Opt-Out Cannot Be Read',
 	name: 'optOutUnreadable',
@@ -65,19 +62,6 @@ const unreadableField: INodeProperties = {
 		'What to do when the platform’s answer about the subscriber (Subscriber → Get) does not show their labels. Never sent to: an unreadable answer is not taken for "not opted out".',
 	displayOptions: { show: { skipOptedOut: [true] } },
 };
-
-/** The item's choice for an unreadable opt-out (checked before any request), or undefined when it does not skip opted-out subscribers. */
-export function optOutUnreadableOf(item: SendItem): OptOutUnreadable | undefined {
-	if (item.param('skipOptedOut', false) !== true) return undefined;
-	const choice = String(item.param('optOutUnreadable', 'fail'));
-	if (choice !== 'fail' && choice !== 'skip')
-		refuse(
-			item,
-			`When Opt-Out Cannot Be Read must be Fail Item or Skip Item, not "${choice}"`,
-			'Parameter "When Opt-Out Cannot Be Read".',
-		);
-	return choice;
-}
 
 /** An operation's fields with Skip Opted-Out Subscribers added before its collections (Additional Fields, Options). */
 export function withSkipOptedOut(fields: INodeProperties[]): INodeProperties[] {
