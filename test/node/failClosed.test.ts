@@ -211,6 +211,56 @@ describe('point 1: Skip Opted-Out Subscribers fails closed', () => {
 	});
 });
 
+describe('point 1: Template → Send Broadcast’s opt-out exclusion fails closed', () => {
+	const cases = [
+		{ status: '1', message: 'No labels.' },
+		{ status: '1' },
+		{ status: '1', message: {} },
+		{ status: '1', message: [{ name: 'opted-out' }] },
+	].flatMap((body) =>
+		PATHS.flatMap((path) => MODES.map(([mode, continueOnFail]) => ({ body, path, mode, continueOnFail }))),
+	);
+	it.each(cases)(
+		'the label list answered $body: the campaign is not sent ($path, $mode)',
+		async ({ body, path, continueOnFail }) => {
+			answer('/label/list', body);
+			const result = await runNode({
+				path,
+				credentials: fx.credentials,
+				continueOnFail,
+				parameters: {
+					resource: 'template',
+					operation: 'sendBroadcast',
+					phoneNumberId: numberFromList,
+					flowData: '{"template_id":"900000","labels":[31]}',
+					skipOptedOut: true,
+				} as never,
+			});
+			const failure = failureOf(result, continueOnFail);
+			expect(failure.message).toMatch(
+				/^The label list could not be read, so opted-out subscribers cannot be left out/,
+			);
+			expect(requested('/whatsapp/broadcast/template/send')).toHaveLength(0);
+		},
+	);
+
+	it('an account without labels (message: []) sends the campaign as given', async () => {
+		answer('/label/list', { status: '1', message: [] });
+		const result = await runNode({
+			credentials: fx.credentials,
+			parameters: {
+				resource: 'template',
+				operation: 'sendBroadcast',
+				phoneNumberId: numberFromList,
+				flowData: '{"template_id":"900000","labels":[31]}',
+				skipOptedOut: true,
+			} as never,
+		});
+		expect(result.error).toBeUndefined();
+		expect(requested('/whatsapp/broadcast/template/send')).toHaveLength(1);
+	});
+});
+
 describe('point 2: the 24-hour window check (Check Window First) fails closed', () => {
 	const UNREADABLE: Array<[string, IDataObject, string]> = [
 		['message as text', { status: '1', message: 'No conversation.' }, 'is not a list of messages'],
