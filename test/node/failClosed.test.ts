@@ -9,7 +9,16 @@ import type { IDataObject } from 'n8n-workflow';
 import { callMethod, runNode, type InputItem, type RunResult } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { WaitingRun } from '../harness/waiting';
-import { AVA, BEN, byId, byPhone, fromList, NUMBER, numberFromList, PHONE } from '../harness/params';
+import {
+	AVA,
+	BEN,
+	byId,
+	byPhone,
+	fromList,
+	NUMBER,
+	numberFromList,
+	PHONE,
+} from '../harness/params';
 import { OUTSIDE_WINDOW_TEXT } from '../simulator/route';
 import { platformTimeEvidence, platformTimeToDate } from '../../nodes/shared/platformTime';
 
@@ -218,7 +227,9 @@ describe('point 1: Template → Send Broadcast’s opt-out exclusion fails close
 		{ status: '1', message: {} },
 		{ status: '1', message: [{ name: 'opted-out' }] },
 	].flatMap((body) =>
-		PATHS.flatMap((path) => MODES.map(([mode, continueOnFail]) => ({ body, path, mode, continueOnFail }))),
+		PATHS.flatMap((path) =>
+			MODES.map(([mode, continueOnFail]) => ({ body, path, mode, continueOnFail })),
+		),
 	);
 	it.each(cases)(
 		'the label list answered $body: the campaign is not sent ($path, $mode)',
@@ -264,9 +275,17 @@ describe('point 1: Template → Send Broadcast’s opt-out exclusion fails close
 describe('point 2: the 24-hour window check (Check Window First) fails closed', () => {
 	const UNREADABLE: Array<[string, IDataObject, string]> = [
 		['message as text', { status: '1', message: 'No conversation.' }, 'is not a list of messages'],
-		['message {}', { status: '1', message: {} }, 'a row of the answer is not a conversation message'],
+		[
+			'message {}',
+			{ status: '1', message: {} },
+			'a row of the answer is not a conversation message',
+		],
 		['no message', { status: '1' }, 'the answer holds no "message"'],
-		['rows that are not messages', { status: '1', message: [5, 6] }, 'is not a conversation message'],
+		[
+			'rows that are not messages',
+			{ status: '1', message: [5, 6] },
+			'is not a conversation message',
+		],
 	];
 	const cases = UNREADABLE.flatMap(([name, body, why]) =>
 		PATHS.flatMap((path) =>
@@ -391,7 +410,11 @@ describe('point 8: platform times that are not times are unknown, never evidence
 	});
 
 	const UNKNOWN: Array<[string, string, string]> = [
-		['MySQL’s zero date', '0000-00-00 00:00:00', 'has a time that is not a time: "0000-00-00 00:00:00"'],
+		[
+			'MySQL’s zero date',
+			'0000-00-00 00:00:00',
+			'has a time that is not a time: "0000-00-00 00:00:00"',
+		],
 		['empty', '', 'has no time'],
 		['garbage', 'yesterday', 'has a time that is not a time: "yesterday"'],
 		[
@@ -459,7 +482,10 @@ describe('point 8: platform times that are not times are unknown, never evidence
 				status: '1',
 				message: [userRow(2, '0000-00-00 00:00:00'), userRow(1, hoursAgo(30))],
 			});
-			const result = await sendText(path, INSIDE, { outsideWindow: 'skip', checkWindowFirst: true });
+			const result = await sendText(path, INSIDE, {
+				outsideWindow: 'skip',
+				checkWindowFirst: true,
+			});
 			expect(result.error).toBeUndefined();
 			expect(result.items[0].json).toMatchObject({ sent_as: 'text' });
 			expect(result.items[0].json.wa_message_id).toMatch(/^wamid\./);
@@ -475,7 +501,10 @@ describe('point 8: platform times that are not times are unknown, never evidence
 				status: '1',
 				message: [userRow(2, '', OUTSIDE)],
 			});
-			const result = await sendText(path, OUTSIDE, { ...templateInstead(), checkWindowFirst: true });
+			const result = await sendText(path, OUTSIDE, {
+				...templateInstead(),
+				checkWindowFirst: true,
+			});
 			expect(result.error).toBeUndefined();
 			expect(result.items[0].json.sent_as).toBe('template');
 			expect(requested('/whatsapp/send')).toHaveLength(1);
@@ -533,7 +562,10 @@ describe('point 9: a refused fallback names both refusals', () => {
 				kind: 'status0',
 				message: 'Message template not found.',
 			});
-			const result = await sendText(path, OUTSIDE, { ...templateInstead(), checkWindowFirst: true });
+			const result = await sendText(path, OUTSIDE, {
+				...templateInstead(),
+				checkWindowFirst: true,
+			});
 			expect(result.error?.message).toMatch(
 				/^The template sent instead failed too: "Message template not found."\. Before it: Outside the 24-hour window: the subscriber last wrote at \S+ \(checked before sending\)$/,
 			);
@@ -556,7 +588,11 @@ describe('point 9: a refused fallback names both refusals', () => {
 });
 
 describe('point 10: a connection failure is never blamed on the 24-hour window', () => {
-	const nowhere = { baseUrl: 'https://no-such-platform.invalid', apiToken: 'x', apiForm: 'current' as const };
+	const nowhere = {
+		baseUrl: 'https://no-such-platform.invalid',
+		apiToken: 'x',
+		apiForm: 'current' as const,
+	};
 
 	it.each(MODES)('Send and Wait against an unknown host (%s)', async (_mode, continueOnFail) => {
 		const run = new WaitingRun({
@@ -612,7 +648,9 @@ describe('point 10: a connection failure is never blamed on the 24-hour window',
 		});
 		await run.start();
 		expect(run.error?.message).toBe('Something went wrong.');
-		expect(run.error?.description).toContain('If the subscriber has not written in the last 24 hours');
+		expect(run.error?.description).toContain(
+			'If the subscriber has not written in the last 24 hours',
+		);
 	});
 
 	it.each(PATHS)(
@@ -651,7 +689,8 @@ describe('point 11: the Subscriber search looks beyond the first page', () => {
 			results: Array<{ name: string; value: string; description?: string }>;
 			paginationToken?: string;
 		}>;
-	const lists = () => big.sim.requests.filter((request) => request.path === '/whatsapp/subscriber/list');
+	const lists = () =>
+		big.sim.requests.filter((request) => request.path === '/whatsapp/subscriber/list');
 
 	it('by a phone number in any notation, or by name, on the third page of 100', async () => {
 		const third = await search(undefined, '3');

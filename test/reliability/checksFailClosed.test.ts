@@ -158,7 +158,12 @@ describe('opt-out fails closed', () => {
 				continueOnFail,
 			);
 			const problems: string[] = [];
-			if (sent().length) problems.push(`sent: ${sent().map((request) => request.path).join()}`);
+			if (sent().length)
+				problems.push(
+					`sent: ${sent()
+						.map((request) => request.path)
+						.join()}`,
+				);
 			let error: unknown;
 			if (mode === 'skip') {
 				const json = result.items[0]?.json ?? {};
@@ -169,8 +174,7 @@ describe('opt-out fails closed', () => {
 				error = failure.error;
 				if (!failure.message.startsWith('Opt-out could not be read, so nothing was sent'))
 					problems.push(`failure: ${failure.message || 'none'}`);
-				if (continueOnFail && !result.items[0]?.pairedItem)
-					problems.push('no pairedItem');
+				if (continueOnFail && !result.items[0]?.pairedItem) problems.push('no pairedItem');
 			}
 			settle(OPT_OUT_CATEGORY, label, problems, error);
 		},
@@ -213,7 +217,12 @@ describe('the window check fails closed', () => {
 				continueOnFail,
 			);
 			const problems: string[] = [];
-			if (sent().length) problems.push(`sent: ${sent().map((request) => request.path).join()}`);
+			if (sent().length)
+				problems.push(
+					`sent: ${sent()
+						.map((request) => request.path)
+						.join()}`,
+				);
 			const failure = failureOf(result, continueOnFail);
 			if (!failure.message.startsWith('The conversation could not be read'))
 				problems.push(`failure: ${failure.message || JSON.stringify(result.items[0]?.json)}`);
@@ -224,7 +233,13 @@ describe('the window check fails closed', () => {
 
 const TIME_CATEGORY =
 	'Platform times that are not times (zero date, empty, garbage, 2099, 1999): Get Window Status says window_open null with the reason; Check Window First attempts the send and the fallback works from the refusal';
-const TIMES = ['0000-00-00 00:00:00', '', 'yesterday', '2099-01-01 00:00:00', '1999-12-31 23:59:59'];
+const TIMES = [
+	'0000-00-00 00:00:00',
+	'',
+	'yesterday',
+	'2099-01-01 00:00:00',
+	'1999-12-31 23:59:59',
+];
 const row = (id: number, time: string, phone: string): IDataObject => ({
 	id,
 	whatsapp_bot_subscriber_subscriber_id: phone,
@@ -239,9 +254,7 @@ const thirtyHoursAgo = () =>
 
 describe('times that are not times are unknown', () => {
 	const cases = TIMES.flatMap((time) =>
-		PATHS.flatMap((path) =>
-			['status', 'skip', 'template'].map((what) => ({ time, path, what })),
-		),
+		PATHS.flatMap((path) => ['status', 'skip', 'template'].map((what) => ({ time, path, what }))),
 	);
 	it.each(cases)('"$time", $what, $path', async ({ time, path, what }) => {
 		await windowWorld();
@@ -301,7 +314,9 @@ const TEMPLATE_REFUSALS = [
 describe('a refused fallback names both refusals', () => {
 	const cases = FREE.flatMap((entry) =>
 		TEMPLATE_REFUSALS.flatMap((refusal) =>
-			PATHS.flatMap((path) => MODES.map((continueOnFail) => ({ ...entry, refusal, path, continueOnFail }))),
+			PATHS.flatMap((path) =>
+				MODES.map((continueOnFail) => ({ ...entry, refusal, path, continueOnFail })),
+			),
 		),
 	);
 	it.each(cases)(
@@ -318,7 +333,8 @@ describe('a refused fallback names both refusals', () => {
 			);
 			const failure = failureOf(result, continueOnFail);
 			const problems: string[] = [];
-			if (!failure.message.includes(refusal)) problems.push(`no template refusal: ${failure.message}`);
+			if (!failure.message.includes(refusal))
+				problems.push(`no template refusal: ${failure.message}`);
 			if (!failure.message.includes(OUTSIDE_WINDOW_TEXT))
 				problems.push(`no window refusal: ${failure.message}`);
 			settle(BOTH_CATEGORY, label, problems, failure.error);
@@ -332,7 +348,9 @@ const CONNECTION_CATEGORY =
 describe('a connection failure is never blamed on the window', () => {
 	const cases = FREE.flatMap((entry) =>
 		(['dns', 'drop'] as const).flatMap((fault) =>
-			PATHS.flatMap((path) => MODES.map((continueOnFail) => ({ ...entry, fault, path, continueOnFail }))),
+			PATHS.flatMap((path) =>
+				MODES.map((continueOnFail) => ({ ...entry, fault, path, continueOnFail })),
+			),
 		),
 	);
 	it.each(cases)(

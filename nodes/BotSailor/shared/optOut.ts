@@ -51,7 +51,9 @@ export function readOptOut(envelope: IDataObject, label: string): OptOutReading 
 	const payload = decodedListPayload(sent);
 	if (Array.isArray(payload) && payload.length === 0) return { noSubscriber: true };
 	if (Array.isArray(payload) && !payload.every(isRecord))
-		return { unreadable: `the answer's "message" is a list of ${shown(payload)}, not of subscriber records` };
+		return {
+			unreadable: `the answer's "message" is a list of ${shown(payload)}, not of subscriber records`,
+		};
 	const records = listRecords(envelope);
 	if (!records)
 		return { unreadable: `the answer's "message" is not a subscriber record: ${shown(sent)}` };
