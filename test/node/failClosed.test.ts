@@ -722,7 +722,7 @@ describe('point 11: the Subscriber search looks beyond the first page', () => {
 				name: 'No match in the 1,000 most recent subscribers: scroll to search further, or pick By ID',
 				value: '',
 				description:
-					'The search stops every 1000 subscribers (the platform has no search); it goes on from here.',
+					'The search stops every 1000 subscribers (the platform has no search) and goes on from here when you scroll',
 			},
 		]);
 		expect(first.paginationToken).toBe('11');

@@ -1,5 +1,6 @@
 import type {
 	ILoadOptionsFunctions,
+	INodeListSearchItems,
 	INodeListSearchResult,
 	INodePropertyOptions,
 } from 'n8n-workflow';
@@ -8,7 +9,6 @@ import { payloadRecords } from '../../../shared/envelope';
 import { botSailorRequest } from '../../../shared/transport';
 import { catalogs, teamMembers } from '../loadOptions/lists';
 import { matching } from '../../../shared/matching';
-import type { INodeListSearchItems } from 'n8n-workflow';
 
 const searchable = (options: INodePropertyOptions[]) =>
 	options.map(({ name, value }) => ({ name, value: String(value) }));
@@ -70,7 +70,7 @@ async function searchSubscribers(
 			results.push({
 				name: `No match in the ${searched.toLocaleString('en-US')} most recent subscribers: scroll to search further, or pick By ID`,
 				value: '',
-				description: `The search stops every ${SUBSCRIBER_SEARCH_PAGES * PAGE_SIZE} subscribers (the platform has no search); it goes on from here.`,
+				description: `The search stops every ${SUBSCRIBER_SEARCH_PAGES * PAGE_SIZE} subscribers (the platform has no search) and goes on from here when you scroll`,
 			});
 			return { results, paginationToken: String(page) };
 		}
