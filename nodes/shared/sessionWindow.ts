@@ -93,7 +93,8 @@ export async function readWindowStatus(
 	/** Closed, unless a message of the subscriber read so far (or on this page) has a time that is no evidence. */
 	const closedUnlessUnknown = (page: IDataObject[], status: WindowStatus): WindowStatus => {
 		const why = unknown ?? unknownOn(page);
-		return why ? { ...status, window_open: null, reason: why } : status;
+		// Unknown: the older message's times would claim too much, so none is given.
+		return why ? { ...closed, window_open: null, reason: why } : status;
 	};
 	const read = await openConversation(readableOnly(source));
 	for (let page: IDataObject[] | undefined = read.latest; page; page = await read.older()) {

@@ -457,6 +457,9 @@ describe('point 8: platform times that are not times are unknown, never evidence
 				phone_number: INSIDE,
 				window_open: null,
 				reason: `The subscriber's message 2 ${why}, so when they last wrote cannot be told`,
+				// The older message's times would claim too much.
+				last_incoming_at: null,
+				window_closes_at: null,
 			});
 		},
 	);
