@@ -169,6 +169,35 @@ describe('point 1: Skip Opted-Out Subscribers fails closed', () => {
 	);
 
 	it.each(PATHS)(
+		'Retry On Fail: the unreadable answer fails the first attempt, the next reads it and sends once (%s)',
+		async (path) => {
+			fx.sim.faults.add('/whatsapp/subscriber/get', {
+				kind: 'answer',
+				body: { status: '1', message: {} },
+				times: 1,
+			});
+			const result = await runNode({
+				path,
+				credentials: fx.credentials,
+				items: [{ json: { phone: BEN } }],
+				retryOnFail: { maxTries: 2, waitBetweenTries: 0 },
+				parameters: {
+					resource: 'message',
+					operation: 'sendText',
+					phoneNumberId: numberFromList,
+					phoneNumber: '={{ $json.phone }}',
+					message: 'Hi',
+					skipOptedOut: true,
+				} as never,
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json.wa_message_id).toMatch(/^wamid\./);
+			expect(requested('/whatsapp/subscriber/get')).toHaveLength(2);
+			expect(requested('/whatsapp/send')).toHaveLength(1);
+		},
+	);
+
+	it.each(PATHS)(
 		'a number the platform lists no subscriber for (message: []) is sent to, as one it does not know (%s)',
 		async (path) => {
 			answer('/whatsapp/subscriber/get', { status: '1', message: [] });
