@@ -231,3 +231,16 @@ export function isRetryableSend(error: unknown): boolean {
 	if (context?.outcome === 'notSent' || context?.answer === 'redirect') return false;
 	return context?.retry !== false;
 }
+
+/**
+ * Whether a failure is the platform's own refusal: it answered, with its envelope, and said no (status "0" on a 2xx).
+ * A failure without an answer (DNS, refused connection, timeout: `context.connection`), a web page, a redirect, an
+ * unreadable body or an HTTP error is not: only a refusal may be explained by the platform's rules (the 24-hour window).
+ */
+export function isPlatformRefusal(error: unknown): error is NodeApiError {
+	if (!(error instanceof NodeApiError)) return false;
+	if (typeof error.context?.connection === 'string' || error.context?.answer !== undefined)
+		return false;
+	const status = Number(error.httpCode);
+	return status >= 200 && status < 300 && outcomeOf(error) === 'refused';
+}

@@ -91,8 +91,53 @@ export function platformTimeToDate(text: unknown, zone: string): Date | undefine
 	}
 	const [year, month, day, hour, minute, second] = local.slice(1).map((part) => Number(part ?? 0));
 	const wall = Date.UTC(year, month - 1, day, hour, minute, second);
-	if (Number.isNaN(wall)) return undefined;
+	// A date the calendar does not have (MySQL's zero date 0000-00-00, a 31 February, hour 25) is no time: Date.UTC
+	// would roll it over (the zero date into 1899).
+	const back = new Date(wall);
+	if (
+		Number.isNaN(wall) ||
+		back.getUTCFullYear() !== year ||
+		back.getUTCMonth() !== month - 1 ||
+		back.getUTCDate() !== day ||
+		back.getUTCHours() !== hour ||
+		back.getUTCMinutes() !== minute ||
+		back.getUTCSeconds() !== second
+	)
+		return undefined;
 	// The offset at a first guess, then at the instant it gives (right across a clock change).
 	const guess = wall - offsetAt(wall, zone);
 	return new Date(wall - offsetAt(guess, zone));
+}
+
+/** Before WhatsApp existed (2009): a platform time this early is a placeholder or garbage, never a message's time. */
+export const EARLIEST_PLATFORM_TIME = Date.UTC(2009, 0, 1);
+/** How far ahead of this machine's clock a platform time may be (clock drift); beyond it the time is not evidence. */
+export const FUTURE_TOLERANCE_MS = 15 * 60_000;
+
+/**
+ * A platform time as evidence of when something happened, or why it is none: the time must read (platformTimeToDate),
+ * fall after WhatsApp existed and not after now (a few minutes of clock drift aside). A time in the future usually
+ * means that the credential's Platform Time Zone is not the platform's.
+ */
+export function platformTimeEvidence(
+	text: unknown,
+	zone: string,
+	now = Date.now(),
+): { at: Date } | { problem: string } {
+	const shown = JSON.stringify(String(text ?? ''));
+	const at = platformTimeToDate(text, zone);
+	if (!at)
+		return {
+			problem:
+				String(text ?? '').trim() === ''
+					? 'has no time'
+					: `has a time that is not a time: ${shown}`,
+		};
+	if (at.getTime() < EARLIEST_PLATFORM_TIME)
+		return { problem: `has a time before WhatsApp existed: ${shown}` };
+	if (at.getTime() > now + FUTURE_TOLERANCE_MS)
+		return {
+			problem: `has a time in the future: ${shown} (in ${zone}; check the credential's Platform Time Zone)`,
+		};
+	return { at };
 }

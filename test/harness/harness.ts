@@ -348,11 +348,14 @@ export async function callMethod(
 		credentials,
 		parameters = {},
 		filter,
+		paginationToken,
 		nodeType = new BotSailor(),
 	}: {
 		credentials: TestCredentials;
 		parameters?: INodeParameters;
 		filter?: string;
+		/** A list search's token from its previous answer (the next scroll step). */
+		paginationToken?: string;
 		nodeType?: INodeType;
 	},
 ): Promise<unknown> {
@@ -380,11 +383,14 @@ export async function callMethod(
 		'',
 	);
 	const methods = nodeType.methods as
-		| Record<string, Record<string, (this: unknown, filter?: string) => Promise<unknown>>>
+		| Record<
+				string,
+				Record<string, (this: unknown, filter?: string, token?: string) => Promise<unknown>>
+		  >
 		| undefined;
 	const fn = methods?.[kind]?.[method];
 	if (!fn) throw new Error(`no ${kind} method ${method}`);
-	return await fn.call(context, filter);
+	return await fn.call(context, filter, paginationToken);
 }
 
 export interface Poller {

@@ -25,7 +25,8 @@ export type FaultKind =
 	| 'processThenDrop'
 	| 'processThenTruncated'
 	| 'processThenEmpty'
-	| 'redirectOffsite';
+	| 'redirectOffsite'
+	| 'answer';
 
 /** The kinds that run the request before failing it. */
 export const PROCESSING_FAULTS: readonly FaultKind[] = [
@@ -51,6 +52,12 @@ export interface Fault {
 	retryAfterSeconds?: number;
 	/** Text of a status0 failure. */
 	message?: string;
+	/**
+	 * With `answer`: the JSON body answered with HTTP 200 instead of the route's (nothing is processed). SPEC-GAP: a
+	 * deployment's odd answer (`status: 1` with `message` as text, `{}` or missing, a record without a field), scripted
+	 * by a test for one path.
+	 */
+	body?: unknown;
 	/** How many requests it applies to; undefined = until cleared. */
 	times?: number;
 	/** Applies to every n-th matching request only (n, 2n, …); the others are answered normally. For "1% of sends", 100. */

@@ -405,6 +405,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 					status: '0',
 					message: fault.message ?? 'Something went wrong.',
 				});
+			if (fault?.kind === 'answer') return send(response, 200, fault.body ?? {});
 			if (fault?.kind === 'unauthorized')
 				return send(response, 401, { status: '0', message: 'Unauthenticated.' });
 			if (fault?.kind === 'redirect') return respond(response, REDIRECT_TO_LOGIN);

@@ -52,7 +52,7 @@ const TABLE: Record<string, string> = {
 	'subscriber.get':
 		'Look up one WhatsApp subscriber (contact) by phone number: name, labels, custom fields, last interaction. Use it to check who someone is before writing to them; fails with "Subscriber not found." for an unknown number.',
 	'subscriber.getWindowStatus':
-		"Check whether the subscriber's 24-hour window is open: WhatsApp lets free text, buttons and media reach them only within 24 hours of their own last message; outside it only a template does. Returns window_open, last_incoming_at, window_closes_at and seconds_left. Use it before writing to someone who may not have written recently.",
+		"Check whether the subscriber's 24-hour window is open: WhatsApp lets free text, buttons and media reach them only within 24 hours of their own last message; outside it only a template does. Returns window_open, last_incoming_at, window_closes_at and seconds_left; window_open is null (with a reason) when the platform's times cannot tell, then send and use a template if refused. Use it before writing to someone who may not have written recently.",
 	'subscriber.getMany':
 		'List the WhatsApp subscribers (contacts), most recent activity first. Use a small limit.',
 	'subscriber.create':

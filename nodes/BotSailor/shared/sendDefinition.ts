@@ -6,15 +6,19 @@ import type {
 	IHttpRequestOptions,
 	INode,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../../shared/credential';
-import { listRecords } from '../../shared/envelope';
 import { conversationSource } from '../../shared/conversation';
 import { platformTimeZone } from '../../shared/platformTime';
 import { readWindowStatus, type WindowStatus } from '../../shared/sessionWindow';
 import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
 import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
-import { hasOptOutLabel } from './optOut';
+import {
+	optOutUnreadableOf,
+	readOptOut,
+	type OptOutReading,
+	type OptOutUnreadable,
+} from './optOut';
 import { fingerprintOf } from './sendRecord';
 import { sendInWindow, type SessionKind, type WindowChoice } from './windowSend';
 
@@ -47,6 +51,8 @@ export interface PreparedSend {
 	choice: WindowChoice;
 	/** The opt-out label whose subscribers get nothing (Skip Opted-Out Subscribers). */
 	optOutLabel?: string;
+	/** When Subscriber → Get's answer does not show the labels: fail the item (the default) or skip it. */
+	optOutUnreadable?: OptOutUnreadable;
 	fingerprint: string;
 }
 
@@ -58,6 +64,7 @@ export async function prepareSend(
 	const fields = checkWhatsAppLimits(item, definition.url, await definition.build(item));
 	const choice: WindowChoice = definition.session?.choice(item) ?? { action: 'fail' };
 	const optOutLabel = definition.optOutLabel?.(item);
+	const optOutUnreadable = optOutLabel ? optOutUnreadableOf(item) : undefined;
 	const files = Object.values(item.binaries()).map(({ id, fileName, mimeType, fileSize }) => [
 		id,
 		fileName,
@@ -68,6 +75,7 @@ export async function prepareSend(
 		fields,
 		choice,
 		optOutLabel,
+		optOutUnreadable,
 		fingerprint: fingerprintOf(definition.url, fields, [files, choice, optOutLabel ?? null]),
 	};
 }
@@ -90,14 +98,27 @@ export async function performSend(
 		return await deliverTo(definition.url, fields);
 	};
 	const { phone_number_id, phone_number } = prepared.fields;
-	if (prepared.optOutLabel && (await isOptedOut(item, prepared.fields, prepared.optOutLabel)))
-		return [
-			{
-				skipped: true,
-				reason: `Opted out: the subscriber carries the label "${prepared.optOutLabel}"`,
-				phone_number: String(phone_number ?? ''),
-			},
-		];
+	if (prepared.optOutLabel) {
+		const reading = await readSubscriberOptOut(item, prepared.fields, prepared.optOutLabel);
+		if ('unreadable' in reading) {
+			const reason = `Opt-out could not be read, so nothing was sent: Subscriber → Get answered for ${String(phone_number ?? '')}, but ${reading.unreadable}`;
+			if (prepared.optOutUnreadable === 'skip')
+				return [{ skipped: true, reason, phone_number: String(phone_number ?? '') }];
+			throw new NodeOperationError(item.getNode(), reason, {
+				description:
+					'Skip Opted-Out Subscribers sends only when the platform’s answer shows the subscriber’s labels (label_names), so an opted-out customer is never messaged by mistake. Check what your platform answers to Subscriber → Get for this number; to skip such subscribers instead of failing, set "When Opt-Out Cannot Be Read" to Skip Item.',
+				itemIndex: item.getItemIndex(),
+			});
+		}
+		if ('optedOut' in reading && reading.optedOut)
+			return [
+				{
+					skipped: true,
+					reason: `Opted out: the subscriber carries the label "${prepared.optOutLabel}"`,
+					phone_number: String(phone_number ?? ''),
+				},
+			];
+	}
 	if (!definition.session) return await sendFree();
 	return await sendInWindow(definition.session.sentAs, prepared.choice, phone_number, {
 		sendFree,
@@ -106,8 +127,15 @@ export async function performSend(
 	});
 }
 
-/** Whether the item's subscriber carries the opt-out label (Subscriber → Get); a number that is no subscriber yet does not. */
-async function isOptedOut(item: SendItem, fields: IDataObject, label: string): Promise<boolean> {
+/**
+ * What Subscriber → Get says of the item's subscriber and the opt-out label (optOut.ts readOptOut: an answer that does
+ * not show the labels is unreadable, never "not opted out"); a number the platform does not know is no subscriber.
+ */
+async function readSubscriberOptOut(
+	item: SendItem,
+	fields: IDataObject,
+	label: string,
+): Promise<OptOutReading> {
 	let failure: unknown;
 	try {
 		const envelope = await item.request({
@@ -117,13 +145,13 @@ async function isOptedOut(item: SendItem, fields: IDataObject, label: string): P
 			body: { phone_number_id: fields.phone_number_id, phone_number: fields.phone_number },
 		});
 		// A list of one (spec: Subscriber get), or the record itself on some deployments (listRecords).
-		return hasOptOutLabel(listRecords(envelope)?.[0] ?? {}, label);
+		return readOptOut(envelope, label);
 	} catch (error) {
 		failure = error;
 	}
 	// The platform's answer for a number it does not know (Subscriber get); anything else fails the item.
 	if (failure instanceof NodeApiError && /subscriber not found/i.test(failure.message))
-		return false;
+		return { noSubscriber: true };
 	throw failure;
 }
 

@@ -41,6 +41,28 @@ export function optOutLabelOf(item: SendItem): string | undefined {
 	return label;
 }
 
+const unreadableField: INodeProperties = {
+	displayName: 'When Opt-Out Cannot Be Read',
+	name: 'optOutUnreadable',
+	type: 'options',
+	options: [
+		{
+			name: 'Fail Item',
+			value: 'fail',
+			description: 'The item fails with the reason; nothing is sent',
+		},
+		{
+			name: 'Skip Item',
+			value: 'skip',
+			description: 'Nothing is sent; the item is output with skipped: true and the reason',
+		},
+	],
+	default: 'fail',
+	description:
+		'What to do when the platform’s answer about the subscriber (Subscriber → Get) does not show their labels. Never sent to: an unreadable answer is not taken for "not opted out".',
+	displayOptions: { show: { skipOptedOut: [true] } },
+};
+
 /** An operation's fields with Skip Opted-Out Subscribers added before its collections (Additional Fields, Options). */
 export function withSkipOptedOut(fields: INodeProperties[]): INodeProperties[] {
 	const at = fields.findIndex((field) => field.type === 'collection');
@@ -50,6 +72,7 @@ export function withSkipOptedOut(fields: INodeProperties[]): INodeProperties[] {
 		...skipOptedOutFields(
 			'Whether to send nothing to a subscriber who carries the opt-out label (Subscriber → Opt Out): the item is output with skipped: true. Costs one request per item (Subscriber → Get).',
 		),
+		unreadableField,
 		...fields.slice(end),
 	];
 }

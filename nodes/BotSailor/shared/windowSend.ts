@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { outcomeOf } from '../../shared/failures';
 import { isOutsideWindowRefusal, type WindowStatus } from '../../shared/sessionWindow';
 
 /**
@@ -58,17 +59,24 @@ export async function sendInWindow(
 			throw explained(error);
 		}
 	}
+	/** The template sent instead; its failure names why the template was sent, then its own refusal (both texts). */
 	const instead = async (reason: string): Promise<IDataObject[]> => {
 		if (choice.action === 'skip')
 			return [{ skipped: true, reason, phone_number: String(phoneNumber ?? '') }];
-		return (await steps.sendTemplate(choice.template)).map((record) => ({
-			...record,
-			sent_as: 'template',
-		}));
+		try {
+			return (await steps.sendTemplate(choice.template)).map((record) => ({
+				...record,
+				sent_as: 'template',
+			}));
+		} catch (error) {
+			throw bothRefusals(error, kind, reason);
+		}
 	};
 	if (choice.checkFirst) {
 		const window = await steps.readWindow();
-		if (!window.window_open)
+		// Unknown (window_open null: times that are no evidence) is no reason to skip or to send a template: the
+		// free-form send is attempted, and the platform's refusal decides below.
+		if (window.window_open === false)
 			return await instead(
 				window.last_incoming_at
 					? `Outside the 24-hour window: the subscriber last wrote at ${window.last_incoming_at} (checked before sending)`
@@ -85,4 +93,20 @@ export async function sendInWindow(
 	return await instead(
 		`Outside the 24-hour window: the platform refused the ${kind} message ("${failure.message}")`,
 	);
+}
+
+/**
+ * The template fallback failed: the error keeps the template's failure (its type, HTTP code and outcome, so a lost
+ * answer stays "may have been delivered") and says first why the template was sent (the free-form refusal, or the
+ * check before sending), so both refusals are in front of the user.
+ */
+function bothRefusals(error: unknown, kind: SessionKind, reason: string): unknown {
+	if (!(error instanceof NodeApiError) && !(error instanceof NodeOperationError)) return error;
+	const templateText = error.message;
+	const lost = outcomeOf(error) === 'unknown';
+	error.message = `The template sent instead ${lost ? 'failed and may have been delivered' : 'failed too'}: "${templateText}". Before it: ${reason}`;
+	const first = `First the ${kind} message: ${reason}. Then the template sent instead (Outside the 24-Hour Window → Send a Template Instead): "${templateText}".`;
+	error.description = [first, error.description].filter(Boolean).join(' ');
+	error.context = { ...error.context, outsideWindow: true, templateFallback: true };
+	return error;
 }

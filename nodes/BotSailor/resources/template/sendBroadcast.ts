@@ -1,4 +1,5 @@
-import { jsonParse } from 'n8n-workflow';
+import { jsonParse, NodeOperationError } from 'n8n-workflow';
+import { decodedListPayload } from '../../../shared/listText';
 import { sendNumber } from '../common';
 import { listRecords } from '../../../shared/envelope';
 import { FORM_CONTENT_TYPE } from '../../../shared/transport';
@@ -47,7 +48,21 @@ export const sendBroadcast: SendDefinition = {
 			headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
 			body: earlier ? { phone_number_id: fields.phone_number_id } : {},
 		});
-		const found = labelNamed(listRecords(envelope) ?? [], label);
+		// Fails closed: only a list of labels (`[]`: the account has none) says whether the label exists.
+		const sent = envelope.message;
+		const labels = sent === undefined || sent === null ? undefined : listRecords(envelope);
+		const empty = Array.isArray(decodedListPayload(sent)) && labels?.length === 0;
+		if (!labels || (!empty && !labels.every((entry) => 'label_name' in entry && 'id' in entry)))
+			throw new NodeOperationError(
+				item.getNode(),
+				`The label list could not be read, so opted-out subscribers cannot be left out: the answer was ${JSON.stringify(sent ?? null).slice(0, 80)}`,
+				{
+					description:
+						'Skip Opted-Out Subscribers adds the opt-out label’s ID to the campaign’s exclude_label_ids, read from the label list. Nothing was sent.',
+					itemIndex: item.getItemIndex(),
+				},
+			);
+		const found = labelNamed(labels, label);
 		if (!found) return fields;
 		const flow = recordOf(jsonParse(String(fields.flow_data)));
 		const excluded = Array.isArray(flow.exclude_label_ids) ? flow.exclude_label_ids : [];

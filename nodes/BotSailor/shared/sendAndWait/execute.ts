@@ -17,6 +17,7 @@ import { isHumanReview, readQuestion, waitTill, type Question } from './question
 import { subscriberName } from './recipient';
 import { linkValue, readTemplate, type TemplateQuestion } from './template';
 import { isOutsideWindowRefusal } from '../../../shared/sessionWindow';
+import { isPlatformRefusal } from '../../../shared/failures';
 
 const SEND_URL = '/whatsapp/send';
 const TEMPLATE_URL = '/whatsapp/send/template';
@@ -44,13 +45,9 @@ export function questionText(question: Question, links: Array<[string, string]>)
 
 /** The refusal of a free-text send, explained: outside the 24-hour window nothing can be sent, so nothing waits. */
 function explainRefusal(error: unknown): unknown {
-	// Only the platform's own refusal (status "0"): an HTML page or a broken answer is no statement about the window.
-	if (
-		!(error instanceof NodeApiError) ||
-		Number(error.httpCode) >= 300 ||
-		error.message.startsWith('The platform answered with')
-	)
-		return error;
+	// Only the platform's own refusal (status "0"): no answer (DNS, refused, timeout), an HTML page or a broken answer
+	// is no statement about the window.
+	if (!isPlatformRefusal(error)) return error;
 	const windowText = isOutsideWindowRefusal(error);
 	const rule =
 		'WhatsApp delivers free text (which carries this question) only within 24 hours after the subscriber’s last message.';

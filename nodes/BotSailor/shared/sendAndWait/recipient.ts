@@ -3,7 +3,8 @@ import { botSailorRequest, type RequestContext } from '../../../shared/transport
 
 /**
  * The subscriber's name as the platform knows it (Subscriber → Get), so the output says who was asked.
- * A read: a failure (an unknown number, the platform away) leaves the name out and changes nothing else.
+ * A read that gates nothing: a failure or an answer that cannot be read (an unknown number, the platform away, text,
+ * `{}`, a record of another number) leaves the name out and changes nothing else.
  */
 export async function subscriberName(
 	context: RequestContext,
@@ -16,7 +17,11 @@ export async function subscriberName(
 		});
 		const list = envelope.message;
 		const entry = (Array.isArray(list) ? list[0] : list) as IDataObject | undefined;
-		if (!entry || typeof entry !== 'object') return undefined;
+		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
+		// An answer about another number (or none that can be read) names nobody: never the wrong person's name.
+		const digits = (value: unknown) => String(value ?? '').replace(/\D/g, '');
+		if (entry.chat_id !== undefined && digits(entry.chat_id) !== digits(fields.phone_number))
+			return undefined;
 		const name =
 			typeof entry.name === 'string' && entry.name.trim()
 				? entry.name
