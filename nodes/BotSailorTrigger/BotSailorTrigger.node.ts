@@ -94,7 +94,8 @@ export class BotSailorTrigger implements INodeType {
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-botsailor.botSailor',
-					relationHint: 'Answers or acts on the event: send messages, label subscribers, update orders',
+					relationHint:
+						'Answers or acts on the event: send messages, label subscribers, update orders',
 				},
 				{
 					nodeType: 'n8n-nodes-botsailor.botSailorWebhookTrigger',

@@ -99,7 +99,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 		// For n8n's AI workflow builder (n8n-workflow's IBuilderHint): the trigger for answering customers at once.
 		builderHint: {
 			searchHint:
-				'Instant trigger for BotSailor WhatsApp: set event to incomingMessage to answer a customer within a second (also outgoingMessage, messageStatusChanged, conversationStatusChanged, flowData or anyEvent). The user pastes its Production URL into the platform\'s Bot Settings → Webhook; set a secret. Items carry text, phone_number and wa_message_id; reply with the BotSailor node (message/sendText, phone_number from the item). For an AI agent that answers customers, follow with Wait and BotSailor message/getUnanswered.',
+				"Instant trigger for BotSailor WhatsApp: set event to incomingMessage to answer a customer within a second (also outgoingMessage, messageStatusChanged, conversationStatusChanged, flowData or anyEvent). The user pastes its Production URL into the platform's Bot Settings → Webhook; set a secret. Items carry text, phone_number and wa_message_id; reply with the BotSailor node (message/sendText, phone_number from the item). For an AI agent that answers customers, follow with Wait and BotSailor message/getUnanswered.",
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-botsailor.botSailor',
