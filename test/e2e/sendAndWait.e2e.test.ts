@@ -693,7 +693,7 @@ HUMAN_REVIEW(
  * Free Text as a person answers it: the link from the WhatsApp message opened in headless Chromium on a
  * phone-sized screen, the answer typed into the page's field and sent with its button. Runs on n8n 2.41.1
  * (the pinned newest) where Chromium is installed. With UPDATE_SCREENSHOTS=1 the filled-in page is saved
- * as docs/send-and-wait-free-text.png (the README's picture).
+ * as docs/send-and-wait-free-text.png (the picture in docs/send-and-wait.md).
  */
 const BROWSER =
 	installedN8nVersion() === '2.41.1' && existsSync(CHROMIUM_PATH)

@@ -72,7 +72,7 @@ const POLL_MESSAGES = Number(process.env.QUEUE_POLL_MESSAGES ?? 8);
 const WEBHOOK_SECRET = 'queue-Secret-51c2';
 const HOOK_ID = 'bs-queue-webhook';
 // The durable scheduler's poll cursors (n8n 2.36+, off by default): QUEUE_DURABLE_CURSORS=1 sets all four switches
-// (n8n keeps them off with a warning otherwise). CI runs this file both ways; the README quotes both.
+// (n8n keeps them off with a warning otherwise). CI runs this file both ways; docs/queue-mode.md quotes both.
 const DURABLE = process.env.QUEUE_DURABLE_CURSORS === '1';
 const DURABLE_ENV: NodeJS.ProcessEnv = DURABLE
 	? {
@@ -875,9 +875,9 @@ async function main(): Promise<void> {
 		await session.login();
 		withDefaults = await duplicates('n8n default settings');
 	}
-	// What the README states, as measured on n8n 2.41.1: the memory holds within a process only. A copy that lands
+	// What docs/queue-mode.md states, as measured on n8n 2.41.1: the memory holds within a process only. A copy that lands
 	// on another process starts a second execution, also seconds after the first run (the static data snapshot is
-	// not consulted there in time). If this ever changes, the README's "Duplicate webhooks across processes" must too.
+	// not consulted there in time). If this ever changes, docs/queue-mode.md's "Duplicate webhooks across processes" must too.
 	for (const [setting, measured] of DURABLE
 		? ([
 				['publication service on', withPublication],
