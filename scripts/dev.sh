@@ -6,7 +6,7 @@
 #   installed once into .cache/node24 (scripts/node24.sh): n8n-core 2.41, which the tests run in, needs it;
 # - `npm ci` (never `npm install`: package-lock.json is not changed) when node_modules is missing or older
 #   than package-lock.json.
-# Arguments after the command are appended to it (`npm test -- test/node/x.test.ts`).
+# Arguments after the command are appended to it (`npm test -- test/node/sends.test.ts`).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cmd="${1:?usage: dev.sh '<command>' [args…]}"

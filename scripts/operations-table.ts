@@ -1,4 +1,4 @@
-/* The README's table of every resource and operation, read from the node's own description, so the README cannot drift from the node (checked by test/readme.test.ts; `UPDATE_README=1 npx jest test/readme.test.ts` rewrites it). */
+/* The README's table of every resource and operation, read from the node's own description, so the README cannot drift from the node (checked by test/readme.test.ts; `npm run generate`, or `UPDATE_README=1 npx jest test/readme.test.ts`, rewrites it). */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { BotSailor } from '../nodes/BotSailor/BotSailor.node';
 
@@ -24,4 +24,15 @@ export function operationsTable(): string {
 		}
 	}
 	return rows.join('\n');
+}
+
+const START = '<!-- operations:start -->';
+const END = '<!-- operations:end -->';
+
+/** The README text with the table between its two markers regenerated from the node. */
+export function withOperationsTable(readme: string): string {
+	const [before, rest] = readme.split(START);
+	if (rest === undefined || !rest.includes(END))
+		throw new Error(`README.md has no ${START} … ${END} block for the operations table`);
+	return `${before}${START}\n${operationsTable()}\n${END}${rest.split(END)[1]}`;
 }

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a command-line script run with tsx against a running n8n, not node code */
 /**
  * n8n's node picker after a trigger, searched for "BotSailor": the entries and the description each
- * shows, and a screenshot. `tsx scripts/picker-screenshot.ts [--url http://localhost:5678] [--out docs/x.png]`
+ * shows, and a screenshot. `tsx scripts/picker-screenshot.ts [--url http://localhost:5678] [--out <file>.png]`
  * with `npm run demo` running; `npm run check:browser` runs the same steps and checks the descriptions.
  * n8n shows ONE entry for the action node and the polling trigger, with the trigger's description
  * (test/codex.test.ts says why).

@@ -25,6 +25,21 @@ export class BotSailor implements INodeType {
 			'Send WhatsApp messages and manage subscribers, templates, CRM, catalogs and resellers on BotSailor',
 		defaults: { name: 'BotSailor' },
 		usableAsTool: true,
+		// For n8n's AI workflow builder (n8n-workflow's IBuilderHint): which resource and operation fits which task.
+		builderHint: {
+			searchHint:
+				"WhatsApp through BotSailor or a white-label BotSailor platform. Set resource and operation: message/sendText for free text (WhatsApp delivers it only within 24 hours of the customer's last message), message/sendTemplate outside that window or to write first, message/sendButtons and message/sendMedia for reply buttons and files, message/sendAndWait to ask a person for an approval or an answer and wait, message/getTranscript and message/getUnanswered to give an AI agent the conversation, subscriber/get, create, update, addLabels and optOut for contacts, template/sendBroadcast for a campaign. Phone numbers are digits with the country code. To start a workflow on a customer's message use BotSailor Webhook Trigger (instant) or BotSailor Trigger (polling).",
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-botsailor.botSailorWebhookTrigger',
+					relationHint: 'Starts the workflow when a customer writes, to answer with this node',
+				},
+				{
+					nodeType: 'n8n-nodes-botsailor.botSailorTrigger',
+					relationHint: 'Polling trigger for new messages, subscribers, orders and statuses',
+				},
+			],
+		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botSailorApi', required: true, testedBy: 'botSailorApiTest' }],

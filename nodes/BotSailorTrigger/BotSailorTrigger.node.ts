@@ -87,6 +87,22 @@ export class BotSailorTrigger implements INodeType {
 			'Send WhatsApp messages and manage subscribers, templates, CRM, catalogs and resellers on BotSailor; or start a workflow on its events',
 		defaults: { name: 'BotSailor Trigger' },
 		polling: true,
+		// For n8n's AI workflow builder (n8n-workflow's IBuilderHint): when this trigger fits and when the webhook one does.
+		builderHint: {
+			searchHint:
+				'Polling trigger for BotSailor WhatsApp: set event to newMessage, messageStatusChanged, newSubscriber, newCatalogOrder, catalogOrderStatusChanged or templateStatusChanged. Needs no setup on the platform but n8n polls at most once a minute; to answer customers within a second use BotSailor Webhook Trigger (event incomingMessage), optionally with this trigger as a safety net in the same workflow. Reply with the BotSailor node (message/sendText).',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-botsailor.botSailor',
+					relationHint:
+						'Answers or acts on the event: send messages, label subscribers, update orders',
+				},
+				{
+					nodeType: 'n8n-nodes-botsailor.botSailorWebhookTrigger',
+					relationHint: 'Instant trigger on the same messages; both may share one workflow',
+				},
+			],
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botSailorApi', required: true, testedBy: 'botSailorApiTest' }],

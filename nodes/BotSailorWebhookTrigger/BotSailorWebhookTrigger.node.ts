@@ -96,6 +96,21 @@ export class BotSailorWebhookTrigger implements INodeType {
 		description:
 			'Starts a workflow at once when BotSailor posts an incoming WhatsApp message, a status change, a conversation change or flow data',
 		defaults: { name: 'BotSailor Webhook Trigger' },
+		// For n8n's AI workflow builder (n8n-workflow's IBuilderHint): the trigger for answering customers at once.
+		builderHint: {
+			searchHint:
+				"Instant trigger for BotSailor WhatsApp: set event to incomingMessage to answer a customer within a second (also outgoingMessage, messageStatusChanged, conversationStatusChanged, flowData or anyEvent). The user pastes its Production URL into the platform's Bot Settings → Webhook; set a secret. Items carry text, phone_number and wa_message_id; reply with the BotSailor node (message/sendText, phone_number from the item). For an AI agent that answers customers, follow with Wait and BotSailor message/getUnanswered.",
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-botsailor.botSailor',
+					relationHint: 'Replies to the customer and acts on the conversation',
+				},
+				{
+					nodeType: 'n8n-nodes-botsailor.botSailorTrigger',
+					relationHint: 'Polling safety net: catches messages whose webhook was missed',
+				},
+			],
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		// Receiving needs no credential; only Fetch Full Message and the number list read the API.

@@ -694,7 +694,7 @@ HUMAN_REVIEW(
  * phone-sized screen, the answer typed into the page's field and sent with its button. Runs on n8n 2.41.1
  * (the pinned newest) and every 2.x (n8n 1.x renders its own form page); a missing Chromium fails it on the pinned
  * n8n (withChromium). With UPDATE_SCREENSHOTS=1 the filled-in page is saved as docs/send-and-wait-free-text.png
- * (the README's picture).
+ * (the picture in docs/send-and-wait.md).
  */
 const BROWSER = versionAtLeast(installedN8nVersion(), '2.0.0')
 	? withChromium('the Free Text browser check')

@@ -487,7 +487,7 @@ async function main() {
 		customers.phase = 'after the update';
 		await sleep(3000);
 		// n8n keeps the previous release's code in memory for triggers already running: a restart loads the
-		// new one everywhere (README → Updating). Customers keep writing while n8n is down.
+		// new one everywhere (docs/updating.md). Customers keep writing while n8n is down.
 		let restartMs = 0;
 		if (process.env.RELEASE_SKIP_RESTART !== '1') {
 			customers.phase = 'during the restart';
@@ -518,7 +518,7 @@ async function main() {
 			);
 			check(
 				afterTakeover.length === 0,
-				`no message written after ${NEXT} took over started two executions (${PREVIOUS} stores no webhook memory: ${twice.length} of its ${written.filter((message) => PREVIOUS_CODE_PHASES.includes(message.phase)).length} started again once, README → Updating)`,
+				`no message written after ${NEXT} took over started two executions (${PREVIOUS} stores no webhook memory: ${twice.length} of its ${written.filter((message) => PREVIOUS_CODE_PHASES.includes(message.phase)).length} started again once, docs/updating.md)`,
 			);
 			check(
 				written.every((message) => (counts.get(message.id) ?? 0) <= 2),

@@ -261,7 +261,7 @@ describe('webhook trigger + polling trigger in one workflow', () => {
 			expect(tally(polled)).toEqual(
 				expect.objectContaining({ once: 3, missing: 0, duplicated: 0 }),
 			);
-			// README → Updating: the poll's copy cannot hold these two; a webhook call within the wait would have.
+			// docs/updating.md: the poll's copy cannot hold these two; a webhook call within the wait would have.
 			expect(tally(late)).toEqual(expect.objectContaining({ missing: 0, duplicated: 2 }));
 		});
 

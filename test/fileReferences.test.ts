@@ -1,0 +1,141 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the source tree and the docs */
+/**
+ * A file a comment or a page names must exist: a reference to a file under nodes/ or docs/ that a move left
+ * behind sends the next reader nowhere. Checked: every Markdown file but the CHANGELOG (a history names
+ * files as they were then), and the comments of the code in nodes/, credentials/, scripts/ and test/. Also the
+ * Markdown files' relative links, and their anchors into Markdown pages (GitHub's heading ids).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '..');
+const SKIP_DIRS = new Set(['node_modules', 'dist', '.cache', 'coverage', 'test-results', '.git']);
+/** Written by a run, not tracked (.gitignore): a reference to them is to what the run leaves behind. */
+const GENERATED = new Set([
+	'test/reliability/RESULTS.md',
+	'test/reliability/results',
+	'bench/RESULTS.quick.md',
+]);
+/** Repository paths: they start with one of the repository's top-level folders. */
+const PATH =
+	/(?<![\w./@~-])((?:nodes|credentials|scripts|test|docs|bench|examples|icons|\.github|\.ci)\/[\w./-]*[\w/])(?![\w<{*$])/g;
+
+function filesUnder(dir: string, keep: (path: string) => boolean): string[] {
+	return readdirSync(dir).flatMap((name) => {
+		if (SKIP_DIRS.has(name)) return [];
+		const path = join(dir, name);
+		if (statSync(path).isDirectory()) return filesUnder(path, keep);
+		return keep(path) ? [path] : [];
+	});
+}
+
+function markdownFiles(): string[] {
+	return filesUnder(ROOT, (path) => path.endsWith('.md')).filter(
+		(path) =>
+			relative(ROOT, path) !== 'CHANGELOG.md' &&
+			!GENERATED.has(relative(ROOT, path).split('\\').join('/')),
+	);
+}
+
+/** The comments of a code file: `//` and block comments (JS/TS), `#` lines (shell). */
+function commentsOf(path: string): string {
+	const text = readFileSync(path, 'utf8');
+	if (path.endsWith('.sh'))
+		return [...text.matchAll(/(?:^|\s)#[^\n]*/g)].map((m) => m[0]).join('\n');
+	return [...text.matchAll(/\/\*[\s\S]*?\*\/|(?<![:'"`\w])\/\/[^\n]*/g)]
+		.map((m) => m[0])
+		.join('\n');
+}
+
+function codeFiles(): string[] {
+	return ['nodes', 'credentials', 'scripts', 'test'].flatMap((dir) =>
+		filesUnder(join(ROOT, dir), (path) => /\.(ts|js|mjs|sh)$/.test(path)),
+	);
+}
+
+/** The repository paths a text names that do not exist. */
+function missingPaths(text: string): string[] {
+	return [...text.matchAll(PATH)]
+		.map((match) => match[1].replace(/\/$/, ''))
+		.filter((path) => !GENERATED.has(path) && !existsSync(join(ROOT, path)));
+}
+
+/** GitHub's id for a heading: lower case, punctuation dropped, spaces to hyphens; repeats get -1, -2, … */
+export function headingIds(markdown: string): Set<string> {
+	const ids = new Set<string>();
+	const seen = new Map<string, number>();
+	for (const [, title] of markdown.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} (.+)$/gm)) {
+		const base = title
+			.trim()
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N}\s_-]/gu, '')
+			.replace(/\s/g, '-');
+		const count = seen.get(base) ?? 0;
+		ids.add(count ? `${base}-${count}` : base);
+		seen.set(base, count + 1);
+	}
+	return ids;
+}
+
+/** Relative links of a Markdown file (`[text](target)`) that lead nowhere: a missing file or anchor. */
+function brokenLinks(file: string): string[] {
+	const text = readFileSync(file, 'utf8');
+	const broken: string[] = [];
+	for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+		if (/^[a-z]+:/i.test(target)) continue; // https:, mailto:
+		const [path, anchor] = target.split('#');
+		const resolved = path ? resolve(dirname(file), path) : file;
+		if (!existsSync(resolved)) {
+			broken.push(target);
+			continue;
+		}
+		if (
+			anchor &&
+			resolved.endsWith('.md') &&
+			!headingIds(readFileSync(resolved, 'utf8')).has(anchor)
+		)
+			broken.push(target);
+	}
+	return broken;
+}
+
+describe('file references', () => {
+	it('finds the references it checks (the check is not vacuous)', () => {
+		expect(markdownFiles().map((file) => relative(ROOT, file))).toEqual(
+			expect.arrayContaining(['README.md', 'CONTRIBUTING.md', join('docs', 'triggers.md')]),
+		);
+		expect(
+			missingPaths('see nodes/shared/foo.ts and docs/bar.md, not nodes/shared/retry.ts'),
+		).toEqual(['nodes/shared/foo.ts', 'docs/bar.md']);
+		expect(
+			missingPaths('`nodes/BotSailor/resources/<resource>/<operation>.ts`, test/**/*.ts'),
+		).toEqual([]);
+		expect(commentsOf(join(ROOT, 'scripts', 'dev.sh'))).toContain('test/node/sends.test.ts');
+		expect(headingIds('# A: b, c (d)\n## Both triggers in one workflow\n## X\n## X')).toEqual(
+			new Set(['a-b-c-d', 'both-triggers-in-one-workflow', 'x', 'x-1']),
+		);
+	});
+
+	it('every repository file a Markdown page names exists', () => {
+		const missing = markdownFiles().flatMap((file) =>
+			missingPaths(readFileSync(file, 'utf8')).map((path) => `${relative(ROOT, file)}: ${path}`),
+		);
+		expect(missing).toEqual([]);
+	});
+
+	it('every repository file a code comment in nodes/, credentials/, scripts/ or test/ names exists', () => {
+		const files = codeFiles();
+		expect(files.length).toBeGreaterThan(100);
+		const missing = files.flatMap((file) =>
+			missingPaths(commentsOf(file)).map((path) => `${relative(ROOT, file)}: ${path}`),
+		);
+		expect(missing).toEqual([]);
+	});
+
+	it('every relative link of a Markdown page leads to a file, and its anchor to a heading there', () => {
+		const broken = markdownFiles().flatMap((file) =>
+			brokenLinks(file).map((target) => `${relative(ROOT, file)}: ${target}`),
+		);
+		expect(broken).toEqual([]);
+	});
+});
