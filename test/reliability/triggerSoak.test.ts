@@ -107,5 +107,5 @@ describe('trigger soak: New Message', () => {
 		expect(emitted).toHaveLength(expected.length);
 		expect(failedPolls).toBeGreaterThan(0);
 		expect(restarts).toBeGreaterThan(0);
-	});
+	}, 180_000); // the limit is for a loaded CI machine, not a performance check
 });
