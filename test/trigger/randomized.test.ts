@@ -272,5 +272,5 @@ describe('BotSailor Trigger: randomized run with injected faults', () => {
 		expect(emitted.newSubscriber).toEqual(newSubscribers);
 		expect(emitted.newCatalogOrder).toEqual(orders.map((order) => String(order.order_unique_id)));
 		statusMismatches = [];
-	}, 180_000); // about 25 s alone on 2 cores; the limit is for a loaded CI machine, not a performance check
+	}, 180_000); // the limit is for a loaded CI machine, not a performance check
 });
