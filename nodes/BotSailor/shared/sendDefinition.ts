@@ -14,6 +14,7 @@ import { platformTimeZone } from '../../shared/platformTime';
 import { readWindowStatus, type WindowStatus } from '../../shared/sessionWindow';
 import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
 import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
+import { deliveryWaitOf } from './deliveryWait';
 import { hasOptOutLabel } from './optOut';
 import { fingerprintOf } from './sendRecord';
 import { sendInWindow, type SessionKind, type WindowChoice } from './windowSend';
@@ -58,6 +59,7 @@ export async function prepareSend(
 	const fields = checkWhatsAppLimits(item, definition.url, await definition.build(item));
 	const choice: WindowChoice = definition.session?.choice(item) ?? { action: 'fail' };
 	const optOutLabel = definition.optOutLabel?.(item);
+	deliveryWaitOf(item); // Wait for Delivery's settings, checked before anything is sent
 	const files = Object.values(item.binaries()).map(({ id, fileName, mimeType, fileSize }) => [
 		id,
 		fileName,
