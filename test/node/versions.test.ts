@@ -42,7 +42,7 @@ describe('node versions', () => {
 
 	it.each(versions)('version %s: the parameters and defaults of every operation', (typeVersion) => {
 		const operations = describedOperations();
-		expect(operations.length).toBe(71); // 63 endpoints + Message → Download Media, Send and Wait for Response, Get Transcript, Get Unanswered; Subscriber → Opt Out, Opt In, Hand Over to a Person, Get Window Status
+		expect(operations.length).toBe(72); // 63 endpoints + Message → Download Media, Get Delivery Report, Send and Wait for Response, Get Transcript, Get Unanswered; Subscriber → Opt Out, Opt In, Hand Over to a Person, Get Window Status
 		const shown = Object.fromEntries(
 			operations.map(({ resource, operation }) => [
 				`${resource}.${operation}`,
