@@ -409,7 +409,7 @@ export const controlRoutes: Record<string, (context: ControlContext) => unknown>
 	'message-status': ({ state, input }) => setMessageStatus(state, input),
 	// Statuses after every send from now on, with delays and failures (statuses.ts): `{"delivered_after_ms": [1000, 10000],
 	// "read_after_ms": 2000, "fail_rate": 0.1, "fail_code": 131026, "fail_numbers": {"8801…": 131047}, "window_failures": true}`;
-	// `{"off": true}` stops them.
+	// `{"off": true}` stops them; `{"report": true}` answers {changes, last_change_at} (epoch ms of the last change).
 	'delivery-statuses': ({ state, input }) => state.statuses.configure(input),
 	'template-decision': ({ state, input }) => decideTemplate(state, input),
 	subscribers: ({ state, input }) => addSubscribers(state, input),

@@ -59,8 +59,13 @@ export class StatusProgression {
 	private config: DeliveryProgression | undefined;
 	private random = mulberry32(1);
 	private readonly timers = new Set<NodeJS.Timeout>();
+	/** Status changes made, and the wall-clock time (epoch ms) of the last one (the bench's "slowest status"). */
+	readonly report = { changes: 0, last_change_at: 0 };
 
-	configure(input: DeliveryProgression & { off?: boolean }): DeliveryProgression | { off: true } {
+	configure(
+		input: DeliveryProgression & { off?: boolean; report?: boolean },
+	): DeliveryProgression | { off: true } | StatusProgression['report'] {
+		if (input.report) return { ...this.report };
 		if (input.off) {
 			this.config = undefined;
 			this.stop();
@@ -98,6 +103,8 @@ export class StatusProgression {
 			code = config.fail_code ?? 131026;
 		const after = this.delay(config.delivered_after_ms ?? [1000, 10_000]);
 		this.later(after, () => {
+			this.report.changes++;
+			this.report.last_change_at = Date.now();
 			if (code !== undefined)
 				applyStatus(state, message, { status: 'failed', failed_reason: failedReasonOf(code) });
 			else {
