@@ -583,8 +583,8 @@ export const catalog: CatalogEntry[] = [
 				],
 			},
 			{
-				path: 'limit',
-				parameter: 'Limit',
+				path: 'maxMessages',
+				parameter: 'Max Messages',
 				invalid: [
 					{ why: 'zero', value: 0 },
 					{ why: 'over the most (1000)', value: 1001 },

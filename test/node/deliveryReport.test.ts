@@ -79,17 +79,17 @@ describe('Message → Get Delivery Report', () => {
 		expect(statusReads()).toHaveLength(5);
 	});
 
-	it('takes a list from an expression (ids or send outputs), pages with Limit and Offset, and reads each id once', async () => {
+	it('takes a list from an expression (ids or send outputs), pages with Max Messages and Offset, and reads each id once', async () => {
 		const ids = sent([{ status: 'delivered' }, { status: 'read' }, { status: 'delivered' }]);
 		const expression = `={{ ${JSON.stringify([{ wa_message_id: ids[0] }, ids[1], ids[2], ids[0]])} }}`;
-		const first = await report({ messageIds: expression, limit: 2 });
+		const first = await report({ messageIds: expression, maxMessages: 2 });
 		expect(first.items[0].json).toMatchObject({
 			total: 3,
 			checked: 2,
 			next_offset: 2,
 			counts: { delivered: 1, read: 1 },
 		});
-		const second = await report({ messageIds: expression, limit: 2, offset: 2 });
+		const second = await report({ messageIds: expression, maxMessages: 2, offset: 2 });
 		expect(second.items[0].json).toMatchObject({ total: 3, checked: 1, next_offset: null });
 		expect(statusReads()).toHaveLength(3);
 	});
@@ -113,11 +113,11 @@ describe('Message → Get Delivery Report', () => {
 		expect(error?.message).toMatch(/Unauthenticated/);
 	});
 
-	it('refuses an empty list and a Limit out of range before any request', async () => {
+	it('refuses an empty list and a Max Messages out of range before any request', async () => {
 		const empty = await report({ messageIds: ' ,\n ' }, true);
 		expect(String(empty.items[0].json.error)).toBe('Message IDs is empty');
-		const over = await report({ messageIds: 'wamid.a', limit: 1001 }, true);
-		expect(String(over.items[0].json.error)).toBe('Limit is out of range');
+		const over = await report({ messageIds: 'wamid.a', maxMessages: 1001 }, true);
+		expect(String(over.items[0].json.error)).toBe('Max Messages is out of range');
 		expect(fx.sim.requests).toHaveLength(0);
 	});
 

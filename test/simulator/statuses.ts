@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test infrastructure runs in plain Node.js, not inside n8n */
 /**
  * Message statuses as the platform reports them after a send: `sent` at once, then `delivered` (and perhaps `read`)
  * or `failed` with a `failed_reason`, after a delay. Off by default (a sent message stays `sent` until a test moves it

@@ -28,7 +28,7 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
 	'message.getStatus':
 		'Get the delivery status (sent, delivered, read, failed) of a message sent earlier, by its WhatsApp message ID (wamid…).',
 	'message.getDeliveryReport':
-		'Get the delivery status of several sent messages at once, by their WhatsApp message IDs (wamid…, comma-separated): each message with its status (sent, delivered, read, failed with the reason) and the counts by status. Reads only; sends nothing. Checks at most Limit messages a call; next_offset says where to go on.',
+		'Get the delivery status of several sent messages at once, by their WhatsApp message IDs (wamid…, comma-separated): each message with its status (sent, delivered, read, failed with the reason) and the counts by status. Reads only; sends nothing. Checks at most Max Messages a call; next_offset says where to go on.',
 	'message.downloadMedia':
 		'Download the image, audio, video or document of a received message as a file. Use it only when the file itself is needed.',
 	// Subscriber

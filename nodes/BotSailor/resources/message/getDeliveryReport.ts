@@ -10,6 +10,7 @@ import { CREDENTIAL_TYPE, sendsInFlight } from '../../../shared/credential';
 import { refuse } from '../../../shared/inputs';
 import { sendRequest } from '../../../shared/transport';
 import { limiterFor } from '../../shared/delivery';
+import { asNodeError } from '../../shared/itemOutput';
 import { MESSAGE_STATUS_URL, messageIdsOf, statusOf } from '../../shared/messageStatus';
 import type { OperationDescription } from '../resource';
 
@@ -26,7 +27,7 @@ interface ReportEntry extends IDataObject {
 /**
  * Message → Get Delivery Report, one input item: the status of each of a list of sent messages (e.g. a campaign's
  * output) and the counts by status. One status read per message (whatsapp/get/message-status, a read: retried under
- * the read policy), a bounded number at a time (the credential's Max Sends in Flight); at most Limit messages a run,
+ * the read policy), a bounded number at a time (the credential's Max Sends in Flight); at most Max Messages a run,
  * from Offset on, and `next_offset` says where the next run goes on. An id the platform refuses (e.g. "Message not
  * found.") is counted as unknown with the reason; any other failure (credential, network) fails the item.
  */
@@ -43,12 +44,12 @@ async function getDeliveryReport(
 			'Message IDs is empty',
 			'Parameter "Message IDs": give the wa_message_id of each message, separated by commas or line breaks, or an expression that gives a list.',
 		);
-	const limit = Number(this.getNodeParameter('limit', 100));
+	const limit = Number(this.getNodeParameter('maxMessages', 100));
 	if (!Number.isInteger(limit) || limit < 1 || limit > MAX_REPORT_MESSAGES)
 		refuse(
 			target,
-			'Limit is out of range',
-			`Parameter "Limit": give a whole number from 1 to ${MAX_REPORT_MESSAGES}.`,
+			'Max Messages is out of range',
+			`Parameter "Max Messages": give a whole number from 1 to ${MAX_REPORT_MESSAGES}.`,
 		);
 	const offset = Number(this.getNodeParameter('offset', 0));
 	if (!Number.isInteger(offset) || offset < 0)
@@ -60,6 +61,7 @@ async function getDeliveryReport(
 	const entries: ReportEntry[] = await Promise.all(
 		page.map(async (id) => {
 			await limiter.acquire();
+			let failure: unknown;
 			try {
 				const envelope = await sendRequest.call(
 					this,
@@ -72,13 +74,14 @@ async function getDeliveryReport(
 				);
 				return { wa_message_id: id, ...statusOf(envelope) } as ReportEntry;
 			} catch (error) {
-				// The platform's own refusal of this id (status "0", HTTP 2xx): unknown, with its text.
-				if (error instanceof NodeApiError && Number(error.httpCode ?? 200) < 300)
-					return { wa_message_id: id, status: 'unknown', error: error.message };
-				throw error;
+				failure = error;
 			} finally {
 				limiter.release();
 			}
+			// The platform's own refusal of this id (status "0", HTTP 2xx): unknown, with its text.
+			if (failure instanceof NodeApiError && Number(failure.httpCode ?? 200) < 300)
+				return { wa_message_id: id, status: 'unknown', error: failure.message };
+			throw asNodeError(this.getNode(), failure, itemIndex);
 		}),
 	);
 	const counts: IDataObject = {};
@@ -128,12 +131,12 @@ export const getDeliveryReportOperation: OperationDescription = {
 				'The wa_message_id of each message: separated by commas or line breaks, or an expression that gives a list (of IDs, or of send outputs)',
 		},
 		{
-			displayName: 'Limit',
-			name: 'limit',
+			displayName: 'Max Messages',
+			name: 'maxMessages',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_REPORT_MESSAGES },
 			default: 100,
-			description: `Max number of messages to check in this run (one status read each; at most ${MAX_REPORT_MESSAGES}). The output's next_offset is where the next run goes on.`,
+			description: `How many of the messages to check in this run, one status read each (at most ${MAX_REPORT_MESSAGES}); the output's next_offset is where the next run goes on`,
 		},
 		{
 			displayName: 'Offset',
