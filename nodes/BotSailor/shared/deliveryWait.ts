@@ -1,4 +1,10 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestOptions,
+	INode,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import { sendsInFlight } from '../../shared/credential';
 import { refuse } from '../../shared/inputs';
@@ -6,7 +12,6 @@ import { errorMessage, text } from '../../shared/values';
 import { limiterFor, type Limiter } from './delivery';
 import { FINAL_STATUSES, statusOf, statusRequest, type StatusReading } from './messageStatus';
 import type { RecordContext } from './sendRecord';
-import type { SendItem } from './sendDefinition';
 
 /**
  * Wait for Delivery, an option of Send Text, Send Template, Send Buttons and Send Media: after the platform accepted a
@@ -36,6 +41,15 @@ export const TAIL_BUDGET = 3;
 const TICK_MS = 250;
 /** The longest Max Wait (seconds). */
 export const MAX_WAIT_SECONDS = 3_600;
+
+/** What the wait reads of an item: sendDefinition.ts's SendItem (not imported: sendDefinition.ts checks the settings). */
+export interface SendItem {
+	getNode(): INode;
+	getItemIndex(): number;
+	param(name: string, fallback?: unknown): IDataObject[string];
+	request(options: IHttpRequestOptions): Promise<IDataObject>;
+	credentials(): Promise<ICredentialDataDecryptedObject>;
+}
 
 export type OnDeliveryFailed = 'fail' | 'output';
 
