@@ -154,6 +154,8 @@ interface Watch {
 	nextRead: number;
 	lastRead: number;
 	reads: number;
+	/** A read of it is in flight. */
+	reading: boolean;
 	last?: StatusReading;
 	resolve: (outcome: DeliveryOutcome) => void;
 }
@@ -193,6 +195,7 @@ class DeliveryPoller {
 				nextRead: Math.min(started + FIRST_READ_MS, started + maxWaitMs),
 				lastRead: started,
 				reads: 0,
+				reading: false,
 				resolve,
 			});
 			this.totals.watched++;
@@ -202,6 +205,7 @@ class DeliveryPoller {
 
 	private settle(watch: Watch, outcome: Omit<DeliveryOutcome, 'waited_ms'>): void {
 		this.watches.delete(watch);
+		if (this.watches.size === 0) lastTotals = { ...this.totals };
 		watch.resolve({ ...outcome, waited_ms: Date.now() - watch.started } as DeliveryOutcome);
 	}
 
@@ -219,13 +223,17 @@ class DeliveryPoller {
 						this.settle(watch, { status: 'unknown', error: 'The run was cancelled' });
 						continue;
 					}
+					if (watch.reading) continue;
 					const at = tail ? Math.min(watch.nextRead, watch.lastRead + TAIL_GAP_MS) : watch.nextRead;
 					if (now >= at) due.push(watch);
 				}
-				if (due.length > 0) {
-					if (tail) this.tailReads += due.length;
-					await Promise.all(due.map(async (watch) => await this.readOnce(watch)));
-				} else await sleep(TICK_MS);
+				if (tail) this.tailReads += due.length;
+				// The reads of a round go out a bounded number at a time (the limiter); a slow one holds up no other message.
+				for (const watch of due) {
+					watch.reading = true;
+					void this.readOnce(watch).finally(() => (watch.reading = false));
+				}
+				await sleep(TICK_MS);
 			}
 		} finally {
 			this.running = false;
@@ -276,7 +284,6 @@ function pollerOf(context: RecordContext, limiter: Limiter): DeliveryPoller {
 	if (!poller) {
 		const created: DeliveryPoller = new DeliveryPoller(limiter, () => {
 			if (pollers.get(key) === created) pollers.delete(key);
-			lastTotals = created.totals;
 		});
 		poller = created;
 		pollers.set(key, poller);
@@ -284,7 +291,7 @@ function pollerOf(context: RecordContext, limiter: Limiter): DeliveryPoller {
 	return poller;
 }
 
-/** The totals of the poller that finished last (bench and tests). */
+/** The totals of the poller whose watches all ended last (tests). */
 export let lastTotals: PollerTotals = { watched: 0, reads: 0 };
 
 /** The wa_message_id of a send's output records, when the platform gave one. */
