@@ -157,7 +157,9 @@ describe.each(PATHS)('Wait for Delivery (%s path)', (path) => {
 		const { items: output, error } = await send(path, 1, { deliveryMaxWait: 1 });
 		expect(error).toBeUndefined();
 		expect(output[0].json.delivery).toMatchObject({ status: 'sent', timed_out: true });
-		expect((output[0].json.delivery as { waited_ms: number }).waited_ms).toBeGreaterThanOrEqual(1_000);
+		expect((output[0].json.delivery as { waited_ms: number }).waited_ms).toBeGreaterThanOrEqual(
+			1_000,
+		);
 		expect(statusReads()).toHaveLength(1);
 		expect(sends()).toHaveLength(1);
 	});
