@@ -13,6 +13,7 @@ process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 
 import type { INodeType } from 'n8n-workflow';
 import { createPoller, runNode } from '../test/harness/harness';
+import { deliveryWaitRows } from './deliveryWait';
 import {
 	httpListParameters,
 	httpRequestNode,
@@ -577,6 +578,15 @@ async function main() {
 			log('row 11');
 			rows.push(
 				...((await windowRows(sim, { count: N.send, phoneNumberId: PHONE_NUMBER_ID })) as Row[]),
+			);
+		}
+		if (wanted(12)) {
+			log('row 12');
+			rows.push(
+				...((await deliveryWaitRows(sim, {
+					count: N.send,
+					phoneNumberId: PHONE_NUMBER_ID,
+				})) as Row[]),
 			);
 		}
 	} finally {

@@ -39,6 +39,7 @@ export const OPERATION_NAMES: Readonly<Record<string, string>> = {
 	downloadMedia: 'Download Media',
 	get: 'Get',
 	getAiTokens: 'Get AI Tokens',
+	getDeliveryReport: 'Get Delivery Report',
 	getLoginLink: 'Get Login Link',
 	getMany: 'Get Many',
 	getMe: 'Get Me',

@@ -563,6 +563,38 @@ export const catalog: CatalogEntry[] = [
 	},
 	{
 		resource: 'message',
+		operation: 'getDeliveryReport',
+		endpoint: '/whatsapp/get/message-status',
+		repeatable: true,
+		parameters: (sim) => ({
+			messageIds: sim.state.messages
+				.filter((entry) => entry.wa_message_id && entry.sender !== 'user')
+				.slice(0, 3)
+				.map((entry) => entry.wa_message_id)
+				.join(', '),
+		}),
+		cases: [
+			{
+				path: 'messageIds',
+				parameter: 'Message IDs',
+				invalid: [
+					{ why: 'empty', value: '' },
+					{ why: 'separators only', value: ' , \n ' },
+				],
+			},
+			{
+				path: 'maxMessages',
+				parameter: 'Max Messages',
+				invalid: [
+					{ why: 'zero', value: 0 },
+					{ why: 'over the most (1000)', value: 1001 },
+					{ why: 'letters', value: 'lots' },
+				],
+			},
+		],
+	},
+	{
+		resource: 'message',
 		operation: 'getStatus',
 		endpoint: '/whatsapp/get/message-status',
 		repeatable: true,

@@ -32,7 +32,7 @@ function operations(): Array<{ resource: string; operation: string; url: string 
 }
 
 describe('which requests are reads', () => {
-	it('every read endpoint is one the node calls, and is read by Get, Get Many, Get Status, Get Me, Get Usage Log, Download Media, Get Transcript, Get Unanswered or Get Window Status', () => {
+	it('every read endpoint is one the node calls, and is read by Get, Get Many, Get Status, Get Me, Get Usage Log, Download Media, Get Transcript, Get Unanswered, Get Window Status or Get Delivery Report', () => {
 		const byUrl = new Map<string, string[]>();
 		for (const entry of operations()) {
 			const url = entry.url.replace(/^=/, '');
@@ -44,7 +44,7 @@ describe('which requests are reads', () => {
 				url,
 				names: names.filter(
 					(name) =>
-						!/^(get|getMany|getStatus|getMe|getUsageLog|downloadMedia|getTranscript|getUnanswered|getWindowStatus)$/.test(
+						!/^(get|getMany|getStatus|getMe|getUsageLog|downloadMedia|getTranscript|getUnanswered|getWindowStatus|getDeliveryReport)$/.test(
 							name,
 						),
 				),

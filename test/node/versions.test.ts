@@ -3,10 +3,11 @@
  * What a saved workflow gets, per node version: for every resource and operation, the parameters the
  * node shows and their defaults (values equal to a default are not stored in a workflow, so a changed
  * default changes saved workflows). test/node/versions.json records them; this test fails any edit that
- * changes or removes a recorded entry, and any version or operation that is not recorded yet. Such a change
- * must be a new node version (docs/versioning.md). Additions only: `npm run generate` (UPDATE_VERSIONS=1)
- * records a new version or a new operation and never rewrites an entry that is already recorded; a deleted
- * or renamed record file fails, it is never written afresh by a plain test run.
+ * changes or removes a recorded parameter, and any version, operation or parameter that is not recorded yet.
+ * A change must be a new node version (docs/versioning.md). Additions only: `npm run generate`
+ * (UPDATE_VERSIONS=1) records a new version, operation or parameter (a new parameter's default is what old
+ * workflows get, so it must keep their behaviour) and never rewrites what is already recorded; a deleted or
+ * renamed record file fails, it is never written afresh by a plain test run.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,8 +64,14 @@ function recordAdditions(now: Record): void {
 	const recorded: Record = existsSync(RECORD) ? JSON.parse(readFileSync(RECORD, 'utf8')) : {};
 	for (const [version, operations] of Object.entries(now)) {
 		recorded[version] ??= {};
-		for (const [operation, shown] of Object.entries(operations))
-			if (!(operation in recorded[version])) recorded[version][operation] = shown;
+		for (const [operation, shown] of Object.entries(operations)) {
+			const entry = recorded[version][operation];
+			if (!(operation in recorded[version]) || entry === null || shown === null)
+				recorded[version][operation] ??= shown;
+			else
+				for (const [name, value] of Object.entries(shown))
+					if (!(name in entry)) entry[name] = value; // a new parameter, recorded with its default
+		}
 	}
 	writeFileSync(RECORD, `${JSON.stringify(recorded, null, '\t')}\n`);
 }
@@ -92,8 +99,10 @@ describe('node versions', () => {
 			expect(Object.keys(recorded).filter((operation) => !(operation in shown))).toEqual([]);
 			// Not recorded yet: `npm run generate` adds it (it never rewrites a recorded entry).
 			expect(Object.keys(shown).filter((operation) => !(operation in recorded))).toEqual([]);
-			for (const [operation, parameters] of Object.entries(recorded))
+			for (const [operation, parameters] of Object.entries(recorded)) {
+				// Every recorded parameter keeps its default; a parameter not recorded yet fails until generated.
 				expect({ [operation]: shown[operation] }).toEqual({ [operation]: parameters });
+			}
 		},
 	);
 

@@ -1,5 +1,6 @@
 import type { Faults, Fault } from './faults';
 import type { SeedOptions } from './seed';
+import { failedReasonOf } from './statuses';
 import type { RecordedRequest } from './server';
 import {
 	lastIncomingAt,
@@ -190,7 +191,7 @@ function metaWebhookOf(
 /** Moves an outgoing message's status: sent → delivered → read, or failed with a reason. */
 export function setMessageStatus(
 	state: SimState,
-	input: { wa_message_id: string; status: string; failed_reason?: string },
+	input: { wa_message_id: string; status: string; failed_reason?: string; failed_code?: number },
 ): ConversationMessage {
 	const message = state.messages.find((entry) => entry.wa_message_id === input.wa_message_id);
 	if (!message) throw new Error(`unknown wa_message_id ${input.wa_message_id}`);
@@ -200,7 +201,12 @@ export function setMessageStatus(
 	if (input.status === 'read') message.read_time = time;
 	if (input.status === 'failed') {
 		message.failed_time = time;
-		message.failed_reason = input.failed_reason ?? '(#131047) Re-engagement message';
+		// SPEC-GAP: the text's form; with `failed_code` it is one of WhatsApp's documented errors (statuses.ts).
+		message.failed_reason =
+			input.failed_reason ??
+			(input.failed_code !== undefined
+				? failedReasonOf(input.failed_code)
+				: '(#131047) Re-engagement message');
 	}
 	statusWebhook(state, message);
 	return message;
@@ -401,6 +407,10 @@ export const controlRoutes: Record<string, (context: ControlContext) => unknown>
 	// `{"time_zone": "Asia/Dhaka"}`: the platform's times become now, as a server in that zone writes them.
 	clock: ({ state, input }) => clockToNow(state, input),
 	'message-status': ({ state, input }) => setMessageStatus(state, input),
+	// Statuses after every send from now on, with delays and failures (statuses.ts): `{"delivered_after_ms": [1000, 10000],
+	// "read_after_ms": 2000, "fail_rate": 0.1, "fail_code": 131026, "fail_numbers": {"8801…": 131047}, "window_failures": true}`;
+	// `{"off": true}` stops them; `{"report": true}` answers {changes, last_change_at} (epoch ms of the last change).
+	'delivery-statuses': ({ state, input }) => state.statuses.configure(input),
 	'template-decision': ({ state, input }) => decideTemplate(state, input),
 	subscribers: ({ state, input }) => addSubscribers(state, input),
 	subscriber: ({ state, input }) => addSubscriber(state, input),

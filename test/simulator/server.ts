@@ -318,7 +318,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 							faults,
 							requests,
 							input,
-							reset: (seed?: SeedOptions) => (state = seedState(seed)),
+							reset: (seed?: SeedOptions) => {
+								state.statuses.stop();
+								state = seedState(seed);
+							},
 							refuseConnections,
 						}) ?? null,
 				});
@@ -500,6 +503,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		faults,
 		clearRequests: () => void requests.splice(0),
 		reset: (seed) => {
+			state.statuses.stop();
 			state = seedState(seed);
 			faults.clear();
 			faults.resetReport();
@@ -511,6 +515,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		close: () =>
 			new Promise<void>((resolve) => {
 				closed = true;
+				state.statuses.stop();
 				stopRefusing();
 				server.closeAllConnections();
 				server.close(() => resolve());

@@ -1,4 +1,5 @@
 /** The simulator's in-memory world: plain records shaped like the spec's resources. */
+import { StatusProgression } from './statuses';
 import { Webhooks } from './webhooks';
 
 export type Row = Record<string, unknown>;
@@ -90,6 +91,8 @@ export class SimState {
 	carouselLimit = 5;
 	/** The outgoing webhooks (URLs per number and event, faults, deliveries): see webhooks.ts. */
 	webhooks = new Webhooks();
+	/** Statuses after a send (sent → delivered → read, or failed), with delays: off until configured (statuses.ts). */
+	statuses = new StatusProgression();
 	/**
 	 * Whether the template list hides the access token inside template_json, as the spec says.
 	 * SPEC-GAP: deployments have been seen returning the business account's Meta token there; false models them.

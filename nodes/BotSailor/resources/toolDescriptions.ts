@@ -46,6 +46,8 @@ const TABLE: Record<string, string> = {
 		"Get the subscriber's messages that nobody has answered yet (everything they wrote since the last message sent to them), joined in order, with how many there are. Use it to answer several short messages in one reply.",
 	'message.getStatus':
 		'Get the delivery status (sent, delivered, read, failed) of a message sent earlier, by its WhatsApp message ID (wamid…).',
+	'message.getDeliveryReport':
+		'Get the delivery status of several sent messages at once, by their WhatsApp message IDs (wamid…, comma-separated): each message with its status (sent, delivered, read, failed with the reason) and the counts by status. Reads only; sends nothing. Checks at most Max Messages a call; next_offset says where to go on.',
 	'message.downloadMedia':
 		'Download the image, audio, video or document of a received message as a file. Use it only when the file itself is needed.',
 	// Subscriber

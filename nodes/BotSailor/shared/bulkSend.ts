@@ -11,6 +11,7 @@ import type {
 import { baseUrlProblem, CREDENTIAL_TYPE, sendsInFlight } from '../../shared/credential';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { DELIVERY_DEFAULTS, deliver, type DeliveryOptions } from './delivery';
+import { deliveryWaits } from './deliveryWait';
 import { payloadRecords } from '../../shared/envelope';
 import { decodeJsonFields } from '../../shared/jsonStrings';
 import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
@@ -276,6 +277,8 @@ async function runSends(
 	const cancelled = () => this.getExecutionCancelSignal()?.aborted === true;
 	let failed = outcomes.some((outcome) => outcome && 'error' in outcome);
 	const stop = () => (failed && !continueOnFail) || cancelled();
+	// Wait for Delivery (deliveryWait.ts): each item's wait starts with its send (and ends when the run stops); only reads.
+	const deliveries = deliveryWaits(this, stop);
 	const send = async (index: number) => {
 		const item = sendItems[index];
 		const { fingerprint } = prepared[index];
@@ -293,6 +296,7 @@ async function runSends(
 			});
 			outcomes[index] = { records };
 			record.save(index, { fingerprint, records });
+			deliveries.watch(index, item, records);
 		} catch (error) {
 			const failure = asNodeError(node, error, index);
 			outcomes[index] = { error: failure };
@@ -308,6 +312,18 @@ async function runSends(
 		if (start > 0) await sleep(batchInterval);
 		await forEachLimited(toSend.slice(start, start + batch), settings.concurrency, send, stop);
 	}
+
+	// Wait for Delivery: the outcome on each waiting item (or its failure), unless the run fails anyway.
+	if (!stop())
+		for (const [index, waited] of await deliveries.settle(
+			outcomes.flatMap((outcome, index) =>
+				outcome && 'records' in outcome
+					? [[index, sendItems[index], outcome.records] as [number, SendItem, IDataObject[]]]
+					: [],
+			),
+		))
+			outcomes[index] =
+				'records' in waited ? waited : { error: asNodeError(node, waited.error, index) };
 
 	// 4. Outputs in input order; a failure is an error item under Continue On Fail, else the run fails saying what was delivered.
 	const firstFailure = outcomes.find((outcome) => outcome && 'error' in outcome) as

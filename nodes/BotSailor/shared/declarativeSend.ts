@@ -9,6 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { sendsInFlight } from '../../shared/credential';
 import { requestOnce } from '../../shared/transport';
 import { deliver } from './delivery';
+import { waitForDelivery } from './deliveryWait';
 import { answersAsTool, asNodeError, errorItem, withRecipient } from './itemOutput';
 import { unwrap } from './output';
 import { performSend, prepareSend, sendItemOf, type SendDefinition } from './sendDefinition';
@@ -33,8 +34,19 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 			const record = sendRecordOf(this);
 			const earlier = record.get(itemIndex, prepared.fingerprint);
 			if (earlier && 'unknown' in earlier) throw earlier.unknown;
+			// Wait for Delivery (deliveryWait.ts) only reads the status: also for an earlier attempt's send, never sending again.
+			const delivered = async (records: IDataObject[]) =>
+				await waitForDelivery(
+					this,
+					item,
+					records,
+					() => this.getExecutionCancelSignal()?.aborted === true,
+				);
 			if (earlier)
-				return earlier.records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+				return (await delivered(earlier.records)).map((json) => ({
+					json,
+					pairedItem: { item: itemIndex },
+				}));
 			const concurrency = sendsInFlight(await item.credentials());
 			const deliverTo = async (url: string, fields: IDataObject) => {
 				const items = await deliver(
@@ -63,6 +75,7 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 				throw asNodeError(this.getNode(), error, itemIndex);
 			}
 			record.save(itemIndex, { fingerprint: prepared.fingerprint, records });
+			records = await delivered(records);
 			return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 		} catch (error) {
 			const failure = asNodeError(this.getNode(), error, itemIndex);

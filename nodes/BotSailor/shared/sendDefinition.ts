@@ -13,6 +13,7 @@ import { platformTimeZone } from '../../shared/platformTime';
 import { readWindowStatus, type WindowStatus } from '../../shared/sessionWindow';
 import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
 import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
+import { deliveryWaitOf } from './deliveryWait';
 import {
 	optOutUnreadableOf,
 	readOptOut,
@@ -65,6 +66,7 @@ export async function prepareSend(
 	const choice: WindowChoice = definition.session?.choice(item) ?? { action: 'fail' };
 	const optOutLabel = definition.optOutLabel?.(item);
 	const optOutUnreadable = optOutLabel ? optOutUnreadableOf(item) : undefined;
+	deliveryWaitOf(item); // Wait for Delivery's settings, checked before anything is sent
 	const files = Object.values(item.binaries()).map(({ id, fileName, mimeType, fileSize }) => [
 		id,
 		fileName,

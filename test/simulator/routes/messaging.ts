@@ -262,6 +262,8 @@ function deliver(
 		sender: 'bot',
 		status: 'sent',
 	});
+	// What happens to it next, when the delivery statuses are switched on (statuses.ts; off by default).
+	state.statuses.planFor(state, message, { template: !session });
 	return message.wa_message_id;
 }
 

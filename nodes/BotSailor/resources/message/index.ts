@@ -1,5 +1,6 @@
 import { resource } from '../resource';
 import { downloadMediaOperation } from './downloadMedia';
+import { getDeliveryReportOperation } from './getDeliveryReport';
 import { getMany } from './getMany';
 import { getStatus } from './getStatus';
 import { getTranscriptOperation } from './getTranscript';
@@ -14,6 +15,7 @@ export const messageDescription = resource(
 	'message',
 	[
 		downloadMediaOperation,
+		getDeliveryReportOperation,
 		getMany,
 		getStatus,
 		getTranscriptOperation,

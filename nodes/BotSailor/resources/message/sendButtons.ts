@@ -1,3 +1,4 @@
+import { withWaitForDelivery } from '../../shared/deliveryWait';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, refuse, subscriberKeys, z } from '../../../shared/inputs';
@@ -209,5 +210,7 @@ export const sendButtonsOperation: OperationDescription = {
 		description: 'Send a session message with one to three reply buttons',
 		routing: sendRouting(sendButtons),
 	},
-	fields: withWindowFields(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),
+	fields: withWaitForDelivery(
+		withWindowFields(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),
+	),
 };

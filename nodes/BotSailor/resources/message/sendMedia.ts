@@ -1,3 +1,4 @@
+import { withWaitForDelivery } from '../../shared/deliveryWait';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, refuse, subscriberKeys, z } from '../../../shared/inputs';
@@ -212,5 +213,7 @@ export const sendMediaOperation: OperationDescription = {
 		description: 'Send an image, video, audio or document from a URL, a media ID or a binary file',
 		routing: sendRouting(sendMedia),
 	},
-	fields: withWindowFields(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),
+	fields: withWaitForDelivery(
+		withWindowFields(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),
+	),
 };

@@ -1,3 +1,4 @@
+import { withWaitForDelivery } from '../../shared/deliveryWait';
 import type { INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
@@ -181,5 +182,5 @@ export const sendTemplateOperation: OperationDescription = {
 		description: 'Send an approved message template; works outside the 24-hour session window',
 		routing: sendRouting(sendTemplate),
 	},
-	fields: withSkipOptedOut([sendNumber(), sendRecipient(), ...fields]),
+	fields: withWaitForDelivery(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),
 };

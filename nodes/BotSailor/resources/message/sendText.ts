@@ -1,3 +1,4 @@
+import { withWaitForDelivery } from '../../shared/deliveryWait';
 import type { INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, subscriberKeys, z } from '../../../shared/inputs';
@@ -52,5 +53,7 @@ export const sendTextOperation: OperationDescription = {
 			'Send free text. It only reaches a subscriber inside the 24-hour session window after their last message; otherwise use Send Template.',
 		routing: sendRouting(sendText),
 	},
-	fields: withWindowFields(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),
+	fields: withWaitForDelivery(
+		withWindowFields(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),
+	),
 };
