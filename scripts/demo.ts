@@ -84,7 +84,7 @@ function checkPortNumber(port: number, option: string) {
 async function checkPorts(port: number, simulatorPort: number | undefined) {
 	const wanted = [
 		{ port, what: 'the n8n editor (--port)' },
-		{ port: port + 1, what: "n8n's task runner broker (N8N_RUNNERS_BROKER_PORT: --port + 1)" },
+		{ port: port + 1, what: "n8n's task runner broker, N8N_RUNNERS_BROKER_PORT: --port + 1" },
 		...(simulatorPort === undefined
 			? []
 			: [{ port: simulatorPort, what: 'the API simulator (--simulator-port)' }]),
