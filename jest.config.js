@@ -7,5 +7,9 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
 	setupFiles: ['<rootDir>/test/harness/env.ts'],
 	testTimeout: 60000,
-	reporters: ['default', '<rootDir>/test/reliability/totalsReporter.js'],
+	reporters: [
+		'default',
+		'<rootDir>/test/harness/progressReporter.js',
+		'<rootDir>/test/reliability/totalsReporter.js',
+	],
 };

@@ -150,7 +150,9 @@ async function main() {
 
 	const { port, simulatorPort } = await portSet();
 	const args = ['--port', String(port), '--simulator-port', String(simulatorPort), '--no-build'];
-	phase(`demo start with --reset on ports ${port} (broker ${port + 1}), simulator ${simulatorPort}`);
+	phase(
+		`demo start with --reset on ports ${port} (broker ${port + 1}), simulator ${simulatorPort}`,
+	);
 	current = startDemo([...args, '--reset']);
 	await ready(current, 300_000);
 	check(/--reset: |n8n is ready/.test(current.log()), 'the demo says it is ready');
@@ -202,7 +204,10 @@ async function main() {
 	const inside = await windowOf('15550100001');
 	const outside = await windowOf('15550100004');
 	check(inside.window_open === true, `Ava (inside) window_open: ${JSON.stringify(inside)}`);
-	check(outside.window_open === false, `Ava Khan (outside) window_open: ${JSON.stringify(outside)}`);
+	check(
+		outside.window_open === false,
+		`Ava Khan (outside) window_open: ${JSON.stringify(outside)}`,
+	);
 	done('15550100001 open, 15550100004 closed');
 
 	phase("the phone page: a customer writes, the published webhook workflow's reply appears");
@@ -247,7 +252,8 @@ async function main() {
 		if (code === -1) await stop(second);
 		check(code > 0, `a second demo with ${clash.join(' ')} refused (exit ${code})`);
 		check(
-			/already in use/.test(second.log()) && /These ports are free: npm run demo -- --port \d+/.test(second.log()),
+			/already in use/.test(second.log()) &&
+				/These ports are free: npm run demo -- --port \d+/.test(second.log()),
 			`the second demo (${clash.join(' ')}) names the busy port and a free set: ${second.log().trim()}`,
 		);
 		check(!/Provisioning|Building|Importing/.test(second.log()), 'the second demo touched nothing');

@@ -42,7 +42,6 @@ import {
 	type Server,
 } from '../test/e2e/n8n';
 import {
-	importTriggerWorkflows,
 	productionUrl,
 	publish,
 	triggerWorkflow,
@@ -173,40 +172,50 @@ function lastLines(output: string, count = 30): string {
 	return lines.slice(-count).join('\n');
 }
 
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
 /**
- * The examples, imported once and upgraded in place when the package's file changes: a manifest of each example's
- * hash in the demo folder. Examples the user changed keep their changes until the package's version changes; the
- * user's own workflows are never touched (they have other ids).
+ * What the demo imports into n8n: the credential, the examples and the demo's webhook workflow, each imported again
+ * only when it changed since the last run (a manifest of hashes in the demo folder; no secret in it), so later starts
+ * skip n8n's CLI. The examples are upgraded in place when the package's files change; examples the user edited keep
+ * their edits until then; the user's own workflows are never touched (they have other ids).
  */
-async function importExamples(n8n: N8nInstance, folder: string): Promise<string[]> {
-	const manifestFile = join(folder, 'examples.json');
+async function importChanged(
+	n8n: N8nInstance,
+	folder: string,
+	credential: { baseUrl: string; apiToken: string },
+	extraWorkflows: Record<string, object>,
+): Promise<{ credential: boolean; workflows: string[] }> {
+	const manifestFile = join(folder, 'botsailor-demo-imported.json');
 	const manifest = existsSync(manifestFile)
 		? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, string>)
 		: {};
-	const changed = readdirSync(EXAMPLES_DIR)
-		.filter((name) => name.endsWith('.json'))
-		.sort()
-		.filter(
-			(name) =>
-				manifest[name] !==
-				createHash('sha256')
-					.update(readFileSync(join(EXAMPLES_DIR, name)))
-					.digest('hex'),
-		);
-	if (!changed.length) return [];
-	const staging = join(folder, 'examples-to-import');
-	rmSync(staging, { recursive: true, force: true });
-	mkdirSync(staging, { recursive: true });
-	for (const name of changed)
-		writeFileSync(join(staging, name), readFileSync(join(EXAMPLES_DIR, name)));
-	await cliOk(n8n, ['import:workflow', '--separate', `--input=${staging}`]);
-	rmSync(staging, { recursive: true, force: true });
-	for (const name of changed)
-		manifest[name] = createHash('sha256')
-			.update(readFileSync(join(EXAMPLES_DIR, name)))
-			.digest('hex');
-	writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
-	return changed;
+	const wanted: Record<string, string> = {};
+	for (const name of readdirSync(EXAMPLES_DIR)
+		.filter((entry) => entry.endsWith('.json'))
+		.sort())
+		wanted[name] = readFileSync(join(EXAMPLES_DIR, name), 'utf8');
+	for (const [name, workflow] of Object.entries(extraWorkflows))
+		wanted[name] = JSON.stringify(workflow);
+	const credentialHash = sha256(JSON.stringify(credential));
+	const credentialChanged = manifest['credential'] !== credentialHash;
+	if (credentialChanged) {
+		await importCredential(n8n, credential);
+		manifest['credential'] = credentialHash;
+		writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
+	}
+	const changed = Object.keys(wanted).filter((name) => manifest[name] !== sha256(wanted[name]));
+	if (changed.length) {
+		const staging = join(folder, 'workflows-to-import');
+		rmSync(staging, { recursive: true, force: true });
+		mkdirSync(staging, { recursive: true });
+		for (const name of changed) writeFileSync(join(staging, name), wanted[name]);
+		await cliOk(n8n, ['import:workflow', '--separate', `--input=${staging}`]);
+		rmSync(staging, { recursive: true, force: true });
+		for (const name of changed) manifest[name] = sha256(wanted[name]);
+		writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
+	}
+	return { credential: credentialChanged, workflows: changed };
 }
 
 /** The demo's webhook workflow: a customer's message → a reply from n8n (the phone page shows it). */
@@ -333,17 +342,25 @@ async function main() {
 		running.simulator = await startSimulator({ port: simulatorPort, seed: DEMO_SEED });
 		customers = prepareDemoWorld(running.simulator.state);
 		credential = { baseUrl: running.simulator.url, apiToken: running.simulator.token };
-		say(`3/6 API simulator with demo data at ${running.simulator.url} (real clock, 24-hour window enforced)`);
+		say(
+			`3/6 API simulator with demo data at ${running.simulator.url} (real clock, 24-hour window enforced)`,
+		);
 	}
 
 	// The user folder is kept between runs (the user's workflows, executions and settings); --reset starts clean.
 	const userFolder = join(folder, 'n8n');
+	if (values.reset) {
+		if (!existsSync(userFolder))
+			say(`--reset: no earlier demo folder at ${userFolder}: starting clean`);
+	}
 	if (values.reset && existsSync(userFolder)) {
 		rmSync(userFolder, { recursive: true, force: true });
-		rmSync(join(folder, 'examples.json'), { force: true });
-		say(`--reset: deleted the demo's n8n folder ${userFolder} (workflows, executions, credentials): starting clean`);
+		say(
+			`--reset: deleted the demo's n8n folder ${userFolder} (workflows, executions, credentials): starting clean`,
+		);
 	}
 	const kept = existsSync(join(userFolder, '.n8n', 'database.sqlite'));
+	if (!kept) rmSync(join(userFolder, 'botsailor-demo-imported.json'), { force: true });
 	const n8n = instance(paths, userFolder, port);
 	say('4/6 Packing the package and installing it as a community package …');
 	installCommunityPackage(n8n, pack(join(folder, 'pack')));
@@ -352,11 +369,15 @@ async function main() {
 			? '5/6 Updating the credential and the examples that changed (your workflows are kept) …'
 			: '5/6 Importing the credential and the example workflows …',
 	);
-	await importCredential(n8n, credential);
-	const imported = await importExamples(n8n, folder);
 	const simulated = running.simulator;
-	if (simulated)
-		await importTriggerWorkflows(n8n, [replyWorkflow(simulated.state.bots[0].phone_number_id)]);
+	const imported = await importChanged(
+		n8n,
+		userFolder,
+		credential,
+		simulated
+			? { 'demo-webhook.json': replyWorkflow(simulated.state.bots[0].phone_number_id) }
+			: {},
+	);
 	say('6/6 Starting n8n …');
 	let server: Server;
 	try {
@@ -384,7 +405,7 @@ async function main() {
 n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
   Editor:    ${n8n.url}
   Login:     ${OWNER.email} / ${OWNER.password}
-  Workflows: the examples/ folder (${kept ? (imported.length ? `updated: ${imported.join(', ')}` : 'unchanged') : 'imported'}), with the credential "${CREDENTIAL_NAME}" (${real ? credential.baseUrl : 'the simulator'})
+  Workflows: the examples/ folder (${kept ? (imported.workflows.length ? `updated: ${imported.workflows.join(', ')}` : 'unchanged') : 'imported'}), with the credential "${CREDENTIAL_NAME}" (${real ? credential.baseUrl : 'the simulator'})
   Kept:      ${userFolder} keeps your workflows between runs (npm run demo -- --reset starts clean)`);
 	if (real) {
 		const nodes = nodesNeedingANumber('104382179270221');

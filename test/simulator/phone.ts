@@ -64,22 +64,22 @@ function parse(text: string): Json | undefined {
 
 function buttonsOf(list: unknown): PhoneButton[] {
 	if (!Array.isArray(list)) return [];
-	return list.map((button, index) =>
-		typeof button === 'string'
-			? { title: button, id: button }
-			: {
-					title: String((button as Json).title ?? (button as Json).text ?? `Button ${index + 1}`),
-					id:
-						(button as Json).url === undefined
-							? String((button as Json).id ?? (button as Json).title ?? index)
-							: undefined,
-					url: (button as Json).url === undefined ? undefined : String((button as Json).url),
-				},
-	);
+	return list.map((button, index) => {
+		if (typeof button === 'string') return { title: button, id: button };
+		const entry = button as Json;
+		const title = String(entry.title ?? entry.text ?? `Button ${index + 1}`);
+		return entry.url === undefined
+			? { title, id: String(entry.id ?? title) }
+			: { title, url: String(entry.url) };
+	});
 }
 
 /** A template send with its variables filled in: `#label#` in the texts, `{{n}}` at the end of URL buttons. */
-function templateMessage(state: SimState, phoneNumberId: string, sent: Json): Partial<PhoneMessage> {
+function templateMessage(
+	state: SimState,
+	phoneNumberId: string,
+	sent: Json,
+): Partial<PhoneMessage> {
 	const name = String(sent.name ?? '');
 	const variables = (sent.variables ?? {}) as Record<string, unknown>;
 	const template = state.templates.find(
@@ -233,9 +233,11 @@ export function phoneConversation(
 }
 
 /** The phone page's control actions (merged into control.ts's controlRoutes). */
-export const phoneControlRoutes: Record<string, (context: { state: SimState; input: Json }) => unknown> =
-	{
-		'phone-subscribers': ({ state, input }) => phoneSubscribers(state, input),
-		'phone-conversation': ({ state, input }) =>
-			phoneConversation(state, input as { phone_number: string }),
-	};
+export const phoneControlRoutes: Record<
+	string,
+	(context: { state: SimState; input: Json }) => unknown
+> = {
+	'phone-subscribers': ({ state, input }) => phoneSubscribers(state, input),
+	'phone-conversation': ({ state, input }) =>
+		phoneConversation(state, input as { phone_number: string }),
+};
