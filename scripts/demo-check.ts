@@ -11,7 +11,7 @@
  * Prints each phase's time; fails with one line naming what went wrong (and the demo's log).
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -235,7 +235,9 @@ async function main() {
 	}
 	done();
 
-	phase('a second demo on clashing ports refuses and leaves the first alone');
+	phase(
+		'a second demo on clashing ports refuses and leaves the first alone; a wrong token is refused',
+	);
 	const lock = join(ROOT, '.cache', 'demo', `port-${port}`, 'demo.pid');
 	const lockBefore = readFileSync(lock, 'utf8');
 	const { simulatorPort: otherSimulator } = await portSet();
@@ -258,6 +260,25 @@ async function main() {
 		);
 		check(!/Provisioning|Building|Importing/.test(second.log()), 'the second demo touched nothing');
 	}
+	// A real account is checked like the credential test before anything starts (here the simulator, a wrong token).
+	const { port: accountPort } = await portSet();
+	const account = startDemo([
+		'--port',
+		String(accountPort),
+		'--base-url',
+		simulator,
+		'--token',
+		'not-the-token',
+		'--no-build',
+	]);
+	const accountCode = await account.exited;
+	check(
+		accountCode > 0 &&
+			/the credential test failed for --base-url .*Authorization failed/.test(account.log()),
+		`a wrong token is refused with the credential test's message before n8n starts: ${account.log().trim()}`,
+	);
+	check(!/Provisioning/.test(account.log()), 'nothing started for a refused account');
+	rmSync(join(ROOT, '.cache', 'demo', `port-${accountPort}`), { recursive: true, force: true });
 	check(readFileSync(lock, 'utf8') === lockBefore, "the first demo's lock file is unchanged");
 	check((await fetch(`${editor}/healthz`)).ok, 'the first demo still answers');
 	check(current.child.exitCode === null, 'the first demo still runs');
@@ -277,6 +298,7 @@ async function main() {
 	current = undefined;
 	done();
 
+	rmSync(join(ROOT, '.cache', 'demo', `port-${port}`), { recursive: true, force: true });
 	say(`test:demo: PASSED in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
