@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a command-line check run with tsx (it runs the demo and a browser), not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- a command-line check run with tsx (it runs the demo and a browser), not node code */
 /**
  * `npm run test:demo`: the demo as a user meets it, end to end (issue 44), on ports of its own:
  * - the customer's phone page alone (scripts/phone-check.ts);
@@ -16,8 +16,14 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, chromiumPath } from '../test/e2e/editor';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, PACKAGE_NAME, ROOT, Session } from '../test/e2e/n8n';
-import { activateWorkflow } from '../test/e2e/n8n';
+import {
+	activateWorkflow,
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	PACKAGE_NAME,
+	ROOT,
+	Session,
+} from '../test/e2e/n8n';
 import { phoneCheck, writeAsCustomer } from './phone-check';
 
 const started = Date.now();
