@@ -15,6 +15,7 @@ import {
 	readFileSync,
 	readdirSync,
 	rmSync,
+	rmdirSync,
 	unlinkSync,
 	writeFileSync,
 } from 'node:fs';
@@ -132,6 +133,7 @@ function lockFolder(folder: string): () => void {
 			return () => {
 				try {
 					if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file);
+					rmdirSync(folder); // only when empty: a demo that stopped before n8n leaves nothing behind
 				} catch {
 					/* gone already */
 				}
