@@ -9,6 +9,7 @@ module.exports = {
 	testTimeout: 60000,
 	reporters: [
 		'default',
+		'<rootDir>/test/harness/progressReporter.js',
 		'<rootDir>/test/reliability/totalsReporter.js',
 		'<rootDir>/test/countsReporter.js',
 	],

@@ -6,9 +6,10 @@
  * subscriber only, opens example workflows and their BotSailor nodes, checks the Resource, Operation
  * and Event menus against the built node descriptions, the canvas subtitles, that a From-list dropdown
  * fills from the API and that Fetch Test Event returns one record, and saves the screenshots used by
- * the README under docs/, and that a new BotSailor Webhook Trigger's "Test this trigger" is enabled at once.
+ * the README (in a temporary folder; under docs/ with UPDATE_SCREENSHOTS=1), and that a new BotSailor Webhook Trigger's "Test this trigger" is enabled at once.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
@@ -110,7 +111,11 @@ async function main() {
 	const simulatorUrl = values['simulator-url']!;
 	const action = description('BotSailor/BotSailor.node.js', 'BotSailor');
 	const trigger = description('BotSailorTrigger/BotSailorTrigger.node.js', 'BotSailorTrigger');
-	const docs = join(ROOT, 'docs');
+	// The README's screenshots are refreshed on request only (UPDATE_SCREENSHOTS=1), so a check leaves the tree clean.
+	const docs =
+		process.env.UPDATE_SCREENSHOTS === '1'
+			? join(ROOT, 'docs')
+			: mkdtempSync(join(tmpdir(), 'botsailor-screenshots-'));
 	mkdirSync(docs, { recursive: true });
 
 	const { browser, page } = await signedInEditor(baseUrl, { width: 1440, height: 900 });
@@ -357,7 +362,7 @@ async function main() {
 			JSON.stringify(webhook),
 		);
 		process.stdout.write(
-			`screenshots: docs/node-search.png, docs/node-picker-after.png, docs/welcome-test-run.png, docs/node-panel.png, docs/trigger-panel.png, docs/ai-tool-panel.png, docs/webhook-trigger-test-enabled.png\n`,
+			`screenshots in ${docs}${process.env.UPDATE_SCREENSHOTS === '1' ? '' : ' (UPDATE_SCREENSHOTS=1 npm run check:browser refreshes docs/)'}: node-search.png, node-picker-after.png, welcome-test-run.png, node-panel.png, trigger-panel.png, ai-tool-panel.png, webhook-trigger-test-enabled.png\n`,
 		);
 	} finally {
 		await browser.close();

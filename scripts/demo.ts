@@ -2,30 +2,47 @@
 /**
  * `npm run demo`: a real n8n 2.41.1 with this package installed as a community package, the example
  * workflows and a BotSailor credential imported, and an owner login ready. By default the credential
- * points at the built-in API simulator with its demo data; `--base-url`/`--token` (or
- * BOTSAILOR_BASE_URL/BOTSAILOR_API_TOKEN) point it at a real account. Ctrl-C stops everything.
+ * points at the built-in API simulator with its demo data (real clock, 24-hour window enforced, a customer's
+ * phone page at <simulator>/phone); `--base-url`/`--token` (or BOTSAILOR_BASE_URL/BOTSAILOR_API_TOKEN) point it
+ * at a real account, tested first like the credential test. The n8n user folder (.cache/demo/port-<port>) is kept
+ * between runs; `--reset` starts clean. Ctrl-C stops everything.
  */
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	rmdirSync,
+	unlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSimulator, type Simulator } from '../test/simulator/server';
+import { DEMO_SEED, prepareDemoWorld, type DemoCustomer } from '../test/simulator/demoWorld';
 import {
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	EXAMPLES_DIR,
 	OWNER,
+	PACKAGE_NAME,
 	ROOT,
 	Session,
 	importCredential,
-	importWorkflows,
 	installCommunityPackage,
 	instance,
 	pack,
 	provision,
 	start,
+	cliOk,
+	type N8nInstance,
 	type Server,
 } from '../test/e2e/n8n';
 import {
-	importTriggerWorkflows,
 	productionUrl,
 	publish,
 	triggerWorkflow,
@@ -36,6 +53,12 @@ const say = (text: string) => process.stdout.write(`${text}\n`);
 
 /** The demo's own Webhook Trigger workflow: the simulator posts its incoming messages to its production URL. */
 const WEBHOOK_DEMO = { id: 'BotSailorDemoHook', webhookId: 'botsailor-demo' };
+
+/**
+ * Every demo's n8n user folder: one per editor port (`.cache/demo/port-5678`), kept between runs, so a second demo on
+ * other ports never writes into the first one's folder. A lock file (the demo's pid) marks a folder in use.
+ */
+const DEMOS_DIR = join(ROOT, '.cache', 'demo');
 
 /** Whether nothing listens on the port (on any address, as n8n binds), so a clash is named before minutes of work. */
 async function portFree(port: number): Promise<boolean> {
@@ -48,25 +71,224 @@ async function portFree(port: number): Promise<boolean> {
 	return (await probe()) && (await probe('127.0.0.1'));
 }
 
-async function checkPort(port: number, what: string, option: string, env: string) {
-	if (!Number.isInteger(port) || port < 1 || port > 65535)
-		throw new Error(`${option} must be a port number from 1 to 65535, not "${port}"`);
-	if (!(await portFree(port)))
+function checkPortNumber(port: number, option: string) {
+	if (!Number.isInteger(port) || port < 1 || port > 65534)
+		throw new Error(`${option} must be a port number from 1 to 65534, not "${port}"`);
+}
+
+/**
+ * The ports a demo binds: n8n's editor, its task runner broker (N8N_RUNNERS_BROKER_PORT, the editor port + 1: n8n's
+ * default 5679 is shared by every instance, so each demo gets its own) and the simulator's. All are checked before
+ * anything is touched; a clash names the port and suggests a set that is free as a whole.
+ */
+async function checkPorts(port: number, simulatorPort: number | undefined) {
+	const wanted = [
+		{ port, what: 'the n8n editor (--port)' },
+		{ port: port + 1, what: "n8n's task runner broker, N8N_RUNNERS_BROKER_PORT: --port + 1" },
+		...(simulatorPort === undefined
+			? []
+			: [{ port: simulatorPort, what: 'the API simulator (--simulator-port)' }]),
+	];
+	if (simulatorPort !== undefined && (simulatorPort === port || simulatorPort === port + 1))
 		throw new Error(
-			`port ${port} (${what}) is already in use: stop what uses it, or choose another port with ${option} <port> (npm run demo -- ${option} ${port + 1}) or ${env}=<port>`,
+			`--simulator-port ${simulatorPort} is one of n8n's ports (${port} and its task runner broker ${port + 1}); choose another`,
 		);
+	const busy = [];
+	for (const entry of wanted) if (!(await portFree(entry.port))) busy.push(entry);
+	if (!busy.length) return;
+	let suggestion = port + 2;
+	while (!((await portFree(suggestion)) && (await portFree(suggestion + 1)))) suggestion += 2;
+	let simulatorSuggestion = simulatorPort;
+	if (simulatorPort !== undefined)
+		for (
+			simulatorSuggestion = simulatorPort;
+			!(await portFree(simulatorSuggestion!)) ||
+			simulatorSuggestion === suggestion ||
+			simulatorSuggestion === suggestion + 1;
+			simulatorSuggestion!++
+		);
+	throw new Error(
+		`${busy.map((entry) => `port ${entry.port} (${entry.what})`).join(' and ')} ${busy.length > 1 ? 'are' : 'is'} already in use, perhaps by another demo; nothing was changed. ` +
+			`These ports are free: npm run demo -- --port ${suggestion}${simulatorSuggestion === undefined ? '' : ` --simulator-port ${simulatorSuggestion}`}`,
+	);
+}
+
+/** Whether a process with this pid runs. */
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/** Takes the demo folder's lock (its pid file), refusing when a running demo holds it. Returns how to release it. */
+function lockFolder(folder: string): () => void {
+	mkdirSync(folder, { recursive: true });
+	const file = join(folder, 'demo.pid');
+	for (;;) {
+		try {
+			writeFileSync(file, String(process.pid), { flag: 'wx' });
+			return () => {
+				try {
+					if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file);
+					rmdirSync(folder); // only when empty: a demo that stopped before n8n leaves nothing behind
+				} catch {
+					/* gone already */
+				}
+			};
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+			const pid = Number(readFileSync(file, 'utf8'));
+			if (Number.isInteger(pid) && pid > 0 && alive(pid))
+				throw new Error(
+					`another demo (pid ${pid}) is using ${folder}; nothing was changed. Stop it first (Ctrl-C in its terminal), or start this one on other ports (npm run demo -- --port <port>)`,
+				);
+			rmSync(file, { force: true }); // left by a demo that did not stop cleanly
+		}
+	}
 }
 
 /** What the demo started, so Ctrl-C (or a failure) stops exactly that. */
-const running: { simulator?: Simulator; server?: Server; stopping?: boolean } = {};
+const running: {
+	simulator?: Simulator;
+	server?: Server;
+	stopping?: boolean;
+	unlock?: () => void;
+} = {};
 
 async function stopAll(code: number) {
 	if (running.stopping) return;
 	running.stopping = true;
-	say('\nStopping n8n and the simulator …');
+	if (running.server || running.simulator) say('\nStopping n8n and the simulator …');
 	await running.server?.stop();
 	await running.simulator?.close();
+	running.unlock?.();
 	process.exit(code);
+}
+
+/** n8n's own last lines, for a failure. */
+function lastLines(output: string, count = 30): string {
+	const lines = output.trimEnd().split('\n');
+	return lines.slice(-count).join('\n');
+}
+
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+/**
+ * What the demo imports into n8n: the credential, the examples and the demo's webhook workflow, each imported again
+ * only when it changed since the last run (a manifest of hashes in the demo folder; no secret in it), so later starts
+ * skip n8n's CLI. The examples are upgraded in place when the package's files change; examples the user edited keep
+ * their edits until then; the user's own workflows are never touched (they have other ids).
+ */
+async function importChanged(
+	n8n: N8nInstance,
+	folder: string,
+	credential: { baseUrl: string; apiToken: string },
+	extraWorkflows: Record<string, object>,
+): Promise<{ credential: boolean; workflows: string[] }> {
+	const manifestFile = join(folder, 'botsailor-demo-imported.json');
+	const manifest = existsSync(manifestFile)
+		? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, string>)
+		: {};
+	const wanted: Record<string, string> = {};
+	for (const name of readdirSync(EXAMPLES_DIR)
+		.filter((entry) => entry.endsWith('.json'))
+		.sort())
+		wanted[name] = readFileSync(join(EXAMPLES_DIR, name), 'utf8');
+	for (const [name, workflow] of Object.entries(extraWorkflows))
+		wanted[name] = JSON.stringify(workflow);
+	const credentialHash = sha256(JSON.stringify(credential));
+	const credentialChanged = manifest['credential'] !== credentialHash;
+	if (credentialChanged) {
+		await importCredential(n8n, credential);
+		manifest['credential'] = credentialHash;
+		writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
+	}
+	const changed = Object.keys(wanted).filter((name) => manifest[name] !== sha256(wanted[name]));
+	if (changed.length) {
+		const staging = join(folder, 'workflows-to-import');
+		rmSync(staging, { recursive: true, force: true });
+		mkdirSync(staging, { recursive: true });
+		for (const name of changed) writeFileSync(join(staging, name), wanted[name]);
+		await cliOk(n8n, ['import:workflow', '--separate', `--input=${staging}`]);
+		rmSync(staging, { recursive: true, force: true });
+		for (const name of changed) manifest[name] = sha256(wanted[name]);
+		writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
+	}
+	return { credential: credentialChanged, workflows: changed };
+}
+
+/** The demo's webhook workflow: a customer's message → a reply from n8n (the phone page shows it). */
+function replyWorkflow(phoneNumberId: string) {
+	const base = triggerWorkflow({ ...WEBHOOK_DEMO, phoneNumberId });
+	const trigger = base.nodes[0];
+	return {
+		...base,
+		name: 'Demo: BotSailor Webhook Trigger (the simulator posts here)',
+		nodes: [
+			trigger,
+			{
+				id: `${WEBHOOK_DEMO.id}-reply`,
+				name: 'Reply',
+				type: `${PACKAGE_NAME}.botSailor`,
+				typeVersion: 1,
+				position: [240, 0],
+				parameters: {
+					resource: 'message',
+					operation: 'sendText',
+					phoneNumberId: { __rl: true, mode: 'id', value: '={{ $json.phone_number_id }}' },
+					phoneNumber: '={{ $json.phone_number }}',
+					message:
+						"=Hi {{ $json.subscriber_name.split(' ')[0] }}, thanks for your message “{{ $json.text }}”. This reply comes from the n8n workflow “Demo: BotSailor Webhook Trigger”.",
+				},
+				credentials: { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+			},
+		],
+		connections: { [trigger.name]: { main: [[{ node: 'Reply', type: 'main', index: 0 }]] } },
+	};
+}
+
+/** A real account: the credential test (the one n8n runs from the credential's panel), before n8n starts. */
+async function testAccount(baseUrl: string, apiToken: string): Promise<void> {
+	const [{ CredentialTestContext }, { testBotSailorApi }] = await Promise.all([
+		import('n8n-core'),
+		import('../nodes/shared/credentialTest'),
+	]);
+	const result = await testBotSailorApi.call(new CredentialTestContext(), {
+		id: 'demo',
+		name: CREDENTIAL_NAME,
+		type: 'botSailorApi',
+		data: { baseUrl, apiToken, apiForm: 'current' },
+	});
+	if (result.status !== 'OK')
+		throw new Error(
+			`the credential test failed for --base-url ${baseUrl}: ${result.message} (nothing was started)`,
+		);
+}
+
+/** The example nodes that name the simulator's WhatsApp number, which a real account does not have. */
+function nodesNeedingANumber(simulatorNumber: string): string[] {
+	const found: string[] = [];
+	for (const name of readdirSync(EXAMPLES_DIR).filter((entry) => entry.endsWith('.json'))) {
+		const workflow = JSON.parse(readFileSync(join(EXAMPLES_DIR, name), 'utf8')) as {
+			name: string;
+			nodes: Array<{ name: string; parameters: unknown }>;
+		};
+		for (const node of workflow.nodes)
+			if (JSON.stringify(node.parameters).includes(simulatorNumber))
+				found.push(`"${workflow.name}" → ${node.name}`);
+	}
+	return found;
+}
+
+function customerLine(customer: DemoCustomer): string {
+	const when =
+		customer.hoursAgo < 1
+			? `${Math.round(customer.hoursAgo * 60)} minutes ago`
+			: `${customer.hoursAgo} hours ago`;
+	return `${customer.name} (${customer.phone_number}, wrote ${when})`;
 }
 
 async function main() {
@@ -77,69 +299,100 @@ async function main() {
 			port: { type: 'string', default: process.env.N8N_PORT ?? '5678' },
 			'simulator-port': { type: 'string', default: process.env.SIMULATOR_PORT ?? '5055' },
 			'no-build': { type: 'boolean', default: false },
+			reset: { type: 'boolean', default: false },
 		},
 	});
 	const real = Boolean(values['base-url']);
 	if (real && !values.token) throw new Error('--base-url needs --token (or BOTSAILOR_API_TOKEN)');
+	const port = Number(values.port);
+	const simulatorPort = real ? undefined : Number(values['simulator-port']);
+	checkPortNumber(port, '--port');
+	if (simulatorPort !== undefined) checkPortNumber(simulatorPort, '--simulator-port');
 
-	await checkPort(Number(values.port), 'n8n', '--port', 'N8N_PORT');
-	if (!real)
-		await checkPort(
-			Number(values['simulator-port']),
-			'the API simulator',
-			'--simulator-port',
-			'SIMULATOR_PORT',
-		);
+	// Nothing is touched before these checks: the ports, then the folder's lock.
+	await checkPorts(port, simulatorPort);
+	const folder = join(DEMOS_DIR, `port-${port}`);
+	running.unlock = lockFolder(folder);
+	process.on('SIGINT', () => void stopAll(0));
+	process.on('SIGTERM', () => void stopAll(0));
+	if (real) {
+		say(`Testing the account at ${values['base-url']} (the credential test) …`);
+		await testAccount(values['base-url']!, values.token!);
+		say('  Connection successful!');
+	}
 
 	const started = Date.now();
 	say(
-		'1/6 Provisioning n8n 2.41.1 on Node 24 (the first run installs it into .cache/: about 3 GB, 3 to 7 minutes, with progress every 5 s; later runs: a second) …',
+		'1/6 Provisioning n8n 2.41.1 on Node 24 (the first run installs it: about 3 GB, 3 to 7 minutes, with progress every 5 s; later runs: a second) …',
 	);
 	const paths = provision();
 	if (!values['no-build']) {
 		say('2/6 Building the package …');
 		try {
-			execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe', encoding: 'utf8' });
+			// Only when the sources changed since the last build (scripts/build-if-stale.sh): later starts are quicker.
+			execFileSync('bash', [join(ROOT, 'scripts', 'build-if-stale.sh')], {
+				cwd: ROOT,
+				stdio: 'pipe',
+				encoding: 'utf8',
+			});
 		} catch (error) {
-			throw new Error(`npm run build failed:\n${(error as { stdout?: string }).stdout ?? ''}`);
+			throw new Error(`npm run build failed:\n${(error as { stderr?: string }).stderr ?? ''}`);
 		}
 	}
 
-	process.on('SIGINT', () => void stopAll(0));
-	process.on('SIGTERM', () => void stopAll(0));
-
 	let credential: { baseUrl: string; apiToken: string };
+	let customers: ReturnType<typeof prepareDemoWorld> | undefined;
 	if (real) {
 		credential = { baseUrl: values['base-url']!, apiToken: values.token! };
 		say(`3/6 Using the real account at ${credential.baseUrl}`);
 	} else {
-		running.simulator = await startSimulator({ port: Number(values['simulator-port']) });
+		running.simulator = await startSimulator({ port: simulatorPort, seed: DEMO_SEED });
+		customers = prepareDemoWorld(running.simulator.state);
 		credential = { baseUrl: running.simulator.url, apiToken: running.simulator.token };
-		say(`3/6 API simulator with demo data at ${running.simulator.url}`);
+		say(
+			`3/6 API simulator with demo data at ${running.simulator.url} (real clock, 24-hour window enforced)`,
+		);
 	}
 
-	// A fresh n8n user folder each run: the simulator's world is fresh too.
-	const userFolder = join(ROOT, '.cache', 'demo');
-	rmSync(userFolder, { recursive: true, force: true });
-	const n8n = instance(paths, userFolder, Number(values.port));
+	// The user folder is kept between runs (the user's workflows, executions and settings); --reset starts clean.
+	const userFolder = join(folder, 'n8n');
+	if (values.reset) {
+		if (!existsSync(userFolder))
+			say(`--reset: no earlier demo folder at ${userFolder}: starting clean`);
+	}
+	if (values.reset && existsSync(userFolder)) {
+		rmSync(userFolder, { recursive: true, force: true });
+		say(
+			`--reset: deleted the demo's n8n folder ${userFolder} (workflows, executions, credentials): starting clean`,
+		);
+	}
+	const kept = existsSync(join(userFolder, '.n8n', 'database.sqlite'));
+	if (!kept) rmSync(join(userFolder, 'botsailor-demo-imported.json'), { force: true });
+	const n8n = instance(paths, userFolder, port);
 	say('4/6 Packing the package and installing it as a community package …');
-	installCommunityPackage(n8n, pack());
-	say('5/6 Importing the credential and the example workflows …');
-	await importCredential(n8n, credential);
-	await importWorkflows(n8n);
+	installCommunityPackage(n8n, pack(join(folder, 'pack')));
+	say(
+		kept
+			? '5/6 Updating the credential and the examples that changed (your workflows are kept) …'
+			: '5/6 Importing the credential and the example workflows …',
+	);
 	const simulated = running.simulator;
-	if (simulated)
-		await importTriggerWorkflows(n8n, [
-			{
-				...triggerWorkflow({
-					...WEBHOOK_DEMO,
-					phoneNumberId: simulated.state.bots[0].phone_number_id,
-				}),
-				name: 'Demo: BotSailor Webhook Trigger (the simulator posts here)',
-			},
-		]);
+	const imported = await importChanged(
+		n8n,
+		userFolder,
+		credential,
+		simulated
+			? { 'demo-webhook.json': replyWorkflow(simulated.state.bots[0].phone_number_id) }
+			: {},
+	);
 	say('6/6 Starting n8n …');
-	const server = await start(n8n, 180_000, process.env.N8N_LOG_LEVEL !== undefined);
+	let server: Server;
+	try {
+		server = await start(n8n, 180_000, process.env.N8N_LOG_LEVEL !== undefined);
+	} catch (error) {
+		const [first, ...rest] = (error as Error).message.split('\n');
+		throw new Error(`${first}; n8n's last lines:\n${lastLines(rest.join('\n'))}`);
+	}
 	running.server = server;
 	const session = new Session(n8n.url);
 	await session.setupOwner();
@@ -159,15 +412,26 @@ async function main() {
 n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
   Editor:    ${n8n.url}
   Login:     ${OWNER.email} / ${OWNER.password}
-  Workflows: the examples/ folder, with the credential "BotSailor account" (${real ? credential.baseUrl : 'the simulator'})`);
+  Workflows: the examples/ folder (${kept ? (imported.workflows.length ? `updated: ${imported.workflows.join(', ')}` : 'unchanged') : 'imported'}), with the credential "${CREDENTIAL_NAME}" (${real ? credential.baseUrl : 'the simulator'})
+  Kept:      ${userFolder} keeps your workflows between runs (npm run demo -- --reset starts clean)`);
+	if (real) {
+		const nodes = nodesNeedingANumber('104382179270221');
+		if (nodes.length)
+			say(
+				`  Pick your WhatsApp number (the examples name the simulator's) in: ${nodes.join('; ')}`,
+			);
+	}
 	const simulator = running.simulator;
-	if (simulator) {
+	if (simulator && customers) {
 		const numberId = simulator.state.bots[0].phone_number_id;
-		say(`  Simulator: ${simulator.url} (token ${simulator.token})
-  Make a customer write (to WhatsApp number ${numberId}):
+		say(`  Customer's phone: ${simulator.url}/phone  (write as a customer, tap buttons, see what they received)
+  24-hour window (${numberId}): open for ${customers.inside.map(customerLine).join(', ')};
+                  closed for ${customers.outside.map(customerLine).join(', ')} and the other customers
+  Simulator: ${simulator.url} (API; the credential holds its token)
+  Make a customer write from a terminal (to WhatsApp number ${numberId}):
     curl -X POST ${simulator.url}/__control/message -H 'content-type: application/json' -d '{"phone_number":"15550100001","text":"price"}'
   The simulator posts each such message at once to the published workflow "Demo: BotSailor Webhook Trigger"
-  (${hookUrl}); polling triggers of published workflows see it within a minute.
+  (${hookUrl}), which replies; polling triggers of published workflows see it within a minute.
   To try a Webhook Trigger node of your own, point the simulator at its Test or Production URL:
     curl -X POST ${simulator.url}/__control/webhooks -H 'content-type: application/json' -d '{"phone_number_id":"${numberId}","urls":{"incoming_message":"<the node's URL>"}}'
   Other events: /__control/subscriber, /__control/order, /__control/message-status, /__control/template-decision`);
@@ -175,7 +439,9 @@ n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
 	say('Press Ctrl-C to stop.');
 	server.child.on('exit', (code) => {
 		if (running.stopping) return;
-		process.stderr.write(`n8n exited unexpectedly (${code})\n${server.output()}\n`);
+		process.stderr.write(
+			`n8n exited unexpectedly (${code}); its last lines:\n${lastLines(server.output())}\n`,
+		);
 		running.server = undefined;
 		void stopAll(1);
 	});

@@ -17,6 +17,7 @@ import {
 	statusWebhook,
 	type WebhookFault,
 } from './webhooks';
+import { phoneControlRoutes } from './phone';
 
 /**
  * The control API: what happens on the platform without the node asking (a customer writes,
@@ -401,6 +402,8 @@ function clockToNow(state: SimState, input: { time_zone?: string }): { now: stri
 }
 
 export const controlRoutes: Record<string, (context: ControlContext) => unknown> = {
+	// The customer's phone page (phone.ts): `phone-subscribers`, `phone-conversation {"phone_number"}`.
+	...phoneControlRoutes,
 	message: ({ state, input }) => addMessage(state, input),
 	// A customer who last wrote `hours_ago` hours ago: `{"phone_number", "hours_ago": 30}` (with sessionWindow enforced, outside the window).
 	window: ({ state, input }) => moveLastIncoming(state, input),

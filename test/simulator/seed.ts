@@ -103,14 +103,21 @@ export interface SeedOptions {
 	messagesPerSubscriber?: number;
 	/** Media messages (a photo, a voice note, a PDF, a photo known by media id only) whose files the simulator serves (see media.ts). */
 	media?: boolean;
+	/** The real clock instead of the fixed 2026-01-15 (the demo): the seeded history ends now (state.realClock). */
+	realClock?: boolean;
 }
 
 export function seedState({
 	subscribersPerNumber = 150,
 	messagesPerSubscriber = 3,
 	media = false,
+	realClock = false,
 }: SeedOptions = {}): SimState {
 	const state = new SimState();
+	if (realClock) {
+		state.realClock = true;
+		state.clock = Date.now();
+	}
 	const random = prng(42);
 	const at = (daysAgo: number) => timestamp(state.clock - daysAgo * 86_400_000);
 

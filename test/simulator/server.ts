@@ -9,6 +9,7 @@ import { seedState, type SeedOptions } from './seed';
 import type { SimState } from './state';
 import { controlRoutes } from './control';
 import { serveMedia } from './media';
+import { servePhone } from './phone';
 
 /** A recognisable test token, so a leak into any output cannot hide. Not a real secret. */
 export const SIMULATOR_TEST_CREDENTIAL = 'SIMTOKEN-4f2a9c7e-do-not-leak';
@@ -303,6 +304,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			response.once('close', slot.done);
 		}
 		try {
+			state.sync();
+			if (servePhone(url.pathname, response)) return; // the customer's phone page (phone.ts): no token
 			if (url.pathname === '/login') return send(response, 200, LOGIN_PAGE, 'text/html');
 			if (serveMedia(state, url.pathname, response)) return; // media links (media.ts): public files, no token
 			const raw = await readBody(request);

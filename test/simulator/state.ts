@@ -55,6 +55,11 @@ export interface ConversationMessage extends Row {
 export class SimState {
 	/** The simulated clock; every write moves it one second so timestamps are ordered and deterministic. */
 	clock = Date.UTC(2026, 0, 15, 9, 0, 0);
+	/**
+	 * Whether the clock follows the real time (the demo): each request moves it to now (sync), each write at least one
+	 * millisecond, so timestamps stay ordered. Off for the tests, whose fixed clock makes every run the same.
+	 */
+	realClock = false;
 	private sequence = 1000;
 
 	me: Row = {};
@@ -149,8 +154,13 @@ export class SimState {
 
 	/** Advances the clock and returns `YYYY-MM-DD HH:MM:SS`. */
 	now(): string {
-		this.clock += 1000;
+		this.clock = this.realClock ? Math.max(this.clock + 1, Date.now()) : this.clock + 1000;
 		return timestamp(this.clock);
+	}
+
+	/** On the real clock, moves the clock to now (before each request, so the window is judged against the time). */
+	sync(): void {
+		if (this.realClock) this.clock = Math.max(this.clock, Date.now());
 	}
 
 	bot(phoneNumberId: unknown): Bot | undefined {

@@ -80,7 +80,7 @@ export function subscriberPicker(name: 'subscriber' | 'phoneNumber'): INodePrope
 				typeOptions: { searchListMethod: 'searchSubscribers', searchable: true },
 			},
 			{
-				displayName: 'By Number',
+				displayName: 'Phone',
 				name: 'phone',
 				type: 'string',
 				placeholder: 'e.g. +44 7700 900123',

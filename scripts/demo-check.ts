@@ -1,0 +1,319 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- a command-line check run with tsx (it runs the demo and a browser), not node code */
+/**
+ * `npm run test:demo`: the demo as a user meets it, end to end (issue 44), on ports of its own:
+ * - the customer's phone page alone (scripts/phone-check.ts);
+ * - `npm run demo -- --reset` starts; a workflow created through n8n's REST API; Get Window Status in n8n for a
+ *   customer inside and one outside the 24-hour window; the phone page in headless Chromium: a customer writes and
+ *   the published webhook workflow's reply appears;
+ * - a second demo on a clashing port set (the same editor port; the first's task runner broker port) refuses
+ *   without touching the first (still answering, its lock file unchanged);
+ * - the demo stopped and started again (no --reset): the workflow is still there, the examples not re-imported.
+ * Prints each phase's time; fails with one line naming what went wrong (and the demo's log).
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, chromiumPath } from '../test/e2e/editor';
+import {
+	activateWorkflow,
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	PACKAGE_NAME,
+	ROOT,
+	Session,
+} from '../test/e2e/n8n';
+import { phoneCheck, writeAsCustomer } from './phone-check';
+
+const started = Date.now();
+let phaseStarted = Date.now();
+const say = (text: string) => process.stdout.write(`${text}\n`);
+
+function phase(name: string) {
+	phaseStarted = Date.now();
+	say(`test:demo: ${name} …`);
+}
+function done(detail = '') {
+	say(
+		`test:demo:   done in ${((Date.now() - phaseStarted) / 1000).toFixed(1)} s${detail ? ` (${detail})` : ''}`,
+	);
+}
+
+class CheckFailed extends Error {}
+function check(condition: unknown, what: string): asserts condition {
+	if (!condition) throw new CheckFailed(what);
+}
+
+async function free(port: number): Promise<boolean> {
+	return await new Promise<boolean>((resolve) => {
+		const server = createServer();
+		server.once('error', () => resolve(false));
+		server.listen({ port, exclusive: true }, () => server.close(() => resolve(true)));
+	});
+}
+
+/** An editor port whose successor (the task runner broker) is free too, and a simulator port. */
+async function portSet(): Promise<{ port: number; simulatorPort: number }> {
+	for (;;) {
+		const port = 21000 + 2 * Math.floor(Math.random() * 9000);
+		const simulatorPort = port + 2;
+		if ((await free(port)) && (await free(port + 1)) && (await free(simulatorPort)))
+			return { port, simulatorPort };
+	}
+}
+
+interface Demo {
+	child: ChildProcess;
+	log(): string;
+	exited: Promise<number>;
+}
+
+/** `npm run demo` as a user starts it (tsx in this process's Node), its output collected. */
+function startDemo(args: string[]): Demo {
+	const child = spawn(
+		process.execPath,
+		['--import', 'tsx', join(ROOT, 'scripts', 'demo.ts'), ...args],
+		{ cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	let output = '';
+	child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	const exited = new Promise<number>((resolve) =>
+		child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1))),
+	);
+	return { child, log: () => output, exited };
+}
+
+async function ready(demo: Demo, timeoutMs: number): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!demo.log().includes('Press Ctrl-C to stop.')) {
+		if (demo.child.exitCode !== null)
+			throw new CheckFailed(`the demo exited with ${demo.child.exitCode} before it was ready`);
+		if (Date.now() > deadline)
+			throw new CheckFailed(`the demo was not ready within ${timeoutMs / 1000} s`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+async function stop(demo: Demo): Promise<number> {
+	if (demo.child.exitCode === null) demo.child.kill('SIGINT');
+	const timer = setTimeout(() => demo.child.kill('SIGKILL'), 30_000);
+	const code = await demo.exited;
+	clearTimeout(timer);
+	return code;
+}
+
+/** A workflow: GET /webhook/demo-check-window?phone=… → Subscriber → Get Window Status → its output. */
+function windowWorkflow(phoneNumberId: string) {
+	const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
+	return {
+		name: 'demo-check: window status',
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: 'demo-check-hook',
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: 'demo-check-window',
+				parameters: { httpMethod: 'GET', path: 'demo-check-window', responseMode: 'lastNode' },
+			},
+			{
+				id: 'demo-check-window',
+				name: 'Window',
+				type: `${PACKAGE_NAME}.botSailor`,
+				typeVersion: 1,
+				position: [240, 0],
+				parameters: {
+					resource: 'subscriber',
+					operation: 'getWindowStatus',
+					phoneNumberId: { __rl: true, mode: 'id', value: phoneNumberId },
+					subscriber: { __rl: true, mode: 'phone', value: '={{ $json.query.phone }}' },
+				},
+				credentials,
+			},
+		],
+		connections: { Webhook: { main: [[{ node: 'Window', type: 'main', index: 0 }]] } },
+	};
+}
+
+let current: Demo | undefined;
+
+async function main() {
+	if (!chromiumPath())
+		throw new CheckFailed(
+			`no Chromium at ${CHROMIUM_PATH}: apt-get install chromium, or set CHROMIUM_PATH`,
+		);
+	// Built once, and only when the sources changed (CI has built it already; another suite may be packing it).
+	phase('building the package once, if stale (the demos below run with --no-build)');
+	execFileSync('bash', [join(ROOT, 'scripts', 'build-if-stale.sh')], { cwd: ROOT, stdio: 'pipe' });
+	done();
+
+	phase("the customer's phone page alone (simulator + headless Chromium)");
+	const screenshot = await phoneCheck();
+	done(`screenshot ${screenshot}`);
+
+	const { port, simulatorPort } = await portSet();
+	const args = ['--port', String(port), '--simulator-port', String(simulatorPort), '--no-build'];
+	phase(
+		`demo start with --reset on ports ${port} (broker ${port + 1}), simulator ${simulatorPort}`,
+	);
+	current = startDemo([...args, '--reset']);
+	await ready(current, 300_000);
+	check(/--reset: |n8n is ready/.test(current.log()), 'the demo says it is ready');
+	const editor = `http://localhost:${port}`;
+	const simulator = `http://127.0.0.1:${simulatorPort}`;
+	check(current.log().includes(`${simulator}/phone`), 'the ready message links the phone page');
+	check(
+		/open for Ava Smith/.test(current.log()) && /closed for .*Ava Khan/.test(current.log()),
+		'the ready message names customers inside and outside the window',
+	);
+	done();
+
+	phase('a workflow created through the REST API; Get Window Status inside and outside the window');
+	const session = new Session(editor);
+	await session.login();
+	const kept = await session.request<{ id: string }>('POST', '/workflows', {
+		name: 'demo-check: kept between runs',
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: 'kept-trigger',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+		],
+		connections: {},
+	});
+	check(kept.id, 'POST /rest/workflows answered an id');
+	const windowFlow = await session.request<{ id: string }>(
+		'POST',
+		'/workflows',
+		windowWorkflow('104382179270221'),
+	);
+	await activateWorkflow(session, windowFlow.id);
+	const windowOf = async (phone: string) => {
+		for (let attempt = 0; ; attempt++) {
+			const response = await fetch(`${editor}/webhook/demo-check-window?phone=${phone}`);
+			if (response.ok) return (await response.json()) as { window_open: boolean };
+			if (attempt > 40)
+				throw new CheckFailed(
+					`Get Window Status for ${phone}: HTTP ${response.status} ${await response.text()}`,
+				);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	};
+	const inside = await windowOf('15550100001');
+	const outside = await windowOf('15550100004');
+	check(inside.window_open === true, `Ava (inside) window_open: ${JSON.stringify(inside)}`);
+	check(
+		outside.window_open === false,
+		`Ava Khan (outside) window_open: ${JSON.stringify(outside)}`,
+	);
+	done('15550100001 open, 15550100004 closed');
+
+	phase("the phone page: a customer writes, the published webhook workflow's reply appears");
+	const browser = await chromium.launch({
+		executablePath: chromiumPath() ?? CHROMIUM_PATH,
+		args: CHROMIUM_FLAGS,
+	});
+	try {
+		const page = await browser.newPage({ viewport: { width: 820, height: 840 } });
+		await page.goto(`${simulator}/phone?phone=15550100002`);
+		await page.locator('#customers li.selected').waitFor({ timeout: 10_000 });
+		await writeAsCustomer(
+			page,
+			'Is the bakery open on Sunday?',
+			'This reply comes from the n8n workflow',
+			60_000,
+		);
+		const reply = await page
+			.locator('.msg.business .bubble', { hasText: 'Is the bakery open on Sunday?' })
+			.last()
+			.textContent();
+		check(reply?.includes('Hi Ben'), `the reply greets the customer: ${reply}`);
+	} finally {
+		await browser.close();
+	}
+	done();
+
+	phase(
+		'a second demo on clashing ports refuses and leaves the first alone; a wrong token is refused',
+	);
+	const lock = join(ROOT, '.cache', 'demo', `port-${port}`, 'demo.pid');
+	const lockBefore = readFileSync(lock, 'utf8');
+	const { simulatorPort: otherSimulator } = await portSet();
+	for (const clash of [
+		['--port', String(port), '--simulator-port', String(otherSimulator)],
+		['--port', String(port + 1), '--simulator-port', String(otherSimulator)],
+		['--port', String(port - 1), '--simulator-port', String(otherSimulator)],
+	]) {
+		const second = startDemo([...clash, '--no-build']);
+		const code = await Promise.race([
+			second.exited,
+			new Promise<number>((resolve) => setTimeout(() => resolve(-1), 60_000)),
+		]);
+		if (code === -1) await stop(second);
+		check(code > 0, `a second demo with ${clash.join(' ')} refused (exit ${code})`);
+		check(
+			/already in use/.test(second.log()) &&
+				/These ports are free: npm run demo -- --port \d+/.test(second.log()),
+			`the second demo (${clash.join(' ')}) names the busy port and a free set: ${second.log().trim()}`,
+		);
+		check(!/Provisioning|Building|Importing/.test(second.log()), 'the second demo touched nothing');
+	}
+	// A real account is checked like the credential test before anything starts (here the simulator, a wrong token).
+	const { port: accountPort } = await portSet();
+	const account = startDemo([
+		'--port',
+		String(accountPort),
+		'--base-url',
+		simulator,
+		'--token',
+		'not-the-token',
+		'--no-build',
+	]);
+	const accountCode = await account.exited;
+	check(
+		accountCode > 0 &&
+			/the credential test failed for --base-url .*Authorization failed/.test(account.log()),
+		`a wrong token is refused with the credential test's message before n8n starts: ${account.log().trim()}`,
+	);
+	check(!/Provisioning/.test(account.log()), 'nothing started for a refused account');
+	rmSync(join(ROOT, '.cache', 'demo', `port-${accountPort}`), { recursive: true, force: true });
+	check(readFileSync(lock, 'utf8') === lockBefore, "the first demo's lock file is unchanged");
+	check((await fetch(`${editor}/healthz`)).ok, 'the first demo still answers');
+	check(current.child.exitCode === null, 'the first demo still runs');
+	done();
+
+	phase('stop the demo, start it again (no --reset): the workflow is kept');
+	const code = await stop(current);
+	check(code === 0, `Ctrl-C stops the demo cleanly (exit ${code})`);
+	current = startDemo(args);
+	await ready(current, 300_000);
+	check(/Workflows: .*unchanged/.test(current.log()), 'the examples were not re-imported');
+	const again = new Session(editor);
+	await again.login();
+	const found = await again.request<{ name: string }>('GET', `/workflows/${kept.id}`);
+	check(found.name === 'demo-check: kept between runs', 'the workflow is there after a restart');
+	await stop(current);
+	current = undefined;
+	done();
+
+	rmSync(join(ROOT, '.cache', 'demo', `port-${port}`), { recursive: true, force: true });
+	say(`test:demo: PASSED in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+main().catch(async (error: Error) => {
+	const log = current?.log();
+	if (current) await stop(current);
+	if (log) process.stderr.write(`--- the demo's output ---\n${log}\n`);
+	process.stderr.write(`test:demo: FAILED: ${error.message.split('\n')[0]}\n`);
+	if (!(error instanceof CheckFailed)) process.stderr.write(`${error.stack ?? ''}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,114 @@
+import { controlRoutes } from './control';
+import { DEMO_SEED, prepareDemoWorld } from './demoWorld';
+import { phoneConversation, phoneSubscribers } from './phone';
+import { seedState } from './seed';
+import { insideWindow, timestamp } from './state';
+
+const control = (action: string, state: ReturnType<typeof seedState>, input: object) =>
+	controlRoutes[action]({ state, input } as Parameters<(typeof controlRoutes)['message']>[0]);
+
+describe("the demo's world and the customer's phone page", () => {
+	it('the real clock: the seed ends now, each request moves the clock to now, writes stay ordered', () => {
+		const before = Date.now();
+		const state = seedState(DEMO_SEED);
+		expect(state.clock).toBeGreaterThanOrEqual(before);
+		state.clock -= 60_000; // as if a minute passed since the last request
+		state.sync();
+		expect(state.clock).toBeGreaterThanOrEqual(before);
+		const first = state.now();
+		const second = state.now();
+		expect(second >= first).toBe(true);
+		expect(first.slice(0, 16)).toBe(timestamp(Date.now()).slice(0, 16));
+	});
+
+	it('the fixed clock stays the default (the unit tests depend on it)', () => {
+		const state = seedState();
+		expect(state.realClock).toBe(false);
+		expect(timestamp(state.clock)).toBe('2026-01-15 09:00:00');
+		state.sync();
+		expect(timestamp(state.clock)).toBe('2026-01-15 09:00:00');
+	});
+
+	it('names customers inside and outside the 24-hour window, which is enforced', () => {
+		const state = seedState(DEMO_SEED);
+		const world = prepareDemoWorld(state);
+		expect(state.sessionWindow).toBe('enforced');
+		const number = state.bots[0].phone_number_id;
+		expect(world.inside.map((customer) => customer.name)).toEqual([
+			'Ava Smith',
+			'Ben Garcia',
+			'Chloe Khan',
+		]);
+		expect(world.outside.length).toBeGreaterThan(0);
+		for (const customer of world.inside)
+			expect(insideWindow(state, number, customer.phone_number)).toBe(true);
+		for (const customer of world.outside)
+			expect(insideWindow(state, number, customer.phone_number)).toBe(false);
+		const listed = phoneSubscribers(state, { limit: 5 });
+		expect(listed.map((entry) => [entry.phone_number, entry.inside_window])).toEqual([
+			['15550100001', true],
+			['15550100002', true],
+			['15550100003', true],
+			['15550100004', false],
+			['15550100005', false],
+		]);
+	});
+
+	it('shows a template with its variables filled, buttons, media, and the customer’s reply', () => {
+		const state = seedState(DEMO_SEED);
+		const number = state.bots[0].phone_number_id;
+		const to = { phone_number_id: number, phone_number: '15550100001', sender: 'bot' };
+		control('message', state, {
+			...to,
+			content: {
+				type: 'template',
+				template: {
+					name: 'welcome_offer',
+					language: 'en_US',
+					variables: {
+						'templateVariable-first_name-1': 'Ava',
+						'templateVariable-discount-2': '10%',
+					},
+				},
+			},
+		});
+		control('message', state, {
+			...to,
+			content: {
+				type: 'interactive',
+				interactive: { body: 'Which size?', buttons: [{ id: 's', title: 'Small' }, 'Large'] },
+			},
+		});
+		control('message', state, {
+			...to,
+			content: { type: 'document', document: { link: '/media/x.pdf', filename: 'x.pdf' } },
+		});
+		control('message', state, {
+			phone_number_id: number,
+			phone_number: '15550100001',
+			content: {
+				type: 'interactive',
+				interactive: { type: 'button_reply', button_reply: { id: 's', title: 'Small' } },
+			},
+		});
+		const { messages } = phoneConversation(state, { phone_number: '15550100001' });
+		const [template, buttons, file, reply] = messages.slice(-4);
+		expect(template).toMatchObject({
+			from: 'business',
+			template: 'welcome_offer',
+			text: 'Hello Ava, enjoy 10% off',
+			footer: 'Sunrise Bakery',
+			buttons: [{ title: 'Stop', id: 'Stop' }],
+			status: 'sent',
+		});
+		expect(buttons).toMatchObject({
+			text: 'Which size?',
+			buttons: [
+				{ title: 'Small', id: 's' },
+				{ title: 'Large', id: 'Large' },
+			],
+		});
+		expect(file).toMatchObject({ media: { type: 'document', url: '/media/x.pdf', name: 'x.pdf' } });
+		expect(reply).toMatchObject({ from: 'me', text: 'Small', status: null });
+	});
+});
