@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { baseUrlProblem, CREDENTIAL_TYPE, sendsInFlight } from '../../shared/credential';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import { DELIVERY_DEFAULTS, deliver, type DeliveryOptions } from './delivery';
+import { DELIVERY_DEFAULTS, deliver, NotAttempted, type DeliveryOptions } from './delivery';
 import { payloadRecords } from '../../shared/envelope';
 import { decodeJsonFields } from '../../shared/jsonStrings';
 import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
@@ -29,7 +29,8 @@ import { sendRecordOf } from './sendRecord';
  * 1. every item's fields are built and checked before anything is sent;
  * 2. items an earlier attempt of this run already delivered (n8n's Retry On Fail) are not sent again;
  * 3. the sends go out in input order, a bounded number at a time, under the delivery policy
- *    (delivery.ts); without Continue On Fail no new send starts after the first failure;
+ *    (delivery.ts); without Continue On Fail no request leaves after the first failure (the sends in flight
+ *    finish; the ones waiting for a slot, and retries, are not attempted);
  * 4. a failed run names what was delivered (items and wa_message_id) and what was not attempted.
  * The credential is decrypted once per run (n8n reads it from its database on every request otherwise).
  */
@@ -96,11 +97,29 @@ export function requestTemplate(
 	return request;
 }
 
+/**
+ * What every request of an operation carries from its Options, the reads a send makes first included (Skip Opted-Out's
+ * Subscriber → Get, Check Window First's conversation, Send Media's upload): the deadline (Options → Timeout), the
+ * proxy and the certificate choice.
+ */
+export function requestDefaults(
+	node: INode,
+	options: RequestOptionsParameter,
+): Pick<IHttpRequestOptions, 'timeout' | 'proxy' | 'skipSslCertificateValidation'> {
+	const { timeout, proxy, skipSslCertificateValidation } = requestTemplate(node, '', options);
+	return {
+		timeout,
+		...(proxy ? { proxy } : {}),
+		...(skipSslCertificateValidation ? { skipSslCertificateValidation } : {}),
+	};
+}
+
 /** The item as the bulk path presents it: parameters and binary data by index, requests with the run's credential. */
 function sendItemAt(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	credentials: ICredentialsDecrypted,
+	defaults: Partial<IHttpRequestOptions> = {},
 ): SendItem {
 	return {
 		getNode: () => context.getNode(),
@@ -112,7 +131,8 @@ function sendItemAt(
 			await context.helpers.getBinaryDataBuffer(itemIndex, propertyName),
 		binaryStream: async (binaryDataId) => await context.helpers.getBinaryStream(binaryDataId),
 		binaryMetadata: async (binaryDataId) => await context.helpers.getBinaryMetadata(binaryDataId),
-		request: async (options) => await sendRequest.call(context, options, itemIndex, credentials),
+		request: async (options) =>
+			await sendRequest.call(context, { ...defaults, ...options }, itemIndex, credentials),
 		credentials: async () => credentials.data ?? {},
 	};
 }
@@ -241,7 +261,8 @@ async function runSends(
 				'Fix the Base URL in the BotSailor credential. Nothing was sent to the platform.',
 		});
 	const record = sendRecordOf(this);
-	const sendItems = items.map((_, index) => sendItemAt(this, index, credentials));
+	const defaults = requestDefaults(node, requestOptions);
+	const sendItems = items.map((_, index) => sendItemAt(this, index, credentials, defaults));
 	const outcomes: ItemOutcome[] = items.map(() => undefined);
 
 	// 1. Every item's fields (and window choice), checked before anything is sent.
@@ -287,13 +308,15 @@ async function runSends(
 					node,
 					index,
 					async () => await sendRequest.call(this, { ...request, body }, index, credentials),
-					{ options: settings, cancelled },
+					{ options: settings, cancelled, stopped: stop },
 				);
 				return payloadRecords(envelope, 'confirmation').map((entry) => withRecipient(entry, body));
 			});
 			outcomes[index] = { records };
 			record.save(index, { fingerprint, records });
 		} catch (error) {
+			// It waited for a slot while the run stopped: it stays "not attempted" (outcome undefined).
+			if (error instanceof NotAttempted) return;
 			const failure = asNodeError(node, error, index);
 			outcomes[index] = { error: failure };
 			if (failure.context?.outcome === 'unknown')

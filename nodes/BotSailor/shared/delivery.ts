@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_SENDS_IN_FLIGHT } from '../../shared/credential';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 import { apiError } from '../../shared/envelope';
 import { isRetryableSend, outcomeOf } from '../../shared/failures';
 import { retryAfterOf, SEND_RETRY, withRetries } from '../../shared/retry';
@@ -188,6 +188,14 @@ export function notSent(
 	return error;
 }
 
+/** A send that never left: the run stopped sending (a failure without Continue On Fail) while it waited for its slot. */
+export class NotAttempted extends Error {
+	constructor() {
+		super('Not sent (not attempted): the run stopped at an earlier failure');
+		this.name = 'NotAttempted';
+	}
+}
+
 /**
  * Runs one send under the policy: a slot of the account's pace, the attempt, and retries while
  * the failure proves nothing was done. The final failure is thrown, an unknown outcome as
@@ -200,13 +208,32 @@ export async function deliver<T>(
 	{
 		options = {},
 		cancelled = () => false,
-	}: { options?: DeliveryOptions; cancelled?: () => boolean } = {},
+		stopped,
+	}: {
+		options?: DeliveryOptions;
+		cancelled?: () => boolean;
+		/**
+		 * Whether the run has stopped sending (bulkSend.ts: a failure without Continue On Fail): checked once the send
+		 * has its slot, just before the request leaves, and before a retry. A send that had to wait for its slot is
+		 * then not attempted (NotAttempted), a retry not made.
+		 */
+		stopped?: () => boolean;
+	} = {},
 ): Promise<T> {
 	const settings = { ...DELIVERY_DEFAULTS, ...options };
 	const pace = paceFor(node, settings.concurrency, settings.adaptive);
 	const paced = async (tries: number) => {
 		// A retry goes before the sends that have not started; the slot is given back while it waits.
 		await pace.acquire(tries > 0);
+		if (stopped) {
+			// The failure that stops the run gives its slot back before it is known as the run's failure: what it
+			// settles (a few promise turns) is done before this turn of the event loop ends.
+			await sleep(0);
+			if (stopped()) {
+				pace.release('none');
+				throw new NotAttempted();
+			}
+		}
 		let failure: unknown;
 		try {
 			const result = await attempt();
@@ -227,8 +254,9 @@ export async function deliver<T>(
 		paced,
 		{ ...SEND_RETRY, ...settings },
 		{
-			cancelled,
+			cancelled: () => cancelled() || stopped?.() === true,
 			giveUp: (failure, { attempts, cancelled: wasCancelled, retryAfterMs }) => {
+				if (failure instanceof NotAttempted) return failure;
 				const outcome = outcomeOf(failure);
 				if (outcome === 'unknown')
 					return mayHaveBeenDelivered(node, failure as NodeApiError, itemIndex);
