@@ -90,6 +90,24 @@ describe('Message → Send and Wait for Response: the question and the pause', (
 		expect(sends()).toHaveLength(1);
 	});
 
+	it('issue 42 point 5: the answer never waits on the platform (no request while answering; the name known at the question)', async () => {
+		const run = await waiting({});
+		const approve = links()[0]!;
+		const asked = fx.sim.requests.length;
+		// From now on the platform never answers anything: a lookup at answer time would hang the page.
+		fx.sim.faults.add('*', { kind: 'timeout' });
+		const page = await run.open(approve);
+		expect(page.status).toBe(200);
+		const answer = await run.open(approve, { method: 'POST', body: { confirm: '1' } });
+		expect(answer.html).toContain('Your answer was recorded');
+		expect(answer.resumed!.status).toBe('success');
+		expect(fx.sim.requests.length).toBe(asked);
+		expect(run.output('After')[0].json.recipient).toEqual({
+			phone_number: PHONE,
+			name: subscriberName(),
+		});
+	});
+
 	it('goes on with approved: false after the Decline button', async () => {
 		const run = await waiting({ approvalOptions: { values: { approvalType: 'double' } } });
 		const decline = links().find((link) => link.includes('approved=false'))!;

@@ -6,7 +6,6 @@ import type {
 } from 'n8n-workflow';
 import { approvalPage, choicePage, donePage, formPage } from './page';
 import { isHumanReview, readQuestion, type FormField, type Question } from './question';
-import { subscriberName } from './recipient';
 
 /**
  * The answer side of Send and Wait: n8n calls the node's `webhook()` when a link of a waiting execution
@@ -72,6 +71,25 @@ function toolParameters(context: IWebhookFunctions): unknown {
 		return undefined;
 	try {
 		return context.evaluateExpression('{{ $tool.parameters }}', 0);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The subscriber's name as the question knew it: the waiting items carry `recipient` (execute.ts looked it up when it
+ * sent the question), and n8n gives the webhook the waiting node's input. Nothing is asked of the platform here: the
+ * answer is taken and the page shown at once, whatever the platform does.
+ */
+function askedName(context: IWebhookFunctions, phoneNumber: string): string | undefined {
+	if (!phoneNumber || typeof context.evaluateExpression !== 'function') return undefined;
+	try {
+		const recipient = context.evaluateExpression('{{ $json.recipient }}', 0) as unknown;
+		if (!recipient || typeof recipient !== 'object') return undefined;
+		const { name, phone_number } = recipient as IDataObject;
+		return digits(phone_number) === phoneNumber && typeof name === 'string' && name.trim()
+			? name
+			: undefined;
 	} catch {
 		return undefined;
 	}
@@ -151,12 +169,7 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	}
 	const respondedAt = new Date().toISOString();
 	remember(key, respondedAt);
-	const name = phoneNumber
-		? await subscriberName(this, {
-				phone_number_id: this.getNodeParameter('phoneNumberId', '', { extractValue: true }),
-				phone_number: phoneNumber,
-			})
-		: undefined;
+	const name = askedName(this, phoneNumber);
 	return {
 		webhookResponse: donePage('Thank you', 'Your answer was recorded. You can close this page.'),
 		workflowData: [
