@@ -49,19 +49,73 @@ function sendPage(response: Response, status: number, html: string): IWebhookRes
 
 const digits = (value: unknown) => String(value ?? '').replace(/\D/g, '');
 
-/** A form's answers by field label; numbers as numbers, empty optional fields as null. */
-function formAnswers(fields: FormField[], body: IDataObject): IDataObject | { missing: string } {
-	const answers: IDataObject = {};
-	for (const [index, field] of fields.entries()) {
-		const raw = body[`field-${index}`];
-		const value = Array.isArray(raw) ? raw.join(', ') : String(raw ?? '').trim();
-		if (!value && field.required) return { missing: field.label };
-		if (!value) answers[field.label] = null;
-		else if (field.type === 'number' && Number.isFinite(Number(value)))
-			answers[field.label] = Number(value);
-		else answers[field.label] = value;
+/** What a form's answer must be (issue 42 point 7): checked here, whatever the browser's own checks let through. */
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
+/** A calendar date as the page's date field sends it (YYYY-MM-DD), or undefined. */
+function calendarDate(value: string): string | undefined {
+	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+	if (!match) return undefined;
+	const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+	return date.toISOString().slice(0, 10) === value ? value : undefined;
+}
+
+/** One field's answer, or the error shown next to it. */
+function fieldAnswer(
+	field: FormField,
+	raw: unknown,
+): { value: IDataObject[string] } | { error: string } {
+	if (Array.isArray(raw) && field.type !== 'text' && field.type !== 'textarea')
+		return { error: 'Give one answer.' };
+	const value = Array.isArray(raw) ? raw.join(', ') : String(raw ?? '').trim();
+	if (!value) return field.required ? { error: 'Required: fill this in.' } : { value: null };
+	switch (field.type) {
+		case 'number': {
+			const number = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(value)
+				? Number(value)
+				: Number.NaN;
+			return Number.isFinite(number)
+				? { value: number }
+				: { error: 'Enter a number, e.g. 12 or 2.5.' };
+		}
+		case 'dropdown':
+			return field.options.includes(value)
+				? { value }
+				: { error: `Choose one of: ${field.options.join(', ')}.` };
+		case 'date': {
+			const date = calendarDate(value);
+			return date ? { value: date } : { error: 'Enter a date as YYYY-MM-DD, e.g. 2026-12-01.' };
+		}
+		case 'email':
+			return EMAIL.test(value)
+				? { value }
+				: { error: 'Enter an email address, e.g. name@example.com.' };
+		default:
+			return { value };
 	}
-	return answers;
+}
+
+/**
+ * A form's answers by field label: numbers as numbers, dates as YYYY-MM-DD, empty optional fields as null; or, when
+ * any answer is not what its field takes, the error of each such field (by index) and what was sent, to show again.
+ */
+function formAnswers(
+	fields: FormField[],
+	body: IDataObject,
+): { answers: IDataObject } | { errors: Record<number, string>; values: string[] } {
+	const answers: IDataObject = {};
+	const errors: Record<number, string> = {};
+	for (const [index, field] of fields.entries()) {
+		const checked = fieldAnswer(field, body[`field-${index}`]);
+		if ('error' in checked) errors[index] = checked.error;
+		else answers[field.label] = checked.value;
+	}
+	if (Object.keys(errors).length === 0) return { answers };
+	const values = fields.map((_, index) => {
+		const raw = body[`field-${index}`];
+		return Array.isArray(raw) ? raw.join(', ') : String(raw ?? '');
+	});
+	return { errors, values };
 }
 
 /** As a Human review tool: the gated tool's input, as the run saw it (`$tool`), for the page's question. */
@@ -155,17 +209,21 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	let data: IDataObject;
 	if (question.responseType === 'approval') data = { approved };
 	else {
-		const answers = formAnswers(formFields, body);
-		if (typeof answers.missing === 'string')
+		const checked = formAnswers(formFields, body);
+		// Refused: the form again, each error next to its field, what was typed kept; the execution keeps waiting.
+		if ('errors' in checked)
 			return sendPage(
 				response,
 				400,
-				donePage('Not sent', `"${answers.missing}" is required. Go back and fill it in.`),
+				formPage(question, recipient, formFields, {
+					errors: checked.errors,
+					values: checked.values,
+				}),
 			);
 		data =
 			question.responseType === 'freeText'
-				? { text: (answers as IDataObject)['Your answer'] }
-				: (answers as IDataObject);
+				? { text: checked.answers['Your answer'] }
+				: checked.answers;
 	}
 	const respondedAt = new Date().toISOString();
 	remember(key, respondedAt);
