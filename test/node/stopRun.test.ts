@@ -111,3 +111,85 @@ describe('3. a failed run stops sending (shipped defaults)', () => {
 		);
 	});
 });
+
+describe('6. a run against a platform answering only 429 is bounded by the Rate Limit Wait Budget', () => {
+	let limited: Server;
+	let limitedUrl = '';
+	let requests = 0;
+	beforeAll(async () => {
+		limited = createServer((request, response) => {
+			request.resume();
+			request.on('end', () => {
+				requests++;
+				response.writeHead(429, { 'Content-Type': 'text/plain', 'Retry-After': '1' });
+				response.end('Too Many Requests');
+			});
+		});
+		await new Promise<void>((resolve) => limited.listen(0, '127.0.0.1', resolve));
+		limitedUrl = `http://127.0.0.1:${(limited.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => {
+		limited.closeAllConnections();
+		await new Promise<void>((resolve) => limited.close(() => resolve()));
+	});
+	beforeEach(() => {
+		requests = 0;
+	});
+
+	const ITEMS = 10;
+	const BUDGET_SECONDS = 2;
+	const run = (path: 'workflow' | 'execute', retryOnFail?: { maxTries: number }, count = ITEMS) =>
+		runNode({
+			path,
+			nodeType: sendTextNode({}),
+			credentials: {
+				baseUrl: limitedUrl,
+				apiToken: 'token',
+				apiForm: 'current',
+				rateLimitBudgetSeconds: BUDGET_SECONDS,
+			},
+			continueOnFail: true,
+			retryOnFail,
+			items: Array.from({ length: count }, (_, index) => ({
+				json: { phone: `1999000${String(index).padStart(4, '0')}`, text: `Hello ${index}` },
+			})),
+			parameters: sendTextParameters(NUMBER) as never,
+		});
+
+	it.each([
+		['workflow', undefined],
+		['workflow', { maxTries: 3 }],
+	] as const)(
+		'Continue On Fail (%s path, Retry On Fail %j): each item "Not sent" naming the budget; the requests are bounded',
+		async (path, retryOnFail) => {
+			const result = await run(path, retryOnFail);
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(ITEMS);
+			for (const item of result.items)
+				expect(String(item.json.error)).toMatch(
+					/^Not sent: (this run waited its whole Rate Limit Wait Budget \(2 s\) on the platform’s rate limit|the platform answered HTTP 429)/,
+				);
+			expect(
+				result.items.filter((item) => /Rate Limit Wait Budget/.test(String(item.json.error))),
+			).not.toHaveLength(0);
+			expect(result.items.map((item) => item.pairedItem)).toEqual(
+				Array.from({ length: ITEMS }, (_, item) => ({ item })),
+			);
+			// Each item's first try, plus at most one retry per second of the budget (Retry-After: 1). Without the
+			// budget every item is tried 7 times (70 requests), waiting about 6 × Retry-After each.
+			expect(requests).toBeLessThanOrEqual(ITEMS + BUDGET_SECONDS);
+		},
+	);
+
+	it('the AI tool path (execute): one budget per call, each call bounded alike', async () => {
+		const calls = 3;
+		const result = await run('execute', undefined, calls);
+		expect(result.items).toHaveLength(calls);
+		for (const item of result.items)
+			expect(String(item.json.error)).toMatch(
+				/^Not sent: this run waited its whole Rate Limit Wait Budget \(2 s\)/,
+			);
+		// RoutingNode runs each item as its own call: each call may spend the budget once (Retry-After: 1).
+		expect(requests).toBeLessThanOrEqual(calls * (1 + BUDGET_SECONDS));
+	});
+});

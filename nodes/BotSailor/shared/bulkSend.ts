@@ -8,9 +8,20 @@ import type {
 	INodeExecutionData,
 	INodeType,
 } from 'n8n-workflow';
-import { baseUrlProblem, CREDENTIAL_TYPE, sendsInFlight } from '../../shared/credential';
+import {
+	baseUrlProblem,
+	CREDENTIAL_TYPE,
+	rateLimitBudgetMs,
+	sendsInFlight,
+} from '../../shared/credential';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import { DELIVERY_DEFAULTS, deliver, NotAttempted, type DeliveryOptions } from './delivery';
+import {
+	DELIVERY_DEFAULTS,
+	deliver,
+	NotAttempted,
+	RateLimitBudget,
+	type DeliveryOptions,
+} from './delivery';
 import { payloadRecords } from '../../shared/envelope';
 import { decodeJsonFields } from '../../shared/jsonStrings';
 import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
@@ -295,6 +306,8 @@ async function runSends(
 		...delivery,
 	};
 	const cancelled = () => this.getExecutionCancelSignal()?.aborted === true;
+	// One budget for the run's waits on the platform's rate limit (the credential's Rate Limit Wait Budget).
+	const budget = new RateLimitBudget(rateLimitBudgetMs(credentials.data));
 	let failed = outcomes.some((outcome) => outcome && 'error' in outcome);
 	const stop = () => (failed && !continueOnFail) || cancelled();
 	const send = async (index: number) => {
@@ -308,7 +321,7 @@ async function runSends(
 					node,
 					index,
 					async () => await sendRequest.call(this, { ...request, body }, index, credentials),
-					{ options: settings, cancelled, stopped: stop },
+					{ options: settings, cancelled, stopped: stop, budget },
 				);
 				return payloadRecords(envelope, 'confirmation').map((entry) => withRecipient(entry, body));
 			});

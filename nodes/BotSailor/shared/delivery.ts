@@ -188,6 +188,55 @@ export function notSent(
 	return error;
 }
 
+/**
+ * A run's budget for waiting on the platform's rate limit (the credential's Rate Limit Wait Budget): the waits before
+ * retrying a 429 or 503, summed over the run's sends. Once a wait does not fit, the budget is used up: no send of the
+ * run waits or starts any more, each ends as "Not sent" naming the budget (rateLimitBudgetUsedUp).
+ */
+export class RateLimitBudget {
+	private spentMs = 0;
+	private exhausted = false;
+
+	constructor(readonly limitMs: number) {}
+
+	get usedUp(): boolean {
+		return this.exhausted;
+	}
+
+	/** Takes `ms` of the budget; false (and the budget used up) when it does not fit. */
+	take(ms: number): boolean {
+		if (this.exhausted || this.spentMs + ms > this.limitMs) {
+			this.exhausted = true;
+			return false;
+		}
+		this.spentMs += ms;
+		return true;
+	}
+}
+
+/** Whether a failure is the platform asking to wait: HTTP 429 or 503 (what the budget counts). */
+function isRateLimited(failure: unknown): boolean {
+	return failure instanceof NodeApiError && [429, 503].includes(Number(failure.httpCode));
+}
+
+/** A send ended because the run's Rate Limit Wait Budget is used up: nothing was delivered. */
+export function rateLimitBudgetUsedUp(
+	node: INode,
+	itemIndex: number,
+	budget: RateLimitBudget,
+	failure?: NodeApiError,
+): NodeApiError {
+	const seconds = Math.round(budget.limitMs / 1000);
+	const error = apiError(node, {
+		message: `Not sent: this run waited its whole Rate Limit Wait Budget (${seconds} s) on the platform’s rate limit`,
+		description: `Nothing was delivered${failure ? ` (the platform’s last answer: HTTP ${String(failure.httpCode)} "${failure.message}")` : ''}. The platform kept answering “too many requests” or “unavailable”, so the run stopped waiting: the items not sent yet were not attempted. Run them again later; raise Rate Limit Wait Budget in the BotSailor credential to wait longer, or lower Max Sends in Flight.`,
+		httpCode: Number(failure?.httpCode) || 0,
+		itemIndex,
+	});
+	error.context = { ...error.context, outcome: 'notSent', rateLimitBudget: true };
+	return error;
+}
+
 /** A send that never left: the run stopped sending (a failure without Continue On Fail) while it waited for its slot. */
 export class NotAttempted extends Error {
 	constructor() {
@@ -209,6 +258,7 @@ export async function deliver<T>(
 		options = {},
 		cancelled = () => false,
 		stopped,
+		budget,
 	}: {
 		options?: DeliveryOptions;
 		cancelled?: () => boolean;
@@ -218,6 +268,8 @@ export async function deliver<T>(
 		 * then not attempted (NotAttempted), a retry not made.
 		 */
 		stopped?: () => boolean;
+		/** The run's budget for waiting on the platform's rate limit (RateLimitBudget). */
+		budget?: RateLimitBudget;
 	} = {},
 ): Promise<T> {
 	const settings = { ...DELIVERY_DEFAULTS, ...options };
@@ -233,6 +285,10 @@ export async function deliver<T>(
 				pace.release('none');
 				throw new NotAttempted();
 			}
+		}
+		if (budget?.usedUp) {
+			pace.release('none');
+			throw rateLimitBudgetUsedUp(node, itemIndex, budget);
 		}
 		let failure: unknown;
 		try {
@@ -255,8 +311,12 @@ export async function deliver<T>(
 		{ ...SEND_RETRY, ...settings },
 		{
 			cancelled: () => cancelled() || stopped?.() === true,
-			giveUp: (failure, { attempts, cancelled: wasCancelled, retryAfterMs }) => {
+			mayWait: (failure, waitMs) => !budget || !isRateLimited(failure) || budget.take(waitMs),
+			giveUp: (failure, { attempts, cancelled: wasCancelled, retryAfterMs, refusedWait }) => {
 				if (failure instanceof NotAttempted) return failure;
+				if (failure instanceof NodeApiError && failure.context?.rateLimitBudget) return failure;
+				if (refusedWait && budget)
+					return rateLimitBudgetUsedUp(node, itemIndex, budget, failure as NodeApiError);
 				const outcome = outcomeOf(failure);
 				if (outcome === 'unknown')
 					return mayHaveBeenDelivered(node, failure as NodeApiError, itemIndex);
