@@ -13,7 +13,7 @@ import { conversationSource } from '../../shared/conversation';
 import { platformTimeZone } from '../../shared/platformTime';
 import { readWindowStatus, type WindowStatus } from '../../shared/sessionWindow';
 import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
-import { requestDefaults, type RequestOptionsParameter } from './bulkSend';
+import { requestDefaults, type RequestOptionsParameter } from './requestOptions';
 import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
 import { hasOptOutLabel } from './optOut';
 import { fingerprintOf } from './sendRecord';
