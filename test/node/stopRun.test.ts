@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a raw server that answers item 0 at once and the others later */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- raw servers (plain Node.js) that answer item 0 at once and the others later, or only 429 */
 /**
  * Issue 42 point 3: without Continue On Fail, once an item fails no request leaves that had not left yet. Under the
  * shipped defaults (the credential's Max Sends in Flight, 24, and the adaptive pace starting at 6 in flight), a run of
