@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import {
 	authenticatedRequest,
+	DEFAULT_RATE_LIMIT_BUDGET_SECONDS,
 	DEFAULT_SENDS_IN_FLIGHT,
 	MAX_SENDS_IN_FLIGHT,
 } from '../nodes/shared/credential';
@@ -87,6 +88,15 @@ export class BotSailorApi implements ICredentialType {
 			description:
 				'The most messages n8n sends to this account at the same moment. n8n starts at 6 and finds the platform’s pace by itself: more while the platform keeps up, fewer at once when it answers “too many requests”. The others wait a moment for their turn, so no message is lost.',
 			hint: 'Keep 24 (80 messages a second at a usual round trip, WhatsApp’s default per number). Several n8n workers? See the README, Queue mode.',
+		},
+		{
+			displayName: 'Rate Limit Wait Budget (Seconds)',
+			name: 'rateLimitBudgetSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			default: DEFAULT_RATE_LIMIT_BUDGET_SECONDS,
+			description:
+				'The most time one run of a send spends waiting for the platform’s rate limit (“too many requests”) to pass, all its messages together. When it is used up, the messages not sent yet are reported as not sent, with the reason, instead of waiting on.',
 		},
 	];
 

@@ -107,6 +107,21 @@ export function sendsInFlight(credentials: ICredentialDataDecryptedObject | unde
 		: DEFAULT_SENDS_IN_FLIGHT;
 }
 
+/**
+ * The default of Rate Limit Wait Budget: the most time one run of the node spends waiting on the platform's rate limit
+ * (HTTP 429 and 503, their Retry-After and the backoff between tries, summed over the run's sends). Once it is used up
+ * the run stops waiting: what is left is "Not sent" with the reason, so a run against a platform that answers nothing
+ * but 429 ends in about this long, not items × retries × Retry-After.
+ */
+export const DEFAULT_RATE_LIMIT_BUDGET_SECONDS = 300;
+
+/** The credential's Rate Limit Wait Budget in ms (0 and up; anything else, an older credential included, the default). */
+export function rateLimitBudgetMs(credentials: ICredentialDataDecryptedObject | undefined): number {
+	const raw = credentials?.rateLimitBudgetSeconds;
+	const value = raw === undefined || raw === '' || raw === null ? Number.NaN : Number(raw);
+	return (Number.isFinite(value) && value >= 0 ? value : DEFAULT_RATE_LIMIT_BUDGET_SECONDS) * 1000;
+}
+
 function isJsonRequest(options: IHttpRequestOptions): boolean {
 	const contentType = Object.entries(options.headers ?? {}).find(
 		([name]) => name.toLowerCase() === 'content-type',

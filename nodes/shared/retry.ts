@@ -73,6 +73,8 @@ export interface GaveUp {
 	cancelled: boolean;
 	/** Set when the platform asked to wait longer than `maxDelayMs` (Retry-After): the reason the retries ended. */
 	retryAfterMs?: number;
+	/** The caller's `mayWait` refused the wait (a run's budget for waiting on the platform is used up). */
+	refusedWait?: boolean;
 }
 
 /**
@@ -85,9 +87,12 @@ export async function withRetries<T>(
 	{
 		giveUp = (failure) => failure,
 		cancelled = () => false,
+		mayWait = () => true,
 	}: {
 		giveUp?: (failure: unknown, how: GaveUp) => unknown;
 		cancelled?: () => boolean;
+		/** Asked before each wait: false ends the retries (GaveUp.refusedWait). */
+		mayWait?: (failure: unknown, waitMs: number) => boolean;
 	} = {},
 ): Promise<T> {
 	const started = Date.now();
@@ -112,6 +117,14 @@ export async function withRetries<T>(
 				cancelled: false,
 				retryAfterMs:
 					tries < policy.retries && wait === undefined ? retryAfterOf(failure) : undefined,
+			});
+		if (!mayWait(failure, wait))
+			throw giveUp(failure, {
+				attempts,
+				elapsedMs,
+				exhausted: true,
+				cancelled: false,
+				refusedWait: true,
 			});
 		await sleep(wait);
 	}

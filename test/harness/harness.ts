@@ -40,6 +40,7 @@ export interface TestCredentials {
 	apiForm?: 'current' | 'earlier';
 	maxSendsInFlight?: number;
 	platformTimeZone?: string;
+	rateLimitBudgetSeconds?: number;
 }
 
 /**

@@ -71,7 +71,7 @@ export class WaitingRun {
 	readonly executionId = `wait-execution-${++runs}`;
 	readonly workflow: Workflow;
 	readonly node: INode;
-	private readonly nodeType = new BotSailor();
+	private readonly nodeType: INodeType;
 	run!: IRun;
 	/** The execution data as n8n stores it while waiting (a copy, as a database would hold it). */
 	stored!: IRunExecutionData;
@@ -85,8 +85,11 @@ export class WaitingRun {
 			items?: IDataObject[];
 			continueOnFail?: boolean;
 			retryOnFail?: { maxTries: number };
+			/** The node type (default: the BotSailor node as constructed; bench/sendTextNode.ts adds n8n's Options). */
+			nodeType?: INodeType;
 		},
 	) {
+		this.nodeType = options.nodeType ?? new BotSailor();
 		const input = (options.items ?? [{}]).map((json, index) => ({
 			json,
 			pairedItem: { item: index },

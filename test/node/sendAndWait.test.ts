@@ -90,6 +90,24 @@ describe('Message → Send and Wait for Response: the question and the pause', (
 		expect(sends()).toHaveLength(1);
 	});
 
+	it('issue 42 point 5: the answer never waits on the platform (no request while answering; the name known at the question)', async () => {
+		const run = await waiting({});
+		const approve = links()[0]!;
+		const asked = fx.sim.requests.length;
+		// From now on the platform never answers anything: a lookup at answer time would hang the page.
+		fx.sim.faults.add('*', { kind: 'timeout' });
+		const page = await run.open(approve);
+		expect(page.status).toBe(200);
+		const answer = await run.open(approve, { method: 'POST', body: { confirm: '1' } });
+		expect(answer.html).toContain('Your answer was recorded');
+		expect(answer.resumed!.status).toBe('success');
+		expect(fx.sim.requests.length).toBe(asked);
+		expect(run.output('After')[0].json.recipient).toEqual({
+			phone_number: PHONE,
+			name: subscriberName(),
+		});
+	});
+
 	it('goes on with approved: false after the Decline button', async () => {
 		const run = await waiting({ approvalOptions: { values: { approvalType: 'double' } } });
 		const decline = links().find((link) => link.includes('approved=false'))!;
@@ -182,6 +200,92 @@ describe('Message → Send and Wait for Response: the question and the pause', (
 			Delivery: '2026-12-01',
 			respondedAt: expect.any(String),
 		});
+	});
+
+	describe('issue 42 point 7: Custom Form answers are checked on the server', () => {
+		const form = {
+			responseType: 'customForm',
+			formFields: {
+				values: [
+					{ fieldLabel: 'Comment', fieldType: 'text', requiredField: true },
+					{ fieldLabel: 'Quantity', fieldType: 'number' },
+					{ fieldLabel: 'Size', fieldType: 'dropdown', fieldOptions: 'Small, Large' },
+					{ fieldLabel: 'Delivery', fieldType: 'date' },
+					{ fieldLabel: 'Email', fieldType: 'email' },
+				],
+			},
+		};
+		const good = {
+			'field-0': 'Leave it at the door',
+			'field-1': '2.5',
+			'field-2': 'Large',
+			'field-3': '2026-12-01',
+			'field-4': 'ava@example.com',
+		};
+		it.each([
+			[
+				'a dropdown value outside its options',
+				'field-2',
+				'Huge',
+				'f2',
+				'Choose one of: Small, Large.',
+			],
+			['text in a number field', 'field-1', 'twelve', 'f1', 'Enter a number, e.g. 12 or 2.5.'],
+			['a number with text after it', 'field-1', '12abc', 'f1', 'Enter a number, e.g. 12 or 2.5.'],
+			[
+				'an unparseable date',
+				'field-3',
+				'next Tuesday',
+				'f3',
+				'Enter a date as YYYY-MM-DD, e.g. 2026-12-01.',
+			],
+			[
+				'a date that does not exist',
+				'field-3',
+				'2026-02-30',
+				'f3',
+				'Enter a date as YYYY-MM-DD, e.g. 2026-12-01.',
+			],
+			[
+				'an invalid email',
+				'field-4',
+				'ava@',
+				'f4',
+				'Enter an email address, e.g. name@example.com.',
+			],
+			['a missing required field', 'field-0', '  ', 'f0', 'Required: fill this in.'],
+		])(
+			'%s: refused, the form again with the error next to the field; no resume',
+			async (_why, name, value, id, error) => {
+				const run = await waiting(form);
+				const link = links()[0]!;
+				const refused = await run.open(link, { method: 'POST', body: { ...good, [name]: value } });
+				expect(refused.status).toBe(400);
+				expect(refused.resumed).toBeUndefined();
+				expect(run.waiting).toBe(true);
+				// The field is marked and its error follows it; what was typed elsewhere is kept.
+				expect(refused.html).toMatch(
+					new RegExp(
+						`id="${id}"[^>]*aria-invalid="true"[^>]*>(?:[^<]*</(?:select|textarea)>|[\\s\\S]*?</select>)?<p class="error" id="${id}-error">${error.replace(/[.()]/g, '\\$&')}</p>`,
+					),
+				);
+				expect(refused.html.match(/class="error" id=/g)).toHaveLength(1);
+				expect(refused.html).toContain(
+					name === 'field-4' ? 'Leave it at the door' : 'value="ava@example.com"',
+				);
+				// The same question then takes a correct answer: the refusal did not count as the answer.
+				const accepted = await run.open(link, { method: 'POST', body: good });
+				expect(accepted.resumed!.status).toBe('success');
+				expect(run.output('After')[0].json.data).toEqual({
+					Comment: 'Leave it at the door',
+					Quantity: 2.5,
+					Size: 'Large',
+					Delivery: '2026-12-01',
+					Email: 'ava@example.com',
+					respondedAt: expect.any(String),
+				});
+			},
+		);
 	});
 
 	it('Limit Wait Time: waits until the limit; when it runs out the node goes on saying so', async () => {

@@ -4,17 +4,28 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
-	INode,
 	INodeExecutionData,
 	INodeType,
 } from 'n8n-workflow';
-import { baseUrlProblem, CREDENTIAL_TYPE, sendsInFlight } from '../../shared/credential';
+import {
+	baseUrlProblem,
+	CREDENTIAL_TYPE,
+	rateLimitBudgetMs,
+	sendsInFlight,
+} from '../../shared/credential';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import { DELIVERY_DEFAULTS, deliver, type DeliveryOptions } from './delivery';
+import {
+	DELIVERY_DEFAULTS,
+	deliver,
+	NotAttempted,
+	RateLimitBudget,
+	type DeliveryOptions,
+} from './delivery';
 import { deliveryWaits } from './deliveryWait';
 import { payloadRecords } from '../../shared/envelope';
 import { decodeJsonFields } from '../../shared/jsonStrings';
-import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
+import { sendRequest } from '../../shared/transport';
+import { requestDefaults, requestTemplate, type RequestOptionsParameter } from './requestOptions';
 import { asNodeError, errorItem, withRecipient } from './itemOutput';
 import {
 	performSend,
@@ -30,7 +41,8 @@ import { sendRecordOf } from './sendRecord';
  * 1. every item's fields are built and checked before anything is sent;
  * 2. items an earlier attempt of this run already delivered (n8n's Retry On Fail) are not sent again;
  * 3. the sends go out in input order, a bounded number at a time, under the delivery policy
- *    (delivery.ts); without Continue On Fail no new send starts after the first failure;
+ *    (delivery.ts); without Continue On Fail no request leaves after the first failure (the sends in flight
+ *    finish; the ones waiting for a slot, and retries, are not attempted);
  * 4. a failed run names what was delivered (items and wa_message_id) and what was not attempted.
  * The credential is decrypted once per run (n8n reads it from its database on every request otherwise).
  */
@@ -50,58 +62,14 @@ export function bulkSends(
 	return custom;
 }
 
-/** The node's Options (n8n adds them to declarative nodes): timeout, proxy, certificates, batching. */
-export interface RequestOptionsParameter {
-	timeout?: number;
-	proxy?: string;
-	allowUnauthorizedCerts?: boolean;
-	batching?: { batch?: { batchSize?: number; batchInterval?: number } };
-}
-
-/** The request every item of the run sends, but for its fields. */
-export function requestTemplate(
-	node: INode,
-	url: string,
-	options: RequestOptionsParameter,
-): IHttpRequestOptions {
-	const request: IHttpRequestOptions = {
-		method: 'POST',
-		url,
-		headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
-		timeout: options.timeout || 300_000,
-	};
-	if (options.allowUnauthorizedCerts) request.skipSslCertificateValidation = true;
-	if (options.proxy) {
-		let proxy: URL;
-		try {
-			proxy = new URL(options.proxy.includes('://') ? options.proxy : `http://${options.proxy}`);
-		} catch {
-			throw new NodeOperationError(node, 'The proxy is not valid', {
-				description: 'Set Options → Proxy to a URL such as http://proxy.example.com:8080.',
-			});
-		}
-		request.proxy = {
-			host: proxy.hostname,
-			port: Number(proxy.port) || (proxy.protocol === 'https:' ? 443 : 80),
-			protocol: proxy.protocol.replace(/:$/, ''),
-			...(proxy.username
-				? {
-						auth: {
-							username: decodeURIComponent(proxy.username),
-							password: decodeURIComponent(proxy.password),
-						},
-					}
-				: {}),
-		};
-	}
-	return request;
-}
+export { requestDefaults, requestTemplate, type RequestOptionsParameter } from './requestOptions';
 
 /** The item as the bulk path presents it: parameters and binary data by index, requests with the run's credential. */
 function sendItemAt(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	credentials: ICredentialsDecrypted,
+	defaults: Partial<IHttpRequestOptions> = {},
 ): SendItem {
 	return {
 		getNode: () => context.getNode(),
@@ -113,7 +81,8 @@ function sendItemAt(
 			await context.helpers.getBinaryDataBuffer(itemIndex, propertyName),
 		binaryStream: async (binaryDataId) => await context.helpers.getBinaryStream(binaryDataId),
 		binaryMetadata: async (binaryDataId) => await context.helpers.getBinaryMetadata(binaryDataId),
-		request: async (options) => await sendRequest.call(context, options, itemIndex, credentials),
+		request: async (options) =>
+			await sendRequest.call(context, { ...defaults, ...options }, itemIndex, credentials),
 		credentials: async () => credentials.data ?? {},
 	};
 }
@@ -242,7 +211,8 @@ async function runSends(
 				'Fix the Base URL in the BotSailor credential. Nothing was sent to the platform.',
 		});
 	const record = sendRecordOf(this);
-	const sendItems = items.map((_, index) => sendItemAt(this, index, credentials));
+	const defaults = requestDefaults(node, requestOptions);
+	const sendItems = items.map((_, index) => sendItemAt(this, index, credentials, defaults));
 	const outcomes: ItemOutcome[] = items.map(() => undefined);
 
 	// 1. Every item's fields (and window choice), checked before anything is sent.
@@ -275,6 +245,8 @@ async function runSends(
 		...delivery,
 	};
 	const cancelled = () => this.getExecutionCancelSignal()?.aborted === true;
+	// One budget for the run's waits on the platform's rate limit (the credential's Rate Limit Wait Budget).
+	const budget = new RateLimitBudget(rateLimitBudgetMs(credentials.data));
 	let failed = outcomes.some((outcome) => outcome && 'error' in outcome);
 	const stop = () => (failed && !continueOnFail) || cancelled();
 	// Wait for Delivery (deliveryWait.ts): each item's wait starts with its send (and ends when the run stops); only reads.
@@ -290,7 +262,7 @@ async function runSends(
 					node,
 					index,
 					async () => await sendRequest.call(this, { ...request, body }, index, credentials),
-					{ options: settings, cancelled },
+					{ options: settings, cancelled, stopped: stop, budget },
 				);
 				return payloadRecords(envelope, 'confirmation').map((entry) => withRecipient(entry, body));
 			});
@@ -298,6 +270,8 @@ async function runSends(
 			record.save(index, { fingerprint, records });
 			deliveries.watch(index, item, records);
 		} catch (error) {
+			// It waited for a slot while the run stopped: it stays "not attempted" (outcome undefined).
+			if (error instanceof NotAttempted) return;
 			const failure = asNodeError(node, error, index);
 			outcomes[index] = { error: failure };
 			if (failure.context?.outcome === 'unknown')

@@ -6,9 +6,9 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { sendsInFlight } from '../../shared/credential';
+import { rateLimitBudgetMs, sendsInFlight } from '../../shared/credential';
 import { requestOnce } from '../../shared/transport';
-import { deliver } from './delivery';
+import { deliver, RateLimitBudget } from './delivery';
 import { waitForDelivery } from './deliveryWait';
 import { answersAsTool, asNodeError, errorItem, withRecipient } from './itemOutput';
 import { unwrap } from './output';
@@ -47,7 +47,10 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 					json,
 					pairedItem: { item: itemIndex },
 				}));
-			const concurrency = sendsInFlight(await item.credentials());
+			const credentials = await item.credentials();
+			const concurrency = sendsInFlight(credentials);
+			// A tool call's budget for waiting on the platform's rate limit (the credential's Rate Limit Wait Budget).
+			const budget = new RateLimitBudget(rateLimitBudgetMs(credentials));
 			const deliverTo = async (url: string, fields: IDataObject) => {
 				const items = await deliver(
 					this.getNode(),
@@ -61,6 +64,7 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 						),
 					{
 						options: { concurrency },
+						budget,
 						cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
 					},
 				);

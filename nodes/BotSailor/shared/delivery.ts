@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_SENDS_IN_FLIGHT } from '../../shared/credential';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 import { apiError } from '../../shared/envelope';
 import { isRetryableSend, outcomeOf } from '../../shared/failures';
 import { retryAfterOf, SEND_RETRY, withRetries } from '../../shared/retry';
@@ -189,6 +189,63 @@ export function notSent(
 }
 
 /**
+ * A run's budget for waiting on the platform's rate limit (the credential's Rate Limit Wait Budget): the waits before
+ * retrying a 429 or 503, summed over the run's sends. Once a wait does not fit, the budget is used up: no send of the
+ * run waits or starts any more, each ends as "Not sent" naming the budget (rateLimitBudgetUsedUp).
+ */
+export class RateLimitBudget {
+	private spentMs = 0;
+	private exhausted = false;
+
+	constructor(readonly limitMs: number) {}
+
+	get usedUp(): boolean {
+		return this.exhausted;
+	}
+
+	/** Takes `ms` of the budget; false (and the budget used up) when it does not fit. */
+	take(ms: number): boolean {
+		if (this.exhausted || this.spentMs + ms > this.limitMs) {
+			this.exhausted = true;
+			return false;
+		}
+		this.spentMs += ms;
+		return true;
+	}
+}
+
+/** Whether a failure is the platform asking to wait: HTTP 429 or 503 (what the budget counts). */
+function isRateLimited(failure: unknown): boolean {
+	return failure instanceof NodeApiError && [429, 503].includes(Number(failure.httpCode));
+}
+
+/** A send ended because the run's Rate Limit Wait Budget is used up: nothing was delivered. */
+export function rateLimitBudgetUsedUp(
+	node: INode,
+	itemIndex: number,
+	budget: RateLimitBudget,
+	failure?: NodeApiError,
+): NodeApiError {
+	const seconds = Math.round(budget.limitMs / 1000);
+	const error = apiError(node, {
+		message: `Not sent: this run waited its whole Rate Limit Wait Budget (${seconds} s) on the platform’s rate limit`,
+		description: `Nothing was delivered${failure ? ` (the platform’s last answer: HTTP ${String(failure.httpCode)} "${failure.message}")` : ''}. The platform kept answering “too many requests” or “unavailable”, so the run stopped waiting: the items not sent yet were not attempted. Run them again later; raise Rate Limit Wait Budget in the BotSailor credential to wait longer, or lower Max Sends in Flight.`,
+		httpCode: Number(failure?.httpCode) || 0,
+		itemIndex,
+	});
+	error.context = { ...error.context, outcome: 'notSent', rateLimitBudget: true };
+	return error;
+}
+
+/** A send that never left: the run stopped sending (a failure without Continue On Fail) while it waited for its slot. */
+export class NotAttempted extends Error {
+	constructor() {
+		super('Not sent (not attempted): the run stopped at an earlier failure');
+		this.name = 'NotAttempted';
+	}
+}
+
+/**
  * Runs one send under the policy: a slot of the account's pace, the attempt, and retries while
  * the failure proves nothing was done. The final failure is thrown, an unknown outcome as
  * mayHaveBeenDelivered, retries given up as notSent (naming the cause).
@@ -200,13 +257,39 @@ export async function deliver<T>(
 	{
 		options = {},
 		cancelled = () => false,
-	}: { options?: DeliveryOptions; cancelled?: () => boolean } = {},
+		stopped,
+		budget,
+	}: {
+		options?: DeliveryOptions;
+		cancelled?: () => boolean;
+		/**
+		 * Whether the run has stopped sending (bulkSend.ts: a failure without Continue On Fail): checked once the send
+		 * has its slot, just before the request leaves, and before a retry. A send that had to wait for its slot is
+		 * then not attempted (NotAttempted), a retry not made.
+		 */
+		stopped?: () => boolean;
+		/** The run's budget for waiting on the platform's rate limit (RateLimitBudget). */
+		budget?: RateLimitBudget;
+	} = {},
 ): Promise<T> {
 	const settings = { ...DELIVERY_DEFAULTS, ...options };
 	const pace = paceFor(node, settings.concurrency, settings.adaptive);
 	const paced = async (tries: number) => {
 		// A retry goes before the sends that have not started; the slot is given back while it waits.
 		await pace.acquire(tries > 0);
+		if (stopped) {
+			// The failure that stops the run gives its slot back before it is known as the run's failure: what it
+			// settles (a few promise turns) is done before this turn of the event loop ends.
+			await sleep(0);
+			if (stopped()) {
+				pace.release('none');
+				throw new NotAttempted();
+			}
+		}
+		if (budget?.usedUp) {
+			pace.release('none');
+			throw rateLimitBudgetUsedUp(node, itemIndex, budget);
+		}
 		let failure: unknown;
 		try {
 			const result = await attempt();
@@ -227,8 +310,13 @@ export async function deliver<T>(
 		paced,
 		{ ...SEND_RETRY, ...settings },
 		{
-			cancelled,
-			giveUp: (failure, { attempts, cancelled: wasCancelled, retryAfterMs }) => {
+			cancelled: () => cancelled() || stopped?.() === true,
+			mayWait: (failure, waitMs) => !budget || !isRateLimited(failure) || budget.take(waitMs),
+			giveUp: (failure, { attempts, cancelled: wasCancelled, retryAfterMs, refusedWait }) => {
+				if (failure instanceof NotAttempted) return failure;
+				if (failure instanceof NodeApiError && failure.context?.rateLimitBudget) return failure;
+				if (refusedWait && budget)
+					return rateLimitBudgetUsedUp(node, itemIndex, budget, failure as NodeApiError);
 				const outcome = outcomeOf(failure);
 				if (outcome === 'unknown')
 					return mayHaveBeenDelivered(node, failure as NodeApiError, itemIndex);

@@ -12,6 +12,7 @@ import { conversationSource } from '../../shared/conversation';
 import { platformTimeZone } from '../../shared/platformTime';
 import { readWindowStatus, type WindowStatus } from '../../shared/sessionWindow';
 import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
+import { requestDefaults, type RequestOptionsParameter } from './requestOptions';
 import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
 import { deliveryWaitOf } from './deliveryWait';
 import {
@@ -222,7 +223,19 @@ export function sendItemOf(context: IExecuteSingleFunctions): SendItem {
 		binaryBuffer: async (propertyName) => await context.helpers.getBinaryDataBuffer(propertyName),
 		binaryStream: async (binaryDataId) => await context.helpers.getBinaryStream(binaryDataId),
 		binaryMetadata: async (binaryDataId) => await context.helpers.getBinaryMetadata(binaryDataId),
-		request: async (options) => await sendRequest.call(context, options, context.getItemIndex()),
+		// The operation's Options (timeout, proxy, certificates) for the requests the send makes itself.
+		request: async (options) =>
+			await sendRequest.call(
+				context,
+				{
+					...requestDefaults(
+						context.getNode(),
+						context.getNodeParameter('requestOptions', {}) as RequestOptionsParameter,
+					),
+					...options,
+				},
+				context.getItemIndex(),
+			),
 		credentials: async () =>
 			await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE),
 	};

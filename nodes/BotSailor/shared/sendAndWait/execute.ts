@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, sendsInFlight } from '../../../shared/credential';
 import { checkFields, onFirstUse, subscriberKeys, z } from '../../../shared/inputs';
 import { sendRequest } from '../../../shared/transport';
-import { requestTemplate, type RequestOptionsParameter } from '../bulkSend';
+import { requestDefaults, requestTemplate, type RequestOptionsParameter } from '../bulkSend';
 import { deliver } from '../delivery';
 import { asNodeError, errorItem } from '../itemOutput';
 import { fingerprintOf, sendRecordOf } from '../sendRecord';
@@ -160,8 +160,16 @@ export async function sendAndWaitOperation(
 			record.save(0, { fingerprint, records: [confirmation] });
 		}
 
-		// 4. Who was asked, by name when the platform knows it (a read; its failure does not matter).
-		const name = await subscriberName(this, base);
+		// 4. Who was asked, by name when the platform knows it (a read under the node's Options; its failure does not
+		// matter). The answer's webhook reads it from the waiting items: answering never waits on the platform.
+		const name = await subscriberName(
+			this,
+			base,
+			requestDefaults(
+				node,
+				this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
+			),
+		);
 		const recipient = { phone_number: base.phone_number, ...(name ? { name } : {}) };
 
 		// 5. The wait. What the node holds while waiting is also what it outputs when Limit Wait Time runs out:

@@ -26,6 +26,7 @@ input,select,textarea{width:100%;box-sizing:border-box;font:inherit;padding:10px
 textarea{min-height:120px}
 button{display:block;width:100%;font:inherit;font-weight:600;font-size:1.05rem;padding:14px;margin-top:16px;border:0;border-radius:8px;background:#25a162;color:#fff;cursor:pointer}
 button.secondary{background:#e4e7eb;color:#1f2933}
+.error{color:#b42318;font-size:.9rem;margin:4px 0 0}
 </style></head><body><main>${body}</main></body></html>`;
 }
 
@@ -65,36 +66,55 @@ ${button(true, question.approveLabel)}${question.disapproveLabel ? `\n${button(f
 	);
 }
 
-function fieldInput(field: FormField, index: number): string {
+/** A refused answer shown again: the error of each field (by index) and what was typed. */
+export interface FormErrors {
+	errors: Record<number, string>;
+	values: string[];
+}
+
+function fieldInput(field: FormField, index: number, refused?: FormErrors): string {
 	const name = `field-${index}`;
 	const required = field.required ? ' required' : '';
 	const id = `f${index}`;
+	const error = refused?.errors[index];
+	const typed = refused?.values[index] ?? '';
+	const invalid = error ? ` aria-invalid="true" aria-describedby="${id}-error"` : '';
+	const value = typed ? ` value="${escapeHtml(typed)}"` : '';
 	const label = `<label for="${id}">${escapeHtml(field.label)}${field.required ? ' *' : ''}</label>`;
+	const note = error ? `<p class="error" id="${id}-error">${escapeHtml(error)}</p>` : '';
 	switch (field.type) {
 		case 'textarea':
-			return `${label}<textarea id="${id}" name="${name}"${required}></textarea>`;
+			return `${label}<textarea id="${id}" name="${name}"${required}${invalid}>${escapeHtml(typed)}</textarea>${note}`;
 		case 'dropdown':
-			return `${label}<select id="${id}" name="${name}"${required}><option value=""></option>${field.options
-				.map((option) => `<option>${escapeHtml(option)}</option>`)
-				.join('')}</select>`;
+			return `${label}<select id="${id}" name="${name}"${required}${invalid}><option value=""></option>${field.options
+				.map(
+					(option) =>
+						`<option${option === typed ? ' selected' : ''}>${escapeHtml(option)}</option>`,
+				)
+				.join('')}</select>${note}`;
 		case 'number':
-			return `${label}<input id="${id}" name="${name}" type="number" step="any"${required}>`;
+			return `${label}<input id="${id}" name="${name}" type="number" step="any"${required}${invalid}${value}>${note}`;
 		case 'date':
-			return `${label}<input id="${id}" name="${name}" type="date"${required}>`;
+			return `${label}<input id="${id}" name="${name}" type="date"${required}${invalid}${value}>${note}`;
 		case 'email':
-			return `${label}<input id="${id}" name="${name}" type="email"${required}>`;
+			return `${label}<input id="${id}" name="${name}" type="email"${required}${invalid}${value}>${note}`;
 		default:
-			return `${label}<input id="${id}" name="${name}" type="text"${required}>`;
+			return `${label}<input id="${id}" name="${name}" type="text"${required}${invalid}${value}>${note}`;
 	}
 }
 
-/** The form page of Free Text (one text field) and Custom Form (the node's fields). */
-export function formPage(question: Question, recipient: string, fields: FormField[]): string {
+/** The form page of Free Text (one text field) and Custom Form (the node's fields); `refused`: an answer shown again. */
+export function formPage(
+	question: Question,
+	recipient: string,
+	fields: FormField[],
+	refused?: FormErrors,
+): string {
 	return layout(
 		question.formTitle || 'Your answer',
 		`<h1>${escapeHtml(question.formTitle || 'Your answer')}</h1>
 ${context(question, recipient)}
-<form method="post">${fields.map(fieldInput).join('\n')}
+${refused ? '<p class="error">Not sent: check the fields marked below.</p>\n' : ''}<form method="post">${fields.map((field, index) => fieldInput(field, index, refused)).join('\n')}
 <button type="submit">${escapeHtml(question.submitLabel)}</button></form>`,
 	);
 }

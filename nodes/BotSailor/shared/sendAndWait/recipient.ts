@@ -1,5 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
-import { botSailorRequest, type RequestContext } from '../../../shared/transport';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import { FORM_CONTENT_TYPE, sendRequest, type RequestContext } from '../../../shared/transport';
 
 /**
  * The subscriber's name as the platform knows it (Subscriber → Get), so the output says who was asked.
@@ -9,11 +9,17 @@ import { botSailorRequest, type RequestContext } from '../../../shared/transport
 export async function subscriberName(
 	context: RequestContext,
 	fields: IDataObject,
+	/** The node's Options (timeout, proxy, certificates), as the question's send carries them. */
+	defaults: Partial<IHttpRequestOptions> = {},
 ): Promise<string | undefined> {
 	try {
-		const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/get', {
-			phone_number_id: fields.phone_number_id,
-			phone_number: fields.phone_number,
+		const envelope = await sendRequest.call(context, {
+			timeout: 60_000,
+			...defaults,
+			method: 'POST',
+			url: '/whatsapp/subscriber/get',
+			headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
+			body: { phone_number_id: fields.phone_number_id, phone_number: fields.phone_number },
 		});
 		const list = envelope.message;
 		const entry = (Array.isArray(list) ? list[0] : list) as IDataObject | undefined;

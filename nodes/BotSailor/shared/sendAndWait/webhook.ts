@@ -6,7 +6,6 @@ import type {
 } from 'n8n-workflow';
 import { approvalPage, choicePage, donePage, formPage } from './page';
 import { isHumanReview, readQuestion, type FormField, type Question } from './question';
-import { subscriberName } from './recipient';
 
 /**
  * The answer side of Send and Wait: n8n calls the node's `webhook()` when a link of a waiting execution
@@ -50,19 +49,73 @@ function sendPage(response: Response, status: number, html: string): IWebhookRes
 
 const digits = (value: unknown) => String(value ?? '').replace(/\D/g, '');
 
-/** A form's answers by field label; numbers as numbers, empty optional fields as null. */
-function formAnswers(fields: FormField[], body: IDataObject): IDataObject | { missing: string } {
-	const answers: IDataObject = {};
-	for (const [index, field] of fields.entries()) {
-		const raw = body[`field-${index}`];
-		const value = Array.isArray(raw) ? raw.join(', ') : String(raw ?? '').trim();
-		if (!value && field.required) return { missing: field.label };
-		if (!value) answers[field.label] = null;
-		else if (field.type === 'number' && Number.isFinite(Number(value)))
-			answers[field.label] = Number(value);
-		else answers[field.label] = value;
+/** What a form's answer must be (issue 42 point 7): checked here, whatever the browser's own checks let through. */
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
+/** A calendar date as the page's date field sends it (YYYY-MM-DD), or undefined. */
+function calendarDate(value: string): string | undefined {
+	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+	if (!match) return undefined;
+	const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+	return date.toISOString().slice(0, 10) === value ? value : undefined;
+}
+
+/** One field's answer, or the error shown next to it. */
+function fieldAnswer(
+	field: FormField,
+	raw: unknown,
+): { value: IDataObject[string] } | { error: string } {
+	if (Array.isArray(raw) && field.type !== 'text' && field.type !== 'textarea')
+		return { error: 'Give one answer.' };
+	const value = Array.isArray(raw) ? raw.join(', ') : String(raw ?? '').trim();
+	if (!value) return field.required ? { error: 'Required: fill this in.' } : { value: null };
+	switch (field.type) {
+		case 'number': {
+			const number = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(value)
+				? Number(value)
+				: Number.NaN;
+			return Number.isFinite(number)
+				? { value: number }
+				: { error: 'Enter a number, e.g. 12 or 2.5.' };
+		}
+		case 'dropdown':
+			return field.options.includes(value)
+				? { value }
+				: { error: `Choose one of: ${field.options.join(', ')}.` };
+		case 'date': {
+			const date = calendarDate(value);
+			return date ? { value: date } : { error: 'Enter a date as YYYY-MM-DD, e.g. 2026-12-01.' };
+		}
+		case 'email':
+			return EMAIL.test(value)
+				? { value }
+				: { error: 'Enter an email address, e.g. name@example.com.' };
+		default:
+			return { value };
 	}
-	return answers;
+}
+
+/**
+ * A form's answers by field label: numbers as numbers, dates as YYYY-MM-DD, empty optional fields as null; or, when
+ * any answer is not what its field takes, the error of each such field (by index) and what was sent, to show again.
+ */
+function formAnswers(
+	fields: FormField[],
+	body: IDataObject,
+): { answers: IDataObject } | { errors: Record<number, string>; values: string[] } {
+	const answers: IDataObject = {};
+	const errors: Record<number, string> = {};
+	for (const [index, field] of fields.entries()) {
+		const checked = fieldAnswer(field, body[`field-${index}`]);
+		if ('error' in checked) errors[index] = checked.error;
+		else answers[field.label] = checked.value;
+	}
+	if (Object.keys(errors).length === 0) return { answers };
+	const values = fields.map((_, index) => {
+		const raw = body[`field-${index}`];
+		return Array.isArray(raw) ? raw.join(', ') : String(raw ?? '');
+	});
+	return { errors, values };
 }
 
 /** As a Human review tool: the gated tool's input, as the run saw it (`$tool`), for the page's question. */
@@ -72,6 +125,25 @@ function toolParameters(context: IWebhookFunctions): unknown {
 		return undefined;
 	try {
 		return context.evaluateExpression('{{ $tool.parameters }}', 0);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The subscriber's name as the question knew it: the waiting items carry `recipient` (execute.ts looked it up when it
+ * sent the question), and n8n gives the webhook the waiting node's input. Nothing is asked of the platform here: the
+ * answer is taken and the page shown at once, whatever the platform does.
+ */
+function askedName(context: IWebhookFunctions, phoneNumber: string): string | undefined {
+	if (!phoneNumber || typeof context.evaluateExpression !== 'function') return undefined;
+	try {
+		const recipient = context.evaluateExpression('{{ $json.recipient }}', 0) as unknown;
+		if (!recipient || typeof recipient !== 'object') return undefined;
+		const { name, phone_number } = recipient as IDataObject;
+		return digits(phone_number) === phoneNumber && typeof name === 'string' && name.trim()
+			? name
+			: undefined;
 	} catch {
 		return undefined;
 	}
@@ -137,26 +209,25 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	let data: IDataObject;
 	if (question.responseType === 'approval') data = { approved };
 	else {
-		const answers = formAnswers(formFields, body);
-		if (typeof answers.missing === 'string')
+		const checked = formAnswers(formFields, body);
+		// Refused: the form again, each error next to its field, what was typed kept; the execution keeps waiting.
+		if ('errors' in checked)
 			return sendPage(
 				response,
 				400,
-				donePage('Not sent', `"${answers.missing}" is required. Go back and fill it in.`),
+				formPage(question, recipient, formFields, {
+					errors: checked.errors,
+					values: checked.values,
+				}),
 			);
 		data =
 			question.responseType === 'freeText'
-				? { text: (answers as IDataObject)['Your answer'] }
-				: (answers as IDataObject);
+				? { text: checked.answers['Your answer'] }
+				: checked.answers;
 	}
 	const respondedAt = new Date().toISOString();
 	remember(key, respondedAt);
-	const name = phoneNumber
-		? await subscriberName(this, {
-				phone_number_id: this.getNodeParameter('phoneNumberId', '', { extractValue: true }),
-				phone_number: phoneNumber,
-			})
-		: undefined;
+	const name = askedName(this, phoneNumber);
 	return {
 		webhookResponse: donePage('Thank you', 'Your answer was recorded. You can close this page.'),
 		workflowData: [

@@ -1,0 +1,195 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- raw servers (plain Node.js) that answer item 0 at once and the others later, or only 429 */
+/**
+ * Issue 42 point 3: without Continue On Fail, once an item fails no request leaves that had not left yet. Under the
+ * shipped defaults (the credential's Max Sends in Flight, 24, and the adaptive pace starting at 6 in flight), a run of
+ * 10 starts 6 sends and queues 4 for a slot. The server refuses item 0 at once and answers the others later: the 5
+ * sends in flight finish, the 4 queued ones are not attempted, and the run's error says exactly that. Under Continue
+ * On Fail every item is attempted, as before.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
+import { paces, INITIAL_SENDS_IN_FLIGHT } from '../../nodes/BotSailor/shared/pace';
+import { DEFAULT_SENDS_IN_FLIGHT } from '../../nodes/shared/credential';
+import { runNode, type RunResult } from '../harness/harness';
+import { NUMBER } from '../harness/params';
+
+const REFUSED = { status: '0', message: 'Subscriber has opted out.' };
+const OK = (index: number) => ({
+	status: '1',
+	message: 'Message sent successfully.',
+	wa_message_id: `wamid.STOP${index}`,
+});
+
+let server: Server;
+let url = '';
+/** The item index of each send the server received, in arrival order. */
+const received: number[] = [];
+
+beforeAll(async () => {
+	server = createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			const body = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+			const index = Number(/Hello (\d+)/.exec(body.get('message') ?? '')?.[1]);
+			received.push(index);
+			const answer = (json: object) => {
+				response.writeHead(200, { 'Content-Type': 'application/json' });
+				response.end(JSON.stringify(json));
+			};
+			// Item 0 is refused at once; the others are answered a moment later, so they are in flight at the refusal.
+			if (index === 0) answer(REFUSED);
+			else setTimeout(() => answer(OK(index)), 200);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+	server.closeAllConnections();
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+beforeEach(() => {
+	received.splice(0);
+	paces.clear();
+});
+
+function send(extra: {
+	continueOnFail?: boolean;
+	retryOnFail?: { maxTries: number; waitBetweenTries?: number };
+}): Promise<RunResult> {
+	return runNode({
+		// The node as shipped: the credential's Max Sends in Flight left at its default.
+		nodeType: sendTextNode({}),
+		credentials: { baseUrl: url, apiToken: 'token', apiForm: 'current' },
+		items: Array.from({ length: 10 }, (_, index) => ({
+			json: { phone: `1999000${String(index).padStart(4, '0')}`, text: `Hello ${index}` },
+		})),
+		...extra,
+		parameters: sendTextParameters(NUMBER) as never,
+	});
+}
+
+describe('3. a failed run stops sending (shipped defaults)', () => {
+	it('the defaults put sends in a queue: more workers than the pace lets through', () => {
+		expect(DEFAULT_SENDS_IN_FLIGHT).toBeGreaterThan(10);
+		expect(INITIAL_SENDS_IN_FLIGHT).toBeLessThan(10);
+	});
+
+	it('item 0 refused: the sends in flight finish, the queued ones are not attempted', async () => {
+		const result = await send({});
+		expect(result.error?.message).toBe('Subscriber has opted out.');
+		const inFlight = INITIAL_SENDS_IN_FLIGHT;
+		// Each item reached the server at most once, and only the first pace's worth of items ever left.
+		expect([...received].sort((a, b) => a - b)).toEqual(
+			Array.from({ length: inFlight }, (_, index) => index),
+		);
+		const description = String(result.error?.description);
+		expect(description).toContain(
+			`Delivered: ${inFlight - 1} of 10 items (1: wamid.STOP1; 2: wamid.STOP2; 3: wamid.STOP3; 4: wamid.STOP4; 5: wamid.STOP5).`,
+		);
+		expect(description).toMatch(
+			new RegExp(`Not sent: item 0 \\(failed\\), items ${inFlight}–9 \\(not attempted\\)\\.$`),
+		);
+		expect(description.match(/Delivered:/g)).toHaveLength(1);
+		expect(result.error?.context).toMatchObject({ delivered: 5, notAttempted: 4 });
+	});
+
+	it('Continue On Fail: every item is attempted once; item 0 is an error item', async () => {
+		const result = await send({ continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		expect([...received].sort((a, b) => a - b)).toEqual(
+			Array.from({ length: 10 }, (_, index) => index),
+		);
+		expect(result.items.map((item) => item.json.error ?? item.json.wa_message_id)).toEqual([
+			'Subscriber has opted out.',
+			...Array.from({ length: 9 }, (_, index) => `wamid.STOP${index + 1}`),
+		]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual(
+			Array.from({ length: 10 }, (_, item) => ({ item })),
+		);
+	});
+});
+
+describe('6. a run against a platform answering only 429 is bounded by the Rate Limit Wait Budget', () => {
+	let limited: Server;
+	let limitedUrl = '';
+	let requests = 0;
+	beforeAll(async () => {
+		limited = createServer((request, response) => {
+			request.resume();
+			request.on('end', () => {
+				requests++;
+				response.writeHead(429, { 'Content-Type': 'text/plain', 'Retry-After': '1' });
+				response.end('Too Many Requests');
+			});
+		});
+		await new Promise<void>((resolve) => limited.listen(0, '127.0.0.1', resolve));
+		limitedUrl = `http://127.0.0.1:${(limited.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => {
+		limited.closeAllConnections();
+		await new Promise<void>((resolve) => limited.close(() => resolve()));
+	});
+	beforeEach(() => {
+		requests = 0;
+	});
+
+	const ITEMS = 10;
+	const BUDGET_SECONDS = 2;
+	const run = (path: 'workflow' | 'execute', retryOnFail?: { maxTries: number }, count = ITEMS) =>
+		runNode({
+			path,
+			nodeType: sendTextNode({}),
+			credentials: {
+				baseUrl: limitedUrl,
+				apiToken: 'token',
+				apiForm: 'current',
+				rateLimitBudgetSeconds: BUDGET_SECONDS,
+			},
+			continueOnFail: true,
+			retryOnFail,
+			items: Array.from({ length: count }, (_, index) => ({
+				json: { phone: `1999000${String(index).padStart(4, '0')}`, text: `Hello ${index}` },
+			})),
+			parameters: sendTextParameters(NUMBER) as never,
+		});
+
+	it.each([
+		['workflow', undefined],
+		['workflow', { maxTries: 3 }],
+	] as const)(
+		'Continue On Fail (%s path, Retry On Fail %j): each item "Not sent" naming the budget; the requests are bounded',
+		async (path, retryOnFail) => {
+			const result = await run(path, retryOnFail);
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(ITEMS);
+			for (const item of result.items)
+				expect(String(item.json.error)).toMatch(
+					/^Not sent: (this run waited its whole Rate Limit Wait Budget \(2 s\) on the platform’s rate limit|the platform answered HTTP 429)/,
+				);
+			expect(
+				result.items.filter((item) => /Rate Limit Wait Budget/.test(String(item.json.error))),
+			).not.toHaveLength(0);
+			expect(result.items.map((item) => item.pairedItem)).toEqual(
+				Array.from({ length: ITEMS }, (_, item) => ({ item })),
+			);
+			// Each item's first try, plus at most one retry per second of the budget (Retry-After: 1). Without the
+			// budget every item is tried 7 times (70 requests), waiting about 6 × Retry-After each.
+			expect(requests).toBeLessThanOrEqual(ITEMS + BUDGET_SECONDS);
+		},
+	);
+
+	it('the AI tool path (execute): one budget per call, each call bounded alike', async () => {
+		const calls = 3;
+		const result = await run('execute', undefined, calls);
+		expect(result.items).toHaveLength(calls);
+		for (const item of result.items)
+			expect(String(item.json.error)).toMatch(
+				/^Not sent: this run waited its whole Rate Limit Wait Budget \(2 s\)/,
+			);
+		// RoutingNode runs each item as its own call: each call may spend the budget once (Retry-After: 1).
+		expect(requests).toBeLessThanOrEqual(calls * (1 + BUDGET_SECONDS));
+	});
+});
