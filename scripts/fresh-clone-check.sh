@@ -24,7 +24,15 @@ export PATH="$machine_path"
 echo "fresh-clone-check: $(git log -1 --format='%h %s' | cut -c1-80) in $work/clone, node $(node --version) ($(command -v node)), npm $(npm --version)"
 
 phase=$(date +%s)
-npm test
+# A bound, so that a jest that does not exit (a handle left open after a failure) fails CI with a clear line
+# instead of running into CI's own limit.
+code=0
+timeout --kill-after=30 "${NPM_TEST_TIMEOUT:-1800}" npm test || code=$?
+if [ "$code" = 124 ] || [ "$code" = 137 ]; then
+  echo "fresh-clone-check: npm test did not finish within ${NPM_TEST_TIMEOUT:-1800} s (stopped)" >&2
+  exit 1
+fi
+[ "$code" = 0 ] || { echo "fresh-clone-check: npm test failed (exit $code)" >&2; exit 1; }
 echo "fresh-clone-check: npm test passed in $(($(date +%s) - phase)) s (npm ci and Node 24 included)"
 
 phase=$(date +%s)
