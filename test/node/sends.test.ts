@@ -250,7 +250,7 @@ describe('a failed run says what was delivered', () => {
 	const botMessagesTo = (phone: string) =>
 		sent().filter((entry) => entry.whatsapp_bot_subscriber_subscriber_id === phone).length;
 
-	it('stops starting sends at the first failure and names delivered items, their ids and the items not attempted', async () => {
+	it('at concurrency 1, stops at the first failure and names delivered items, their ids and the items not attempted (the shipped defaults: stopRun.test.ts)', async () => {
 		failThird();
 		const { error, items: output } = await runNode({
 			nodeType: sendTextNode({ concurrency: 1 }),
