@@ -7,6 +7,7 @@ import { createPoller } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { addMessage } from '../simulator/control';
 import type { FaultKind } from '../simulator/faults';
+import { seededRandom } from '../simulator/random';
 import { count, flushTally, leaks, newTally, tokenMisplaced } from './checks';
 import { NUMBER, numberById } from '../harness/params';
 
@@ -14,16 +15,6 @@ const fx = useSimulator();
 const tally = newTally();
 const started = Date.now();
 afterAll(() => flushTally('triggerSoak', tally, (Date.now() - started) / 1000));
-
-/** A small deterministic PRNG (mulberry32), so a failing run can be replayed. */
-function random(seed: number) {
-	return () => {
-		seed = (seed + 0x6d2b79f5) | 0;
-		let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const POLLS = 1_000;
 // No `timeout` here: the trigger's programmatic requests use a fixed 60 s client timeout.
@@ -39,7 +30,7 @@ const FAULTS: FaultKind[] = [
 
 describe('trigger soak: New Message', () => {
 	it(`${POLLS} polls with faults and restarts lose and duplicate nothing`, async () => {
-		const next = random(20_260_101);
+		const next = seededRandom(20_260_101);
 		const poller = createPoller(
 			new BotSailorTrigger(),
 			{ event: 'newMessage', phoneNumberId: numberById },

@@ -12,6 +12,7 @@
  */
 import { statusWebhook } from './webhooks';
 import { insideWindow, type ConversationMessage, type SimState } from './state';
+import { seededRandom } from './random';
 
 /** WhatsApp's documented delivery errors (Cloud API error codes): code → title. SPEC-GAP: the platform's wording. */
 export const WHATSAPP_DELIVERY_ERRORS: Readonly<Record<number, string>> = Object.freeze({
@@ -58,7 +59,7 @@ export interface DeliveryProgression {
 /** The progression of one simulator world, with its pending timers (stopped on reset and close). */
 export class StatusProgression {
 	private config: DeliveryProgression | undefined;
-	private random = mulberry32(1);
+	private random = seededRandom(1);
 	private readonly timers = new Set<NodeJS.Timeout>();
 	/** Status changes made, and the wall-clock time (epoch ms) of the last one (the bench's "slowest status"). */
 	readonly report = { changes: 0, last_change_at: 0 };
@@ -73,7 +74,7 @@ export class StatusProgression {
 			return { off: true };
 		}
 		this.config = { delivered_after_ms: [1000, 10_000], fail_rate: 0, fail_code: 131026, ...input };
-		this.random = mulberry32(input.seed ?? 1);
+		this.random = seededRandom(input.seed ?? 1);
 		return this.config;
 	}
 
@@ -156,16 +157,4 @@ export function applyStatus(
 		message.failed_reason = input.failed_reason ?? failedReasonOf(131000);
 	}
 	statusWebhook(state, message);
-}
-
-/** A small seeded PRNG (mulberry32): repeatable draws. */
-function mulberry32(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }

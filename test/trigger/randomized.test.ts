@@ -7,24 +7,13 @@ import {
 	setMessageStatus,
 } from '../simulator/control';
 import type { FaultKind } from '../simulator/faults';
+import { seededRandom } from '../simulator/random';
 import type { Poller } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { numberParam, triggerPoller } from './helpers';
 import { NUMBER } from '../harness/params';
 
 const fx = useSimulator();
-
-/** mulberry32: a small seeded PRNG, so a failure replays identically. */
-function prng(seed: number) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const FAULT_KINDS: FaultKind[] = ['html500', 'status0', 'malformed', 'drop'];
 const ROUNDS = 300;
@@ -43,7 +32,7 @@ const sortedCopy = (values: string[]) => [...values].sort();
 
 describe('BotSailor Trigger: randomized run with injected faults', () => {
 	it(`emits exactly the injected changes over ${ROUNDS} polls per event, with bounded static data`, async () => {
-		const random = prng(20260115);
+		const random = seededRandom(20260115);
 		const pick = <T>(values: T[]): T => values[Math.floor(random() * values.length)];
 		const state = fx.sim.state;
 		const seeded = state
