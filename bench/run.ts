@@ -24,6 +24,7 @@ import { memoryRows } from './memory';
 import { packageRows } from './package';
 import { paceRows } from './pace';
 import { reactionRows } from './reaction';
+import { replyGuardRows } from './replyGuards';
 import { realN8nSendRow } from './realN8n';
 import { sendTextNode, sendTextParameters } from './sendTextNode';
 import { windowRows } from './window';
@@ -577,6 +578,12 @@ async function main() {
 			log('row 11');
 			rows.push(
 				...((await windowRows(sim, { count: N.send, phoneNumberId: PHONE_NUMBER_ID })) as Row[]),
+			);
+		}
+		if (wanted(13)) {
+			log('row 13');
+			rows.push(
+				...((await replyGuardRows(sim, { count: 200, phoneNumberId: PHONE_NUMBER_ID })) as Row[]),
 			);
 		}
 	} finally {

@@ -160,7 +160,10 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		// Unassigned: sent (an automation is no person).
 		fx.sim.state.subscriber(NUMBER, PHONE)!.assigned_agent_id = 0;
 		fx.sim.clearRequests();
-		const sent = await sendButtons(path, { skipIfPersonTookOver: true, answersMessageId: question });
+		const sent = await sendButtons(path, {
+			skipIfPersonTookOver: true,
+			answersMessageId: question,
+		});
 		expect(sent.items[0].json.skipped).toBeUndefined();
 		expect(requested(SEND)).toHaveLength(1);
 	});
@@ -169,24 +172,27 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		['empty', '', /^Answers Message ID is empty/],
 		['malformed', 'wamid.{{ broken }}', /^Answers Message ID is not a message ID/],
 		['not in the conversation', 'wamid.NOTHERE', /^Answers Message ID is not in the conversation/],
-	])('a message id that is %s fails the item naming the field; nothing sent', async (_, id, expected) => {
-		await write('user', 'Hi');
-		for (const continueOnFail of [false, true]) {
-			fx.sim.clearRequests();
-			const result = await sendButtons(
-				path,
-				{ onlyIfUnanswered: true, answersMessageId: id },
-				{},
-				{ continueOnFail },
-			);
-			const message = continueOnFail
-				? String(result.items[0]?.json.error ?? '')
-				: String(result.error?.message ?? '');
-			expect(message).toMatch(expected);
-			if (continueOnFail) expect(result.items[0].pairedItem).toEqual({ item: 0 });
-			expect(requested(SEND)).toHaveLength(0);
-		}
-	});
+	])(
+		'a message id that is %s fails the item naming the field; nothing sent',
+		async (_, id, expected) => {
+			await write('user', 'Hi');
+			for (const continueOnFail of [false, true]) {
+				fx.sim.clearRequests();
+				const result = await sendButtons(
+					path,
+					{ onlyIfUnanswered: true, answersMessageId: id },
+					{},
+					{ continueOnFail },
+				);
+				const message = continueOnFail
+					? String(result.items[0]?.json.error ?? '')
+					: String(result.error?.message ?? '');
+				expect(message).toMatch(expected);
+				if (continueOnFail) expect(result.items[0].pairedItem).toEqual({ item: 0 });
+				expect(requested(SEND)).toHaveLength(0);
+			}
+		},
+	);
 
 	it('an unreadable conversation never means send: the item fails, also under Retry On Fail', async () => {
 		const question = await write('user', 'Hi');
@@ -203,7 +209,9 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 				'continueOnFail' in options
 					? String(result.items[0]?.json.error ?? '')
 					: String(result.error?.message ?? '');
-			expect(message).toMatch(/^The conversation could not be read, so the reply guards cannot tell/);
+			expect(message).toMatch(
+				/^The conversation could not be read, so the reply guards cannot tell/,
+			);
 			expect(requested(SEND)).toHaveLength(0);
 		}
 	});
@@ -215,7 +223,10 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 			body: { status: '1', message: [{ chat_id: PHONE, first_name: 'X' }] },
 		});
 		fx.sim.clearRequests();
-		const result = await sendButtons(path, { skipIfPersonTookOver: true, answersMessageId: question });
+		const result = await sendButtons(path, {
+			skipIfPersonTookOver: true,
+			answersMessageId: question,
+		});
 		expect(String(result.error?.message ?? '')).toMatch(/^The assignment could not be read/);
 		expect(requested(SEND)).toHaveLength(0);
 	});
@@ -253,6 +264,9 @@ it('Send Media carries the guards too', async () => {
 			additionalFields: { onlyIfUnanswered: true, answersMessageId: first },
 		} as never,
 	});
-	expect(result.items[0].json).toMatchObject({ skipped: true, skip_reason: 'newer_message_arrived' });
+	expect(result.items[0].json).toMatchObject({
+		skipped: true,
+		skip_reason: 'newer_message_arrived',
+	});
 	expect(requested('/whatsapp/send/file')).toHaveLength(0);
 });

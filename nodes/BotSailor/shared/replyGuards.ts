@@ -113,7 +113,10 @@ export function replyGuardsOf(item: SendItem): ReplyGuards | undefined {
  * The subscriber's conversation as one source for every check of the item's turn: each page is requested once
  * (the reply guards and Check Window First share it).
  */
-export function sharedConversation(item: SendItem, fields: IDataObject): () => Promise<ConversationSource> {
+export function sharedConversation(
+	item: SendItem,
+	fields: IDataObject,
+): () => Promise<ConversationSource> {
 	const answers = new Map<string, Promise<IDataObject>>();
 	let source: ConversationSource | undefined;
 	return async () => {
@@ -227,10 +230,14 @@ export async function checkReplyGuards(
 	if (guards.skipIfPersonTookOver && person) {
 		const who = String(person.agent_name ?? '') || 'a team member';
 		const when = timeOf(person)?.toISOString() ?? null;
-		return skipped('person_took_over', `A person took over: ${who} wrote${when ? ` at ${when}` : ''}`, {
-			taken_over_by: who,
-			taken_over_at: when,
-		});
+		return skipped(
+			'person_took_over',
+			`A person took over: ${who} wrote${when ? ` at ${when}` : ''}`,
+			{
+				taken_over_by: who,
+				taken_over_at: when,
+			},
+		);
 	}
 	if (guards.onlyIfUnanswered && newer)
 		return skipped(
@@ -240,18 +247,26 @@ export async function checkReplyGuards(
 		);
 	if (guards.onlyIfUnanswered && (reply || person)) {
 		const answer = (reply ?? person) as IDataObject;
-		return skipped('already_answered', `Already answered: ${senderKind(answer)} replied after this message`, {
-			answered_by: senderKind(answer),
-			answered_at: timeOf(answer)?.toISOString() ?? null,
-		});
+		return skipped(
+			'already_answered',
+			`Already answered: ${senderKind(answer)} replied after this message`,
+			{
+				answered_by: senderKind(answer),
+				answered_at: timeOf(answer)?.toISOString() ?? null,
+			},
+		);
 	}
 	if (guards.skipIfPersonTookOver) {
 		const assigned = await readAssignment(item, fields, fail);
 		if (assigned)
-			return skipped('assigned_to_team_member', `A person took over: the conversation is assigned to ${assigned}`, {
-				taken_over_by: assigned,
-				taken_over_at: null,
-			});
+			return skipped(
+				'assigned_to_team_member',
+				`A person took over: the conversation is assigned to ${assigned}`,
+				{
+					taken_over_by: assigned,
+					taken_over_at: null,
+				},
+			);
 	}
 	return undefined;
 }

@@ -19,7 +19,12 @@ import {
 	type OptOutReading,
 	type OptOutUnreadable,
 } from './optOut';
-import { checkReplyGuards, replyGuardsOf, sharedConversation, type ReplyGuards } from './replyGuards';
+import {
+	checkReplyGuards,
+	replyGuardsOf,
+	sharedConversation,
+	type ReplyGuards,
+} from './replyGuards';
 import { fingerprintOf } from './sendRecord';
 import { sendInWindow, type SessionKind, type WindowChoice } from './windowSend';
 
