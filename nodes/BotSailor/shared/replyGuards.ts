@@ -277,7 +277,8 @@ async function readAssignment(
 	fields: IDataObject,
 	fail: (message: string, description: string) => never,
 ): Promise<string | undefined> {
-	let envelope: IDataObject;
+	let envelope: IDataObject | undefined;
+	let failure: unknown;
 	try {
 		envelope = await item.request({
 			method: 'POST',
@@ -286,13 +287,14 @@ async function readAssignment(
 			body: { phone_number_id: fields.phone_number_id, phone_number: fields.phone_number },
 		});
 	} catch (error) {
-		if (error instanceof NodeApiError && /subscriber not found/i.test(error.message))
-			return fail(
-				`The subscriber ${String(fields.phone_number ?? '')} was not found, so Skip If a Person Took Over cannot tell whether the conversation is assigned`,
-				'Subscriber → Get answered that the platform does not know this number.',
-			);
-		throw error;
+		failure = error;
 	}
+	if (failure instanceof NodeApiError && /subscriber not found/i.test(failure.message))
+		return fail(
+			`The subscriber ${String(fields.phone_number ?? '')} was not found, so Skip If a Person Took Over cannot tell whether the conversation is assigned`,
+			'Subscriber → Get answered that the platform does not know this number.',
+		);
+	if (!envelope) throw failure;
 	const record = listRecords(envelope)?.[0] ?? (envelope.message as IDataObject | undefined);
 	const id = record && typeof record === 'object' ? record.assigned_agent_id : undefined;
 	if (id === undefined || id === null || (typeof id !== 'number' && typeof id !== 'string'))
