@@ -74,6 +74,11 @@ export async function replyGuardRows(
 	const both = await run({ ...id, onlyIfUnanswered: true, skipIfPersonTookOver: true });
 	const windowOnly = await run({}, checkFirst);
 	const windowAndGuard = await run({ ...id, onlyIfUnanswered: true }, checkFirst);
+	const optOutOnly = await run({}, { skipOptedOut: true });
+	const optOutAndBoth = await run(
+		{ ...id, onlyIfUnanswered: true, skipIfPersonTookOver: true },
+		{ skipOptedOut: true },
+	);
 	const label = `13. Send Buttons × ${count} with the reply guards vs without (extra requests per send)`;
 	const row = (measure: string, ours: number, reference: number, goal: string): Row => [
 		label,
@@ -88,5 +93,11 @@ export async function replyGuardRows(
 		row('Only If Still Unanswered', unanswered, plain, '+1 at most'),
 		row('both guards (Person Took Over reads Subscriber → Get too)', both, plain, '+2 (stated)'),
 		row('Only If Still Unanswered with Check Window First', windowAndGuard, windowOnly, '+0'),
+		row(
+			'both guards with Skip Opted-Out (Subscriber → Get shared)',
+			optOutAndBoth,
+			optOutOnly,
+			'+1 (the conversation)',
+		),
 	];
 }

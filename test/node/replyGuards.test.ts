@@ -231,6 +231,21 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		expect(requested(SEND)).toHaveLength(0);
 	});
 
+	it('with Skip Opted-Out Subscribers, one Subscriber → Get serves both checks', async () => {
+		const question = await write('user', 'Hi');
+		fx.sim.clearRequests();
+		const result = await sendButtons(
+			path,
+			{ skipIfPersonTookOver: true, answersMessageId: question },
+			{ skipOptedOut: true },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.skipped).toBeUndefined();
+		expect(requested('/whatsapp/subscriber/get')).toHaveLength(1);
+		expect(requested(CONVERSATION)).toHaveLength(1);
+		expect(requested(SEND)).toHaveLength(1);
+	});
+
 	it('with Check Window First the guards read the conversation no second time', async () => {
 		const question = await write('user', 'Hi');
 		fx.sim.clearRequests();

@@ -147,11 +147,27 @@ export function sharedConversation(
 	};
 }
 
+/**
+ * Subscriber → Get of the item's subscriber, requested once in the item's turn and shared by Skip Opted-Out
+ * Subscribers and Skip If a Person Took Over (a failure is shared too: both fail or read "not found" alike).
+ */
+export function sharedSubscriber(item: SendItem, fields: IDataObject): () => Promise<IDataObject> {
+	let answer: Promise<IDataObject> | undefined;
+	return async () =>
+		await (answer ??= item.request({
+			method: 'POST',
+			url: '/whatsapp/subscriber/get',
+			headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
+			body: { phone_number_id: fields.phone_number_id, phone_number: fields.phone_number },
+		}));
+}
+
 /** Why the item is skipped, as its output; undefined when it may be sent. Fails the item when a check cannot be read. */
 export async function checkReplyGuards(
 	item: SendItem,
 	guards: ReplyGuards,
 	conversation: () => Promise<ConversationSource>,
+	subscriber: () => Promise<IDataObject>,
 	fields: IDataObject,
 	now = Date.now(),
 ): Promise<IDataObject | undefined> {
@@ -257,7 +273,7 @@ export async function checkReplyGuards(
 		);
 	}
 	if (guards.skipIfPersonTookOver) {
-		const assigned = await readAssignment(item, fields, fail);
+		const assigned = await readAssignment(subscriber, fields, fail);
 		if (assigned)
 			return skipped(
 				'assigned_to_team_member',
@@ -273,19 +289,14 @@ export async function checkReplyGuards(
 
 /** The team member the subscriber is assigned to (Subscriber → Get's assigned_agent_id), undefined when none. */
 async function readAssignment(
-	item: SendItem,
+	subscriber: () => Promise<IDataObject>,
 	fields: IDataObject,
 	fail: (message: string, description: string) => never,
 ): Promise<string | undefined> {
 	let envelope: IDataObject | undefined;
 	let failure: unknown;
 	try {
-		envelope = await item.request({
-			method: 'POST',
-			url: '/whatsapp/subscriber/get',
-			headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
-			body: { phone_number_id: fields.phone_number_id, phone_number: fields.phone_number },
-		});
+		envelope = await subscriber();
 	} catch (error) {
 		failure = error;
 	}

@@ -11,7 +11,7 @@ import { CREDENTIAL_TYPE } from '../../shared/credential';
 import type { ConversationSource } from '../../shared/conversation';
 import { platformTimeZone } from '../../shared/platformTime';
 import { readWindowStatus, type WindowStatus } from '../../shared/sessionWindow';
-import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
+import { sendRequest } from '../../shared/transport';
 import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
 import {
 	optOutUnreadableOf,
@@ -23,6 +23,7 @@ import {
 	checkReplyGuards,
 	replyGuardsOf,
 	sharedConversation,
+	sharedSubscriber,
 	type ReplyGuards,
 } from './replyGuards';
 import { fingerprintOf } from './sendRecord';
@@ -108,8 +109,10 @@ export async function performSend(
 		return await deliverTo(definition.url, fields);
 	};
 	const { phone_number } = prepared.fields;
+	// One Subscriber → Get for Skip Opted-Out and the reply guards (replyGuards.ts).
+	const subscriber = sharedSubscriber(item, prepared.fields);
 	if (prepared.optOutLabel) {
-		const reading = await readSubscriberOptOut(item, prepared.fields, prepared.optOutLabel);
+		const reading = await readSubscriberOptOut(subscriber, prepared.optOutLabel);
 		if ('unreadable' in reading) {
 			const reason = `Opt-out could not be read, so nothing was sent: Subscriber → Get answered for ${String(phone_number ?? '')}, but ${reading.unreadable}`;
 			if (prepared.optOutUnreadable === 'skip')
@@ -133,7 +136,13 @@ export async function performSend(
 	// One read of the conversation for the reply guards and Check Window First.
 	const conversation = sharedConversation(item, prepared.fields);
 	if (prepared.guards) {
-		const skipped = await checkReplyGuards(item, prepared.guards, conversation, prepared.fields);
+		const skipped = await checkReplyGuards(
+			item,
+			prepared.guards,
+			conversation,
+			subscriber,
+			prepared.fields,
+		);
 		if (skipped) return [skipped];
 	}
 	return await sendInWindow(definition.session.sentAs, prepared.choice, phone_number, {
@@ -148,18 +157,12 @@ export async function performSend(
  * not show the labels is unreadable, never "not opted out"); a number the platform does not know is no subscriber.
  */
 async function readSubscriberOptOut(
-	item: SendItem,
-	fields: IDataObject,
+	subscriber: () => Promise<IDataObject>,
 	label: string,
 ): Promise<OptOutReading> {
 	let failure: unknown;
 	try {
-		const envelope = await item.request({
-			method: 'POST',
-			url: '/whatsapp/subscriber/get',
-			headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
-			body: { phone_number_id: fields.phone_number_id, phone_number: fields.phone_number },
-		});
+		const envelope = await subscriber();
 		// A list of one (spec: Subscriber get), or the record itself on some deployments (listRecords).
 		return readOptOut(envelope, label);
 	} catch (error) {
