@@ -216,6 +216,26 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		}
 	});
 
+	it('Retry On Fail: an unreadable read once, then readable: the retry reads again and sends exactly once', async () => {
+		const question = await write('user', 'Hi');
+		fx.sim.faults.add(CONVERSATION, {
+			kind: 'answer',
+			body: { status: '1', message: 'ok' },
+			times: 1,
+		});
+		fx.sim.clearRequests();
+		const result = await sendButtons(
+			path,
+			{ onlyIfUnanswered: true, answersMessageId: question },
+			{},
+			{ retryOnFail: { maxTries: 2 } },
+		);
+		// n8n retries the node (both paths run inside a workflow): the second try reads again and sends.
+		expect(result.error).toBeUndefined();
+		expect(requested(CONVERSATION)).toHaveLength(2);
+		expect(requested(SEND)).toHaveLength(1);
+	});
+
 	it('an unreadable assignment never means send', async () => {
 		const question = await write('user', 'Hi');
 		fx.sim.faults.add('/whatsapp/subscriber/get', {
