@@ -1,7 +1,10 @@
 import {
 	NodeApiError,
 	NodeOperationError,
+	type ICredentialDataDecryptedObject,
 	type IDataObject,
+	type IHttpRequestOptions,
+	type INode,
 	type INodeProperties,
 } from 'n8n-workflow';
 import { conversationRows, isMessage, type ConversationSource } from '../../shared/conversation';
@@ -12,7 +15,6 @@ import { isIncoming, isSystemRow, senderKind } from '../../shared/messageItem';
 import { platformTimeEvidence, platformTimeZone } from '../../shared/platformTime';
 import { conversationAnswerProblem } from '../../shared/sessionWindow';
 import { FORM_CONTENT_TYPE } from '../../shared/transport';
-import type { SendItem } from './sendDefinition';
 
 /**
  * Reply guards on the free-form sends (Send Buttons, Send Media; issue 46): options in their Additional Fields.
@@ -25,6 +27,15 @@ import type { SendItem } from './sendDefinition';
  * conversation is read once per item and shared with Check Window First (`sharedConversation`). A check that cannot
  * be read never means "send": the item fails with the reason.
  */
+
+/** What the guards read of an item: sendDefinition.ts's SendItem (not imported: sendDefinition imports this module). */
+interface GuardItem {
+	getNode(): INode;
+	getItemIndex(): number;
+	param(name: string, fallback?: unknown): unknown;
+	request(options: IHttpRequestOptions): Promise<IDataObject>;
+	credentials(): Promise<ICredentialDataDecryptedObject>;
+}
 
 export interface ReplyGuards {
 	onlyIfUnanswered: boolean;
@@ -80,7 +91,7 @@ export const replyGuardOptions: INodeProperties[] = [
 ];
 
 /** The item's guards, checked before any request (a bad Answers Message ID fails the item, naming the field). */
-export function replyGuardsOf(item: SendItem): ReplyGuards | undefined {
+export function replyGuardsOf(item: GuardItem): ReplyGuards | undefined {
 	const options = (item.param('additionalFields', {}) ?? {}) as IDataObject;
 	const onlyIfUnanswered = options.onlyIfUnanswered === true;
 	const skipIfPersonTookOver = options.skipIfPersonTookOver === true;
@@ -114,7 +125,7 @@ export function replyGuardsOf(item: SendItem): ReplyGuards | undefined {
  * (the reply guards and Check Window First share it).
  */
 export function sharedConversation(
-	item: SendItem,
+	item: GuardItem,
 	fields: IDataObject,
 ): () => Promise<ConversationSource> {
 	const answers = new Map<string, Promise<IDataObject>>();
@@ -151,7 +162,7 @@ export function sharedConversation(
  * Subscriber → Get of the item's subscriber, requested once in the item's turn and shared by Skip Opted-Out
  * Subscribers and Skip If a Person Took Over (a failure is shared too: both fail or read "not found" alike).
  */
-export function sharedSubscriber(item: SendItem, fields: IDataObject): () => Promise<IDataObject> {
+export function sharedSubscriber(item: GuardItem, fields: IDataObject): () => Promise<IDataObject> {
 	let answer: Promise<IDataObject> | undefined;
 	return async () =>
 		await (answer ??= item.request({
@@ -164,7 +175,7 @@ export function sharedSubscriber(item: SendItem, fields: IDataObject): () => Pro
 
 /** Why the item is skipped, as its output; undefined when it may be sent. Fails the item when a check cannot be read. */
 export async function checkReplyGuards(
-	item: SendItem,
+	item: GuardItem,
 	guards: ReplyGuards,
 	conversation: () => Promise<ConversationSource>,
 	subscriber: () => Promise<IDataObject>,
