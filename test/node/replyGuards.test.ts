@@ -194,6 +194,17 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		},
 	);
 
+	it('a message id naming a message sent to the subscriber fails the item naming the field', async () => {
+		await write('user', 'Hi');
+		const ours = await write('bot', 'Hello! How can I help?');
+		fx.sim.clearRequests();
+		const result = await sendButtons(path, { onlyIfUnanswered: true, answersMessageId: ours });
+		expect(String(result.error?.message ?? '')).toMatch(
+			/^Answers Message ID names a message sent to the subscriber/,
+		);
+		expect(requested(SEND)).toHaveLength(0);
+	});
+
 	it('an unreadable conversation never means send: the item fails, also under Retry On Fail', async () => {
 		const question = await write('user', 'Hi');
 		fx.sim.faults.add(CONVERSATION, { kind: 'answer', body: { status: '1', message: 'ok' } });
