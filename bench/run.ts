@@ -25,6 +25,7 @@ import { memoryRows } from './memory';
 import { packageRows } from './package';
 import { paceRows } from './pace';
 import { reactionRows } from './reaction';
+import { replyGuardRows } from './replyGuards';
 import { realN8nSendRow } from './realN8n';
 import { sendTextNode, sendTextParameters } from './sendTextNode';
 import { windowRows } from './window';
@@ -587,6 +588,12 @@ async function main() {
 					count: N.send,
 					phoneNumberId: PHONE_NUMBER_ID,
 				})) as Row[]),
+			);
+		}
+		if (wanted(13)) {
+			log('row 13');
+			rows.push(
+				...((await replyGuardRows(sim, { count: 200, phoneNumberId: PHONE_NUMBER_ID })) as Row[]),
 			);
 		}
 	} finally {

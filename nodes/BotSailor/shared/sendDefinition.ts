@@ -8,10 +8,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../../shared/credential';
-import { conversationSource } from '../../shared/conversation';
+import type { ConversationSource } from '../../shared/conversation';
 import { platformTimeZone } from '../../shared/platformTime';
 import { readWindowStatus, type WindowStatus } from '../../shared/sessionWindow';
-import { FORM_CONTENT_TYPE, sendRequest } from '../../shared/transport';
+import { sendRequest } from '../../shared/transport';
 import { requestDefaults, type RequestOptionsParameter } from './requestOptions';
 import { checkWhatsAppLimits } from '../../shared/whatsAppLimits';
 import { deliveryWaitOf } from './deliveryWait';
@@ -21,6 +21,13 @@ import {
 	type OptOutReading,
 	type OptOutUnreadable,
 } from './optOut';
+import {
+	checkReplyGuards,
+	replyGuardsOf,
+	sharedConversation,
+	sharedSubscriber,
+	type ReplyGuards,
+} from './replyGuards';
 import { fingerprintOf } from './sendRecord';
 import { sendInWindow, type SessionKind, type WindowChoice } from './windowSend';
 
@@ -56,6 +63,8 @@ export interface PreparedSend {
 	/** When Subscriber → Get's answer does not show the labels: fail the item (the default) or skip it. */
 	optOutUnreadable?: OptOutUnreadable;
 	fingerprint: string;
+	/** Only If Still Unanswered / Skip If a Person Took Over (replyGuards.ts), on the free-form sends. */
+	guards?: ReplyGuards;
 }
 
 /** Builds and checks one item (a bad input throws, naming the field); sends nothing. */
@@ -68,6 +77,7 @@ export async function prepareSend(
 	const optOutLabel = definition.optOutLabel?.(item);
 	const optOutUnreadable = optOutLabel ? optOutUnreadableOf(item) : undefined;
 	deliveryWaitOf(item); // Wait for Delivery's settings, checked before anything is sent
+	const guards = definition.session ? replyGuardsOf(item) : undefined;
 	const files = Object.values(item.binaries()).map(({ id, fileName, mimeType, fileSize }) => [
 		id,
 		fileName,
@@ -80,6 +90,7 @@ export async function prepareSend(
 		optOutLabel,
 		optOutUnreadable,
 		fingerprint: fingerprintOf(definition.url, fields, [files, choice, optOutLabel ?? null]),
+		...(guards ? { guards } : {}),
 	};
 }
 
@@ -100,9 +111,11 @@ export async function performSend(
 			: prepared.fields;
 		return await deliverTo(definition.url, fields);
 	};
-	const { phone_number_id, phone_number } = prepared.fields;
+	const { phone_number } = prepared.fields;
+	// One Subscriber → Get for Skip Opted-Out and the reply guards (replyGuards.ts).
+	const subscriber = sharedSubscriber(item, prepared.fields);
 	if (prepared.optOutLabel) {
-		const reading = await readSubscriberOptOut(item, prepared.fields, prepared.optOutLabel);
+		const reading = await readSubscriberOptOut(subscriber, prepared.optOutLabel);
 		if ('unreadable' in reading) {
 			const reason = `Opt-out could not be read, so nothing was sent: Subscriber → Get answered for ${String(phone_number ?? '')}, but ${reading.unreadable}`;
 			if (prepared.optOutUnreadable === 'skip')
@@ -123,10 +136,22 @@ export async function performSend(
 			];
 	}
 	if (!definition.session) return await sendFree();
+	// One read of the conversation for the reply guards and Check Window First.
+	const conversation = sharedConversation(item, prepared.fields);
+	if (prepared.guards) {
+		const skipped = await checkReplyGuards(
+			item,
+			prepared.guards,
+			conversation,
+			subscriber,
+			prepared.fields,
+		);
+		if (skipped) return [skipped];
+	}
 	return await sendInWindow(definition.session.sentAs, prepared.choice, phone_number, {
 		sendFree,
 		sendTemplate: async (fields) => await deliverTo(TEMPLATE_SEND_URL, fields),
-		readWindow: async () => await windowOf(item, String(phone_number_id), String(phone_number)),
+		readWindow: async () => await windowOf(item, await conversation()),
 	});
 }
 
@@ -135,18 +160,12 @@ export async function performSend(
  * not show the labels is unreadable, never "not opted out"); a number the platform does not know is no subscriber.
  */
 async function readSubscriberOptOut(
-	item: SendItem,
-	fields: IDataObject,
+	subscriber: () => Promise<IDataObject>,
 	label: string,
 ): Promise<OptOutReading> {
 	let failure: unknown;
 	try {
-		const envelope = await item.request({
-			method: 'POST',
-			url: '/whatsapp/subscriber/get',
-			headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
-			body: { phone_number_id: fields.phone_number_id, phone_number: fields.phone_number },
-		});
+		const envelope = await subscriber();
 		// A list of one (spec: Subscriber get), or the record itself on some deployments (listRecords).
 		return readOptOut(envelope, label);
 	} catch (error) {
@@ -162,28 +181,11 @@ async function readSubscriberOptOut(
 const TEMPLATE_SEND_URL = '/whatsapp/send/template';
 
 /** The subscriber's 24-hour window, read from their conversation (Check Window First). */
-async function windowOf(
-	item: SendItem,
-	phoneNumberId: string,
-	phoneNumber: string,
-): Promise<WindowStatus> {
+async function windowOf(item: SendItem, source: ConversationSource): Promise<WindowStatus> {
 	const credentials = await item.credentials();
-	return await readWindowStatus(
-		conversationSource(
-			item.getNode(),
-			{ phone_number_id: phoneNumberId, phone_number: phoneNumber },
-			credentials.apiForm === 'earlier',
-			async (body) =>
-				await item.request({
-					method: 'POST',
-					url: '/whatsapp/get/conversation',
-					headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
-					body,
-				}),
-		),
-		platformTimeZone(item.getNode(), credentials),
-		{ stopWhenClosed: true },
-	);
+	return await readWindowStatus(source, platformTimeZone(item.getNode(), credentials), {
+		stopWhenClosed: true,
+	});
 }
 
 /** What a send definition reads of one input item, whichever driver runs it. */

@@ -5,6 +5,7 @@ import { checkFields, inputs, onFirstUse, refuse, subscriberKeys, z } from '../.
 import { sendRouting } from '../../shared/declarativeSend';
 import { type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
+import { replyGuardOptions } from '../../shared/replyGuards';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
 import { mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
@@ -64,6 +65,7 @@ const fields: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
+			replyGuardOptions[0],
 			{ displayName: 'Footer Text', name: 'footerText', type: 'string', default: '' },
 			{
 				displayName: 'Header Text',
@@ -93,6 +95,7 @@ const fields: INodeProperties[] = [
 				placeholder: 'https://example.com/menu.jpg',
 				description: 'Public HTTPS URL of an image, video or document shown as header',
 			},
+			...replyGuardOptions.slice(1),
 		],
 	},
 ];

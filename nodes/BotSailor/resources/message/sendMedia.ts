@@ -6,6 +6,7 @@ import { sendRouting } from '../../shared/declarativeSend';
 import { type SendDefinition, type SendItem } from '../../shared/sendDefinition';
 import { checkedFile, uploadBinary, type CheckedFile } from '../../shared/upload';
 import type { OperationDescription } from '../resource';
+import { replyGuardOptions } from '../../shared/replyGuards';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
 import { fileNameFromUrl, mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
@@ -61,6 +62,7 @@ const fields: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
+			replyGuardOptions[0],
 			{
 				displayName: 'Caption',
 				name: 'caption',
@@ -75,6 +77,7 @@ const fields: INodeProperties[] = [
 				['audio', 'document', 'image', 'video'],
 				"When not set, it is read from the URL's file extension or the binary file's MIME type. Required with a media ID.",
 			),
+			...replyGuardOptions.slice(1),
 		],
 	},
 ];

@@ -1,0 +1,318 @@
+/**
+ * Issue 46, points 1-3: the reply guards of the free-form sends (Only If Still Unanswered, Skip If a Person Took
+ * Over), through n8n's engine against the simulator, on both ways n8n runs the node (the workflow's bulk path and
+ * `execute`, the AI tool path), with Continue On Fail and Retry On Fail.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { runNode, type RunResult } from '../harness/harness';
+import { useSimulator } from '../harness/simulatorFixture';
+import { NUMBER, numberFromList, PHONE } from '../harness/params';
+
+const fx = useSimulator({ seed: { subscribersPerNumber: 3 } });
+const PATHS = ['workflow', 'execute'] as const;
+type Path = (typeof PATHS)[number];
+const SEND = '/whatsapp/send/interactive-buttons';
+const CONVERSATION = '/whatsapp/get/conversation';
+
+async function control(action: string, input: unknown = {}): Promise<IDataObject> {
+	const response = await fetch(`${fx.sim.url}/__control/${action}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(input),
+	});
+	if (!response.ok) throw new Error(`${action}: ${await response.text()}`);
+	return ((await response.json()) as { result: IDataObject }).result;
+}
+
+/** A row of the conversation; its wa_message_id. */
+const write = async (sender: string, text: string) =>
+	String(
+		(await control('message', { phone_number_id: NUMBER, phone_number: PHONE, sender, text }))
+			.wa_message_id,
+	);
+const requested = (path: string) => fx.sim.requests.filter((request) => request.path === path);
+
+function sendButtons(
+	path: Path,
+	additionalFields: IDataObject,
+	extra: IDataObject = {},
+	options: {
+		continueOnFail?: boolean;
+		retryOnFail?: { maxTries: number };
+		json?: IDataObject;
+		sendPath?: string;
+	} = {},
+): Promise<RunResult> {
+	return runNode({
+		path,
+		credentials: fx.credentials,
+		items: [{ json: { phone: PHONE, ...options.json } }],
+		continueOnFail: options.continueOnFail,
+		retryOnFail: options.retryOnFail,
+		parameters: {
+			resource: 'message',
+			operation: 'sendButtons',
+			phoneNumberId: numberFromList,
+			phoneNumber: '={{ $json.phone }}',
+			message: 'Shall we book it?',
+			buttons: { button: [{ title: 'Yes' }, { title: 'No' }] },
+			additionalFields,
+			...extra,
+		} as never,
+	});
+}
+
+/** The platform's clock at now, in UTC (the node compares its times with now: takeover window, 24-hour window). */
+beforeEach(async () => await control('clock', { time_zone: 'UTC' }));
+
+describe.each(PATHS)('reply guards (%s path)', (path) => {
+	it('Only If Still Unanswered: skipped when the customer wrote again; the newest message is answered, one read', async () => {
+		const first = await write('user', 'Hi');
+		const second = await write('user', 'Are you open today?');
+		fx.sim.clearRequests();
+		const older = await sendButtons(path, { onlyIfUnanswered: true, answersMessageId: first });
+		expect(older.error).toBeUndefined();
+		expect(older.items[0].json).toMatchObject({
+			skipped: true,
+			skip_reason: 'newer_message_arrived',
+			answers_message_id: first,
+			newer_wa_message_id: second,
+		});
+		expect(requested(SEND)).toHaveLength(0);
+		expect(requested(CONVERSATION)).toHaveLength(1);
+
+		fx.sim.clearRequests();
+		// The default Answers Message ID: the wa_message_id the trigger output.
+		const newest = await sendButtons(
+			path,
+			{ onlyIfUnanswered: true, answersMessageId: '={{ $json.wa_message_id }}' },
+			{},
+			{ json: { wa_message_id: second } },
+		);
+		expect(newest.error).toBeUndefined();
+		expect(newest.items[0].json.skipped).toBeUndefined();
+		expect(requested(SEND)).toHaveLength(1);
+		expect(requested(CONVERSATION)).toHaveLength(1);
+	});
+
+	it('Only If Still Unanswered: skipped when the bot already answered after the message', async () => {
+		const question = await write('user', 'Price?');
+		await write('bot', 'It is 20 EUR');
+		fx.sim.clearRequests();
+		const result = await sendButtons(path, { onlyIfUnanswered: true, answersMessageId: question });
+		expect(result.items[0].json).toMatchObject({
+			skipped: true,
+			skip_reason: 'already_answered',
+			answered_by: 'bot',
+		});
+		expect(requested(SEND)).toHaveLength(0);
+	});
+
+	it('Skip If a Person Took Over: a team member wrote since the message, named with the time', async () => {
+		const question = await write('user', 'I want a refund');
+		await write('agent', 'Let me look into it');
+		fx.sim.clearRequests();
+		const result = await sendButtons(path, {
+			skipIfPersonTookOver: true,
+			answersMessageId: question,
+		});
+		expect(result.items[0].json).toMatchObject({
+			skipped: true,
+			skip_reason: 'person_took_over',
+			taken_over_by: 'Alex Agent',
+		});
+		expect(String(result.items[0].json.taken_over_at)).toMatch(/^\d{4}-\d\d-\d\dT/);
+		expect(requested(SEND)).toHaveLength(0);
+	});
+
+	it('Skip If a Person Took Over: a team member who wrote before the message, within the window, counts', async () => {
+		await write('agent', 'Hello, Alex here');
+		const question = await write('user', 'Thanks, one more thing');
+		fx.sim.clearRequests();
+		const within = await sendButtons(path, {
+			skipIfPersonTookOver: true,
+			answersMessageId: question,
+			takeoverMinutes: 30,
+		});
+		expect(within.items[0].json).toMatchObject({ skip_reason: 'person_took_over' });
+		// The bot and automations are no person: with only Only If Still Unanswered, this message is unanswered.
+		fx.sim.clearRequests();
+		const sent = await sendButtons(path, { onlyIfUnanswered: true, answersMessageId: question });
+		expect(sent.items[0].json.skipped).toBeUndefined();
+		expect(requested(SEND)).toHaveLength(1);
+	});
+
+	it('Skip If a Person Took Over: the conversation assigned to a team member (Subscriber → Get)', async () => {
+		const question = await write('user', 'Hello');
+		await write('automation', 'Auto-reply: we are on it');
+		fx.sim.state.subscriber(NUMBER, PHONE)!.assigned_agent_id = 501;
+		fx.sim.clearRequests();
+		const result = await sendButtons(path, {
+			skipIfPersonTookOver: true,
+			answersMessageId: question,
+		});
+		expect(result.items[0].json).toMatchObject({
+			skipped: true,
+			skip_reason: 'assigned_to_team_member',
+		});
+		expect(String(result.items[0].json.taken_over_by)).toContain('501');
+		expect(requested(SEND)).toHaveLength(0);
+		// Unassigned: sent (an automation is no person).
+		fx.sim.state.subscriber(NUMBER, PHONE)!.assigned_agent_id = 0;
+		fx.sim.clearRequests();
+		const sent = await sendButtons(path, {
+			skipIfPersonTookOver: true,
+			answersMessageId: question,
+		});
+		expect(sent.items[0].json.skipped).toBeUndefined();
+		expect(requested(SEND)).toHaveLength(1);
+	});
+
+	it.each([
+		['empty', '', /^Answers Message ID is empty/],
+		['malformed', 'wamid.{{ broken }}', /^Answers Message ID is not a message ID/],
+		['not in the conversation', 'wamid.NOTHERE', /^Answers Message ID is not in the conversation/],
+	])(
+		'a message id that is %s fails the item naming the field; nothing sent',
+		async (_, id, expected) => {
+			await write('user', 'Hi');
+			for (const continueOnFail of [false, true]) {
+				fx.sim.clearRequests();
+				const result = await sendButtons(
+					path,
+					{ onlyIfUnanswered: true, answersMessageId: id },
+					{},
+					{ continueOnFail },
+				);
+				const message = continueOnFail
+					? String(result.items[0]?.json.error ?? '')
+					: String(result.error?.message ?? '');
+				expect(message).toMatch(expected);
+				if (continueOnFail) expect(result.items[0].pairedItem).toEqual({ item: 0 });
+				expect(requested(SEND)).toHaveLength(0);
+			}
+		},
+	);
+
+	it('a message id naming a message sent to the subscriber fails the item naming the field', async () => {
+		await write('user', 'Hi');
+		const ours = await write('bot', 'Hello! How can I help?');
+		fx.sim.clearRequests();
+		const result = await sendButtons(path, { onlyIfUnanswered: true, answersMessageId: ours });
+		expect(String(result.error?.message ?? '')).toMatch(
+			/^Answers Message ID names a message sent to the subscriber/,
+		);
+		expect(requested(SEND)).toHaveLength(0);
+	});
+
+	it('an unreadable conversation never means send: the item fails, also under Retry On Fail', async () => {
+		const question = await write('user', 'Hi');
+		fx.sim.faults.add(CONVERSATION, { kind: 'answer', body: { status: '1', message: 'ok' } });
+		for (const options of [{}, { retryOnFail: { maxTries: 2 } }, { continueOnFail: true }]) {
+			fx.sim.clearRequests();
+			const result = await sendButtons(
+				path,
+				{ skipIfPersonTookOver: true, onlyIfUnanswered: true, answersMessageId: question },
+				{},
+				options,
+			);
+			const message =
+				'continueOnFail' in options
+					? String(result.items[0]?.json.error ?? '')
+					: String(result.error?.message ?? '');
+			expect(message).toMatch(
+				/^The conversation could not be read, so the reply guards cannot tell/,
+			);
+			expect(requested(SEND)).toHaveLength(0);
+		}
+	});
+
+	it('Retry On Fail: an unreadable read once, then readable: the retry reads again and sends exactly once', async () => {
+		const question = await write('user', 'Hi');
+		fx.sim.faults.add(CONVERSATION, {
+			kind: 'answer',
+			body: { status: '1', message: 'ok' },
+			times: 1,
+		});
+		fx.sim.clearRequests();
+		const result = await sendButtons(
+			path,
+			{ onlyIfUnanswered: true, answersMessageId: question },
+			{},
+			{ retryOnFail: { maxTries: 2 } },
+		);
+		// n8n retries the node (both paths run inside a workflow): the second try reads again and sends.
+		expect(result.error).toBeUndefined();
+		expect(requested(CONVERSATION)).toHaveLength(2);
+		expect(requested(SEND)).toHaveLength(1);
+	});
+
+	it('an unreadable assignment never means send', async () => {
+		const question = await write('user', 'Hi');
+		fx.sim.faults.add('/whatsapp/subscriber/get', {
+			kind: 'answer',
+			body: { status: '1', message: [{ chat_id: PHONE, first_name: 'X' }] },
+		});
+		fx.sim.clearRequests();
+		const result = await sendButtons(path, {
+			skipIfPersonTookOver: true,
+			answersMessageId: question,
+		});
+		expect(String(result.error?.message ?? '')).toMatch(/^The assignment could not be read/);
+		expect(requested(SEND)).toHaveLength(0);
+	});
+
+	it('with Skip Opted-Out Subscribers, one Subscriber → Get serves both checks', async () => {
+		const question = await write('user', 'Hi');
+		fx.sim.clearRequests();
+		const result = await sendButtons(
+			path,
+			{ skipIfPersonTookOver: true, answersMessageId: question },
+			{ skipOptedOut: true },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.skipped).toBeUndefined();
+		expect(requested('/whatsapp/subscriber/get')).toHaveLength(1);
+		expect(requested(CONVERSATION)).toHaveLength(1);
+		expect(requested(SEND)).toHaveLength(1);
+	});
+
+	it('with Check Window First the guards read the conversation no second time', async () => {
+		const question = await write('user', 'Hi');
+		fx.sim.clearRequests();
+		const result = await sendButtons(
+			path,
+			{ onlyIfUnanswered: true, answersMessageId: question },
+			{ outsideWindow: 'skip', checkWindowFirst: true },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.skipped).toBeUndefined();
+		expect(requested(CONVERSATION)).toHaveLength(1);
+		expect(requested(SEND)).toHaveLength(1);
+	});
+});
+
+it('Send Media carries the guards too', async () => {
+	const first = await write('user', 'Hi');
+	await write('user', 'Hello?');
+	fx.sim.clearRequests();
+	const result = await runNode({
+		path: 'workflow',
+		credentials: fx.credentials,
+		items: [{ json: {} }],
+		parameters: {
+			resource: 'message',
+			operation: 'sendMedia',
+			phoneNumberId: numberFromList,
+			phoneNumber: PHONE,
+			source: 'url',
+			mediaUrl: 'https://example.com/menu.jpg',
+			additionalFields: { onlyIfUnanswered: true, answersMessageId: first },
+		} as never,
+	});
+	expect(result.items[0].json).toMatchObject({
+		skipped: true,
+		skip_reason: 'newer_message_arrived',
+	});
+	expect(requested('/whatsapp/send/file')).toHaveLength(0);
+});
