@@ -6,6 +6,7 @@
 import {
 	BinaryDataConfig,
 	BinaryDataService,
+	DirectoryLoader,
 	ExecutionLifecycleHooks,
 	FileLocation,
 	LoadOptionsContext,
@@ -155,6 +156,17 @@ function nodeTypesOf(types: Record<string, INodeType>): INodeTypes {
 const credentialType = new BotSailorApi();
 
 /** The credentials helper n8n would provide: decrypted test credentials and the credential's own authenticate. */
+/**
+ * The action node as n8n loads it (its own customOperations kept), with the Options n8n adds to a declarative node
+ * (Timeout among them), on a copy of its properties so the shared description is left as it is.
+ */
+export function loadedNode(): INodeType {
+	const node: INodeType = new BotSailor();
+	node.description = { ...node.description, properties: [...node.description.properties] };
+	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
+	return node;
+}
+
 export function credentialsHelper(
 	credentials: TestCredentials,
 	onLoad: () => void = () => undefined,

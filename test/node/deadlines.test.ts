@@ -4,23 +4,13 @@
  * The simulator never answers the read ('timeout' fault); with Options → Timeout at 300 ms the item fails naming that
  * deadline, and nothing is sent. Without the deadline the read would wait n8n's 300 s and the test would time out.
  */
-import { DirectoryLoader } from 'n8n-core';
-import type { INodeType } from 'n8n-workflow';
-import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
 import { sendTextNode } from '../../bench/sendTextNode';
-import { runNode, type RunResult } from '../harness/harness';
+import { loadedNode, runNode, type RunResult } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { WaitingRun } from '../harness/waiting';
 import { AVA, fromList, numberFromList, onNumber, onSubscriber, PHONE } from '../harness/params';
 
 const withOptions = sendTextNode({});
-/** The node as n8n loads it (its own customOperations kept), with the Options n8n adds to a declarative node. */
-function nodeWithOptions(): INodeType {
-	const node: INodeType = new BotSailor();
-	node.description = { ...node.description, properties: [...node.description.properties] };
-	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
-	return node;
-}
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
 const PATHS = ['workflow', 'execute'] as const;
 const TIMEOUT = { requestOptions: { timeout: 300 } };
@@ -162,7 +152,7 @@ describe('4. Send and Wait: the subscriber lookup obeys Options → Timeout', ()
 			},
 			credentials: fx.credentials,
 			items: [{ order: 'A-1001' }],
-			nodeType: nodeWithOptions(),
+			nodeType: loadedNode(),
 		});
 		await waiting.start();
 		expect(waiting.waiting).toBe(true);

@@ -4,10 +4,7 @@
  * tool path, `execute`), with and without Continue On Fail. The simulator never answers the read; the item fails at the
  * deadline naming it, and nothing is sent. (Without the deadline such a read waited n8n's 300 s.)
  */
-import { DirectoryLoader } from 'n8n-core';
-import type { INodeType } from 'n8n-workflow';
-import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
-import { runNode } from '../harness/harness';
+import { loadedNode, runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { AVA, byId, numberFromList } from '../harness/params';
 import { count, flushTally, newTally } from './checks';
@@ -17,14 +14,7 @@ const tally = newTally();
 const started = Date.now();
 afterAll(() => flushTally('deadlines', tally, (Date.now() - started) / 1000));
 
-/** The node as n8n loads it: with the Options n8n adds to a declarative node (Timeout among them). */
-function nodeWithOptions(): INodeType {
-	const node: INodeType = new BotSailor();
-	node.description = { ...node.description, properties: [...node.description.properties] };
-	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
-	return node;
-}
-const nodeType = nodeWithOptions();
+const nodeType = loadedNode();
 
 const SENDS = [
 	{ operation: 'sendText', endpoint: '/whatsapp/send', session: true, extra: { message: 'Hi' } },

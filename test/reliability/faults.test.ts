@@ -4,10 +4,7 @@
  * success item or an unhandled exception; the API token appears in no error, item or run data, and on the
  * wire only where the API reads it.
  */
-import { DirectoryLoader } from 'n8n-core';
-import type { INodeType } from 'n8n-workflow';
-import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
-import { runNode } from '../harness/harness';
+import { loadedNode, runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import type { FaultKind } from '../simulator/faults';
 import {
@@ -26,12 +23,6 @@ const tally = newTally();
 const started = Date.now();
 afterAll(() => flushTally('faults', tally, (Date.now() - started) / 1000));
 
-/** The node as n8n loads it: with the standard Options → Timeout every declarative node gets. */
-function loadedNode(): INodeType {
-	const node = new BotSailor();
-	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
-	return node;
-}
 const nodeType = loadedNode();
 /** The client gives up after this long, so the `timeout` fault (no answer ever) fails fast. */
 const TIMEOUT_MS = 2_000;
