@@ -11,7 +11,21 @@ import { NUMBER, numberFromList, PHONE } from '../harness/params';
 const fx = useSimulator({ seed: { subscribersPerNumber: 3 } });
 const PATHS = ['workflow', 'execute'] as const;
 type Path = (typeof PATHS)[number];
-const SEND = '/whatsapp/send/interactive-buttons';
+/** The free-form sends with the guards: their endpoint and their own parameters (Send Media: its own test below). */
+const SENDS = {
+	sendButtons: {
+		url: '/whatsapp/send/interactive-buttons',
+		parameters: {
+			message: 'Shall we book it?',
+			buttons: { button: [{ title: 'Yes' }, { title: 'No' }] },
+		},
+	},
+	sendText: { url: '/whatsapp/send', parameters: { message: 'Yes, table for two at 8.' } },
+} as const;
+type Send = keyof typeof SENDS;
+const CASES = (Object.keys(SENDS) as Send[]).flatMap((operation) =>
+	PATHS.map((path) => [operation, path] as const),
+);
 const CONVERSATION = '/whatsapp/get/conversation';
 
 async function control(action: string, input: unknown = {}): Promise<IDataObject> {
@@ -32,7 +46,8 @@ const write = async (sender: string, text: string) =>
 	);
 const requested = (path: string) => fx.sim.requests.filter((request) => request.path === path);
 
-function sendButtons(
+function sendWith(
+	operation: Send,
 	path: Path,
 	additionalFields: IDataObject,
 	extra: IDataObject = {},
@@ -51,11 +66,10 @@ function sendButtons(
 		retryOnFail: options.retryOnFail,
 		parameters: {
 			resource: 'message',
-			operation: 'sendButtons',
+			operation,
 			phoneNumberId: numberFromList,
 			phoneNumber: '={{ $json.phone }}',
-			message: 'Shall we book it?',
-			buttons: { button: [{ title: 'Yes' }, { title: 'No' }] },
+			...SENDS[operation].parameters,
 			additionalFields,
 			...extra,
 		} as never,
@@ -65,12 +79,15 @@ function sendButtons(
 /** The platform's clock at now, in UTC (the node compares its times with now: takeover window, 24-hour window). */
 beforeEach(async () => await control('clock', { time_zone: 'UTC' }));
 
-describe.each(PATHS)('reply guards (%s path)', (path) => {
+describe.each(CASES)('reply guards: %s (%s path)', (operation, path) => {
+	const SEND = SENDS[operation].url;
+	const send = (...args: Parameters<typeof sendWith> extends [Send, ...infer R] ? R : never) =>
+		sendWith(operation, ...args);
 	it('Only If Still Unanswered: skipped when the customer wrote again; the newest message is answered, one read', async () => {
 		const first = await write('user', 'Hi');
 		const second = await write('user', 'Are you open today?');
 		fx.sim.clearRequests();
-		const older = await sendButtons(path, { onlyIfUnanswered: true, answersMessageId: first });
+		const older = await send(path, { onlyIfUnanswered: true, answersMessageId: first });
 		expect(older.error).toBeUndefined();
 		expect(older.items[0].json).toMatchObject({
 			skipped: true,
@@ -83,7 +100,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 
 		fx.sim.clearRequests();
 		// The default Answers Message ID: the wa_message_id the trigger output.
-		const newest = await sendButtons(
+		const newest = await send(
 			path,
 			{ onlyIfUnanswered: true, answersMessageId: '={{ $json.wa_message_id }}' },
 			{},
@@ -99,7 +116,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		const question = await write('user', 'Price?');
 		await write('bot', 'It is 20 EUR');
 		fx.sim.clearRequests();
-		const result = await sendButtons(path, { onlyIfUnanswered: true, answersMessageId: question });
+		const result = await send(path, { onlyIfUnanswered: true, answersMessageId: question });
 		expect(result.items[0].json).toMatchObject({
 			skipped: true,
 			skip_reason: 'already_answered',
@@ -112,7 +129,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		const question = await write('user', 'I want a refund');
 		await write('agent', 'Let me look into it');
 		fx.sim.clearRequests();
-		const result = await sendButtons(path, {
+		const result = await send(path, {
 			skipIfPersonTookOver: true,
 			answersMessageId: question,
 		});
@@ -129,7 +146,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		await write('agent', 'Hello, Alex here');
 		const question = await write('user', 'Thanks, one more thing');
 		fx.sim.clearRequests();
-		const within = await sendButtons(path, {
+		const within = await send(path, {
 			skipIfPersonTookOver: true,
 			answersMessageId: question,
 			takeoverMinutes: 30,
@@ -137,7 +154,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		expect(within.items[0].json).toMatchObject({ skip_reason: 'person_took_over' });
 		// The bot and automations are no person: with only Only If Still Unanswered, this message is unanswered.
 		fx.sim.clearRequests();
-		const sent = await sendButtons(path, { onlyIfUnanswered: true, answersMessageId: question });
+		const sent = await send(path, { onlyIfUnanswered: true, answersMessageId: question });
 		expect(sent.items[0].json.skipped).toBeUndefined();
 		expect(requested(SEND)).toHaveLength(1);
 	});
@@ -147,7 +164,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		await write('automation', 'Auto-reply: we are on it');
 		fx.sim.state.subscriber(NUMBER, PHONE)!.assigned_agent_id = 501;
 		fx.sim.clearRequests();
-		const result = await sendButtons(path, {
+		const result = await send(path, {
 			skipIfPersonTookOver: true,
 			answersMessageId: question,
 		});
@@ -160,7 +177,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		// Unassigned: sent (an automation is no person).
 		fx.sim.state.subscriber(NUMBER, PHONE)!.assigned_agent_id = 0;
 		fx.sim.clearRequests();
-		const sent = await sendButtons(path, {
+		const sent = await send(path, {
 			skipIfPersonTookOver: true,
 			answersMessageId: question,
 		});
@@ -178,7 +195,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 			await write('user', 'Hi');
 			for (const continueOnFail of [false, true]) {
 				fx.sim.clearRequests();
-				const result = await sendButtons(
+				const result = await send(
 					path,
 					{ onlyIfUnanswered: true, answersMessageId: id },
 					{},
@@ -198,7 +215,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		await write('user', 'Hi');
 		const ours = await write('bot', 'Hello! How can I help?');
 		fx.sim.clearRequests();
-		const result = await sendButtons(path, { onlyIfUnanswered: true, answersMessageId: ours });
+		const result = await send(path, { onlyIfUnanswered: true, answersMessageId: ours });
 		expect(String(result.error?.message ?? '')).toMatch(
 			/^Answers Message ID names a message sent to the subscriber/,
 		);
@@ -210,7 +227,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		fx.sim.faults.add(CONVERSATION, { kind: 'answer', body: { status: '1', message: 'ok' } });
 		for (const options of [{}, { retryOnFail: { maxTries: 2 } }, { continueOnFail: true }]) {
 			fx.sim.clearRequests();
-			const result = await sendButtons(
+			const result = await send(
 				path,
 				{ skipIfPersonTookOver: true, onlyIfUnanswered: true, answersMessageId: question },
 				{},
@@ -235,7 +252,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 			times: 1,
 		});
 		fx.sim.clearRequests();
-		const result = await sendButtons(
+		const result = await send(
 			path,
 			{ onlyIfUnanswered: true, answersMessageId: question },
 			{},
@@ -254,7 +271,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 			body: { status: '1', message: [{ chat_id: PHONE, first_name: 'X' }] },
 		});
 		fx.sim.clearRequests();
-		const result = await sendButtons(path, {
+		const result = await send(path, {
 			skipIfPersonTookOver: true,
 			answersMessageId: question,
 		});
@@ -265,7 +282,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 	it('with Skip Opted-Out Subscribers, one Subscriber → Get serves both checks', async () => {
 		const question = await write('user', 'Hi');
 		fx.sim.clearRequests();
-		const result = await sendButtons(
+		const result = await send(
 			path,
 			{ skipIfPersonTookOver: true, answersMessageId: question },
 			{ skipOptedOut: true },
@@ -280,7 +297,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 	it('with Check Window First the guards read the conversation no second time', async () => {
 		const question = await write('user', 'Hi');
 		fx.sim.clearRequests();
-		const result = await sendButtons(
+		const result = await send(
 			path,
 			{ onlyIfUnanswered: true, answersMessageId: question },
 			{ outsideWindow: 'skip', checkWindowFirst: true },
