@@ -159,30 +159,66 @@ describe.each(CASES)('reply guards: %s (%s path)', (operation, path) => {
 		expect(requested(SEND)).toHaveLength(1);
 	});
 
-	it('Skip If a Person Took Over: the conversation assigned to a team member (Subscriber → Get)', async () => {
+	it('Takeover Includes Assignment: the conversation assigned to a team member (Subscriber → Get)', async () => {
 		const question = await write('user', 'Hello');
 		await write('automation', 'Auto-reply: we are on it');
 		fx.sim.state.subscriber(NUMBER, PHONE)!.assigned_agent_id = 501;
 		fx.sim.clearRequests();
-		const result = await send(path, {
+		const assignment = {
 			skipIfPersonTookOver: true,
+			takeoverIncludesAssignment: true,
 			answersMessageId: question,
-		});
+		};
+		const result = await send(path, assignment);
 		expect(result.items[0].json).toMatchObject({
 			skipped: true,
 			skip_reason: 'assigned_to_team_member',
 		});
 		expect(String(result.items[0].json.taken_over_by)).toContain('501');
 		expect(requested(SEND)).toHaveLength(0);
+		// Without Takeover Includes Assignment the assignment is not read (no Subscriber → Get): sent.
+		fx.sim.clearRequests();
+		const unread = await send(path, { skipIfPersonTookOver: true, answersMessageId: question });
+		expect(unread.items[0].json.skipped).toBeUndefined();
+		expect(requested('/whatsapp/subscriber/get')).toHaveLength(0);
+		expect(requested(SEND)).toHaveLength(1);
 		// Unassigned: sent (an automation is no person).
 		fx.sim.state.subscriber(NUMBER, PHONE)!.assigned_agent_id = 0;
+		const next = await write('user', 'Hello again');
 		fx.sim.clearRequests();
-		const sent = await send(path, {
-			skipIfPersonTookOver: true,
-			answersMessageId: question,
-		});
+		const sent = await send(path, { ...assignment, answersMessageId: next });
 		expect(sent.items[0].json.skipped).toBeUndefined();
+		expect(requested('/whatsapp/subscriber/get')).toHaveLength(1);
 		expect(requested(SEND)).toHaveLength(1);
+	});
+
+	it('cost: both guards add one request per send, none after Check Window First (simulator requests counted)', async () => {
+		const count = async (additionalFields: IDataObject, extra: IDataObject = {}) => {
+			const message = await write('user', 'Is the table for two still free?');
+			fx.sim.clearRequests();
+			const result = await send(
+				path,
+				{ ...additionalFields, answersMessageId: '={{ $json.wa_message_id }}' },
+				extra,
+				{ json: { wa_message_id: message } },
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json.skipped).toBeUndefined();
+			expect(requested(SEND)).toHaveLength(1);
+			return fx.sim.requests.length;
+		};
+		const both = { onlyIfUnanswered: true, skipIfPersonTookOver: true };
+		const checkFirst = { outsideWindow: 'skip', checkWindowFirst: true };
+		expect((await count(both)) - (await count({}))).toBe(1);
+		expect((await count(both, checkFirst)) - (await count({}, checkFirst))).toBe(0);
+		// With the assignment: Subscriber → Get, shared with Skip Opted-Out Subscribers.
+		const all = { ...both, takeoverIncludesAssignment: true };
+		const optOut = { skipOptedOut: true };
+		expect((await count(all, optOut)) - (await count({}, optOut))).toBe(1);
+		expect(
+			(await count(all, { ...optOut, ...checkFirst })) -
+				(await count({}, { ...optOut, ...checkFirst })),
+		).toBe(0);
 	});
 
 	it.each([
@@ -273,6 +309,7 @@ describe.each(CASES)('reply guards: %s (%s path)', (operation, path) => {
 		fx.sim.clearRequests();
 		const result = await send(path, {
 			skipIfPersonTookOver: true,
+			takeoverIncludesAssignment: true,
 			answersMessageId: question,
 		});
 		expect(String(result.error?.message ?? '')).toMatch(/^The assignment could not be read/);
@@ -284,7 +321,7 @@ describe.each(CASES)('reply guards: %s (%s path)', (operation, path) => {
 		fx.sim.clearRequests();
 		const result = await send(
 			path,
-			{ skipIfPersonTookOver: true, answersMessageId: question },
+			{ skipIfPersonTookOver: true, takeoverIncludesAssignment: true, answersMessageId: question },
 			{ skipOptedOut: true },
 		);
 		expect(result.error).toBeUndefined();

@@ -22,10 +22,13 @@ import { FORM_CONTENT_TYPE } from '../../shared/transport';
  *   when the customer wrote again since (a newer execution answers) or a reply was already sent after it.
  * - Skip If a Person Took Over: skipped when a team member (sender `agent`, never the bot, a sequence, an
  *   automation or the AI agent: messageItem.ts senderKind) wrote after that message or within the last minutes the
- *   user sets, or when the subscriber is assigned to a team member (Subscriber → Get's assigned_agent_id).
- * Read and checked before any request (prepareSend); run in the item's turn before the send (performSend). The
- * conversation is read once per item and shared with Check Window First (`sharedConversation`). A check that cannot
- * be read never means "send": the item fails with the reason.
+ *   user sets; with Takeover Includes Assignment, also when the subscriber is assigned to a team member (Subscriber →
+ *   Get's assigned_agent_id: the conversation does not show it, spec "Conversation message").
+ * Read and checked before any request (prepareSend); run in the item's turn before the send (performSend). Cost: the
+ * conversation is read once per item for both guards and shared with Check Window First (`sharedConversation`), so
+ * both guards add at most one request, none after Check Window First; the assignment is one more (Subscriber →
+ * Get), shared with Skip Opted-Out Subscribers (`sharedSubscriber`). A check that cannot be read never means "send":
+ * the item fails with the reason.
  */
 
 /** What the guards read of an item: sendDefinition.ts's SendItem (not imported: sendDefinition imports this module). */
@@ -44,6 +47,8 @@ export interface ReplyGuards {
 	messageId: string;
 	/** A team member who wrote within this many minutes has taken over. */
 	takeoverMinutes: number;
+	/** Skip If a Person Took Over also reads the assignment (Subscriber → Get). */
+	includesAssignment: boolean;
 }
 
 /** At most this many pages of 50 messages are read looking for the answered message (as Get Unanswered). */
@@ -77,7 +82,15 @@ export const replyGuardOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to send nothing (skipped: true) when a team member wrote after the message in Answers Message ID or within Takeover Window, or the subscriber is assigned to a team member. Reads the conversation (shared) and Subscriber → Get.',
+			'Whether to send nothing (skipped: true) when a team member wrote after the message in Answers Message ID or within Takeover Window. Reads the conversation once (shared with Only If Still Unanswered and Check Window First).',
+	},
+	{
+		displayName: 'Takeover Includes Assignment',
+		name: 'takeoverIncludesAssignment',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether, for Skip If a Person Took Over, a conversation assigned to a team member (e.g. by Hand Over to a Person) counts as taken over before the person writes. One more request per item (Subscriber → Get), shared with Skip Opted-Out Subscribers.',
 	},
 	{
 		displayName: 'Takeover Window (Minutes)',
@@ -117,7 +130,13 @@ export function replyGuardsOf(item: GuardItem): ReplyGuards | undefined {
 			'Takeover Window (Minutes) must be a number of minutes, 0 or more',
 			'Parameter "Takeover Window (Minutes)".',
 		);
-	return { onlyIfUnanswered, skipIfPersonTookOver, messageId, takeoverMinutes: minutes };
+	return {
+		onlyIfUnanswered,
+		skipIfPersonTookOver,
+		messageId,
+		takeoverMinutes: minutes,
+		includesAssignment: skipIfPersonTookOver && options.takeoverIncludesAssignment === true,
+	};
 }
 
 /**
@@ -283,7 +302,7 @@ export async function checkReplyGuards(
 			},
 		);
 	}
-	if (guards.skipIfPersonTookOver) {
+	if (guards.includesAssignment) {
 		const assigned = await readAssignment(subscriber, fields, fail);
 		if (assigned)
 			return skipped(
