@@ -7,11 +7,15 @@ import {
 	type INode,
 	type INodeProperties,
 } from 'n8n-workflow';
-import { conversationRows, isMessage, type ConversationSource } from '../../shared/conversation';
-import { conversationSource } from '../../shared/conversation';
+import {
+	conversationSource,
+	isMessage,
+	walkBack,
+	type ConversationSource,
+} from '../../shared/conversation';
 import { listRecords } from '../../shared/envelope';
 import { refuse } from '../../shared/inputs';
-import { isIncoming, isSystemRow, senderKind } from '../../shared/messageItem';
+import { isIncoming, senderKind } from '../../shared/messageItem';
 import { platformTimeEvidence, platformTimeZone } from '../../shared/platformTime';
 import { conversationAnswerProblem } from '../../shared/sessionWindow';
 import { FORM_CONTENT_TYPE } from '../../shared/transport';
@@ -227,44 +231,35 @@ export async function checkReplyGuards(
 		const time = platformTimeEvidence(row.conversation_time, zone, now);
 		return 'at' in time ? time.at : undefined;
 	};
-	const isAnswered = isMessage(guards.messageId);
-	const cutoff = now - guards.takeoverMinutes * 60_000;
-	let newer: IDataObject | undefined;
-	let reply: IDataObject | undefined;
-	let person: IDataObject | undefined;
-	let found: IDataObject | undefined;
-	for await (const row of conversationRows(checked, { maxPages: MAX_PAGES })) {
-		if (isSystemRow(row)) continue;
-		const kind = senderKind(row);
-		if (!found) {
-			if (isAnswered(row)) {
-				if (!isIncoming(row))
-					fail(
-						`${MESSAGE_ID_FIELD} names a message sent to the subscriber, not one of theirs: ${guards.messageId}`,
-						`Parameter "${MESSAGE_ID_FIELD}": give the wa_message_id of the customer message this send answers.`,
-					);
-				found = row;
-				if (!guards.skipIfPersonTookOver || person) break;
-				continue;
-			}
-			if (isIncoming(row)) newer ??= row;
-			else if (kind === 'agent') person ??= row;
-			else reply ??= row;
-			continue;
-		}
-		// Before the customer's message: a team member within the takeover window still counts.
-		const at = timeOf(row);
-		if (!at || at.getTime() < cutoff) break;
-		if (kind === 'agent') {
-			person = row;
-			break;
-		}
-	}
+	// Back to the message the send answers (conversation.ts walkBack, as Get Unanswered walks).
+	const walk = await walkBack(checked, isMessage(guards.messageId), { maxPages: MAX_PAGES });
+	const found = walk.at;
 	if (!found)
-		fail(
+		return fail(
 			`${MESSAGE_ID_FIELD} is not in the conversation of ${phoneNumber}: ${guards.messageId}`,
 			`Parameter "${MESSAGE_ID_FIELD}": the message was not found among the subscriber’s newest ${MAX_PAGES * 50} messages. Give the wa_message_id of the customer message this send answers (the trigger’s wa_message_id).`,
 		);
+	if (!isIncoming(found))
+		fail(
+			`${MESSAGE_ID_FIELD} names a message sent to the subscriber, not one of theirs: ${guards.messageId}`,
+			`Parameter "${MESSAGE_ID_FIELD}": give the wa_message_id of the customer message this send answers.`,
+		);
+	const isPerson = (row: IDataObject) => !isIncoming(row) && senderKind(row) === 'agent';
+	const newer = walk.newer.find(isIncoming);
+	const reply = walk.newer.find((row) => !isIncoming(row) && !isPerson(row));
+	let person = walk.newer.find(isPerson);
+	if (guards.skipIfPersonTookOver && !person) {
+		// Before the customer's message: a team member within the takeover window still counts.
+		const cutoff = now - guards.takeoverMinutes * 60_000;
+		for await (const row of walk.older) {
+			const at = timeOf(row);
+			if (!at || at.getTime() < cutoff) break;
+			if (isPerson(row)) {
+				person = row;
+				break;
+			}
+		}
+	}
 	const skipped = (skipReason: string, reason: string, extra: IDataObject = {}) => ({
 		skipped: true,
 		skip_reason: skipReason,
