@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives a real n8n from plain Node.js, not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- drives a real n8n from plain Node.js, not node code */
 /**
  * Delivery you can see (issue 46, points 5-6) in a real n8n 2.41.1: a workflow sends three texts with **Wait for
  * Delivery** (When Delivery Fails: Output the Item), then **Get Delivery Report** reads the same messages, against the

@@ -29,9 +29,10 @@ const FILES = {
 	},
 	delivery: {
 		since: '2.41.1',
-		proves: 'Wait for Delivery and Get Delivery Report through a real workflow against the simulator',
+		proves:
+			'Wait for Delivery and Get Delivery Report through a real workflow against the simulator',
 		before:
-			'Wait for Delivery runs in the node\'s own code, the same on every n8n (test/node/deliveryWait.test.ts runs it through the engine on both paths); the pinned n8n proves the workflow end to end',
+			"Wait for Delivery runs in the node's own code, the same on every n8n (test/node/deliveryWait.test.ts runs it through the engine on both paths); the pinned n8n proves the workflow end to end",
 	},
 	receptionist: {
 		since: '2.0.0',

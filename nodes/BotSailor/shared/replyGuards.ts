@@ -21,7 +21,7 @@ import { conversationAnswerProblem } from '../../shared/sessionWindow';
 import { FORM_CONTENT_TYPE } from '../../shared/transport';
 
 /**
- * Reply guards on the free-form sends (Send Buttons, Send Media; issue 46): options in their Additional Fields.
+ * Reply guards on the free-form sends (Send Text, Send Buttons, Send Media; issue 46): options in their Additional Fields.
  * - Only If Still Unanswered: the send names the customer message it answers (Answers Message ID) and is skipped
  *   when the customer wrote again since (a newer execution answers) or a reply was already sent after it.
  * - Skip If a Person Took Over: skipped when a team member (sender `agent`, never the bot, a sequence, an
