@@ -1,8 +1,9 @@
 /**
- * Row 13: Send Buttons with the reply guards (issue 46) against plain Send Buttons over the same items, in the same
- * run: extra requests per send. Each subscriber wrote one message, the item names it (wa_message_id), so every send
- * goes out. Goal: at most one extra request with Only If Still Unanswered, none when Check Window First already reads
- * the conversation; Skip If a Person Took Over also reads Subscriber → Get (the assignment).
+ * Row 13: Send Text and Send Buttons with the reply guards (issue 46) against the same send without them over the same
+ * items, in the same run: extra requests per send. Each subscriber wrote one message, the item names it
+ * (wa_message_id), so every send goes out. Goal: both guards together at most one extra request (the conversation),
+ * none when Check Window First already reads it; Takeover Includes Assignment reads Subscriber → Get, shared with
+ * Skip Opted-Out Subscribers.
  */
 import { runNode } from '../test/harness/harness';
 import { fmt, type SimProcess } from './lib';
@@ -16,8 +17,18 @@ type Row = [string, string, string, string, string, string, string];
 
 export async function replyGuardRows(
 	sim: SimProcess,
-	{ count, phoneNumberId }: { count: number; phoneNumberId: string },
+	{
+		count,
+		phoneNumberId,
+		operation = 'sendButtons',
+	}: { count: number; phoneNumberId: string; operation?: 'sendButtons' | 'sendText' },
 ): Promise<Row[]> {
+	const sendUrl =
+		operation === 'sendText' ? '/whatsapp/send' : '/whatsapp/send/interactive-buttons';
+	const own =
+		operation === 'sendText'
+			? { message: 'Yes, the table for two is free.' }
+			: { message: 'Shall I book it?', buttons: { button: [{ title: 'Yes' }, { title: 'No' }] } };
 	await sim.control('reset');
 	await sim.control('clock', { time_zone: 'UTC' });
 	const phones = Array.from(
@@ -47,20 +58,17 @@ export async function replyGuardRows(
 			items,
 			parameters: {
 				resource: 'message',
-				operation: 'sendButtons',
+				operation,
 				phoneNumberId: { __rl: true, mode: 'id', value: phoneNumberId },
 				phoneNumber: '={{ $json.phone }}',
-				message: 'Shall I book it?',
-				buttons: { button: [{ title: 'Yes' }, { title: 'No' }] },
+				...own,
 				additionalFields,
 				...extra,
 			} as never,
 		});
 		if (result.error) throw new Error(`row 13: ${result.error.message}`);
 		const requests = await sim.control<Array<{ path: string }>>('requests');
-		const sent = requests.filter(
-			(request) => request.path === '/whatsapp/send/interactive-buttons',
-		);
+		const sent = requests.filter((request) => request.path === sendUrl);
 		if (sent.length !== count)
 			throw new Error(
 				`row 13: ${sent.length} sends of ${count}: ${JSON.stringify(result.items[0]?.json).slice(0, 300)} ${JSON.stringify(requests.slice(0, 3).map((request) => request.path))}`,
@@ -71,15 +79,18 @@ export async function replyGuardRows(
 	const checkFirst = { outsideWindow: 'skip', checkWindowFirst: true };
 	const plain = await run({});
 	const unanswered = await run({ ...id, onlyIfUnanswered: true });
-	const both = await run({ ...id, onlyIfUnanswered: true, skipIfPersonTookOver: true });
+	const bothGuards = { ...id, onlyIfUnanswered: true, skipIfPersonTookOver: true };
+	const both = await run(bothGuards);
 	const windowOnly = await run({}, checkFirst);
-	const windowAndGuard = await run({ ...id, onlyIfUnanswered: true }, checkFirst);
+	const windowAndBoth = await run(bothGuards, checkFirst);
+	const assignment = { ...bothGuards, takeoverIncludesAssignment: true };
+	const withAssignment = await run(assignment);
 	const optOutOnly = await run({}, { skipOptedOut: true });
-	const optOutAndBoth = await run(
-		{ ...id, onlyIfUnanswered: true, skipIfPersonTookOver: true },
-		{ skipOptedOut: true },
-	);
-	const label = `13. Send Buttons × ${count} with the reply guards vs without (extra requests per send)`;
+	const optOutAndAssignment = await run(assignment, { skipOptedOut: true });
+	const optOutWindowOnly = await run({}, { skipOptedOut: true, ...checkFirst });
+	const optOutWindowAndAssignment = await run(assignment, { skipOptedOut: true, ...checkFirst });
+	const name = operation === 'sendText' ? 'Send Text' : 'Send Buttons';
+	const label = `13. ${name} × ${count} with the reply guards vs without (extra requests per send)`;
 	const row = (measure: string, ours: number, reference: number, goal: string): Row => [
 		label,
 		'0 ms',
@@ -91,13 +102,25 @@ export async function replyGuardRows(
 	];
 	return [
 		row('Only If Still Unanswered', unanswered, plain, '+1 at most'),
-		row('both guards (Person Took Over reads Subscriber → Get too)', both, plain, '+2 (stated)'),
-		row('Only If Still Unanswered with Check Window First', windowAndGuard, windowOnly, '+0'),
+		row('both guards', both, plain, '+1 at most'),
+		row('both guards with Check Window First', windowAndBoth, windowOnly, '+0'),
 		row(
-			'both guards with Skip Opted-Out (Subscriber → Get shared)',
-			optOutAndBoth,
+			'both guards + Takeover Includes Assignment (Subscriber → Get)',
+			withAssignment,
+			plain,
+			'+2 (stated)',
+		),
+		row(
+			'both guards + assignment with Skip Opted-Out (Subscriber → Get shared)',
+			optOutAndAssignment,
 			optOutOnly,
-			'+1 (the conversation)',
+			'+1 at most',
+		),
+		row(
+			'both guards + assignment with Skip Opted-Out and Check Window First',
+			optOutWindowAndAssignment,
+			optOutWindowOnly,
+			'+0',
 		),
 	];
 }

@@ -593,6 +593,11 @@ async function main() {
 		if (wanted(13)) {
 			log('row 13');
 			rows.push(
+				...((await replyGuardRows(sim, {
+					count: 200,
+					phoneNumberId: PHONE_NUMBER_ID,
+					operation: 'sendText',
+				})) as Row[]),
 				...((await replyGuardRows(sim, { count: 200, phoneNumberId: PHONE_NUMBER_ID })) as Row[]),
 			);
 		}

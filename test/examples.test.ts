@@ -254,3 +254,48 @@ describe('examples/mcp-server.json: BotSailor tools for MCP clients', () => {
 		expect(JSON.stringify(example)).toContain('digits only with the country code');
 	});
 });
+
+describe('examples/ai-receptionist.json: reply guards and the fallback when the model fails', () => {
+	const example = JSON.parse(readFileSync(join(DIR, 'ai-receptionist.json'), 'utf8')) as Omit<
+		Example,
+		'file'
+	>;
+	const node = (name: string) => example.nodes.find((entry) => entry.name === name)!;
+	const next = (name: string, output = 0) =>
+		(example.connections[name]?.main[output] ?? []).map((entry) => entry.node);
+
+	it('both Send Text nodes (the tool and the fallback) carry both guards, answering the newest message', () => {
+		for (const name of ['Send Text', 'Send Fallback Text']) {
+			const { parameters } = node(name);
+			expect({ name, operation: parameters.operation }).toEqual({ name, operation: 'sendText' });
+			expect(parameters.additionalFields).toMatchObject({
+				onlyIfUnanswered: true,
+				skipIfPersonTookOver: true,
+				takeoverIncludesAssignment: true,
+				answersMessageId: expect.stringContaining('wa_message_id'),
+			});
+		}
+		expect(node('Send Text').parameters.additionalFields).toMatchObject({
+			answersMessageId: "={{ $('Get Unanswered').first().json.newest_wa_message_id }}",
+		});
+	});
+
+	it('a failing model (its error output) and an agent run that sent nothing both lead to the fallback, then Hand Over', () => {
+		expect((node('AI Agent') as unknown as { onError: string }).onError).toBe(
+			'continueErrorOutput',
+		);
+		expect(next('AI Agent', 1)).toEqual(['Why No Answer']);
+		expect(next('AI Agent', 0)).toEqual(['Check the Reply']);
+		expect(node('Check the Reply').parameters.operation).toBe('getUnanswered');
+		expect(next('Check the Reply')).toEqual(['No Reply Sent?']);
+		expect(next('No Reply Sent?', 0)).toEqual(['Why No Answer']);
+		expect(next('No Reply Sent?', 1)).toEqual([]);
+		expect(next('Why No Answer')).toEqual(['Send Fallback Text']);
+		expect(String(node('Send Fallback Text').parameters.message).length).toBeGreaterThan(10);
+		expect(next('Send Fallback Text')).toEqual(['Fallback Sent?']);
+		expect(next('Fallback Sent?', 0)).toEqual(['Hand Over (No AI Answer)']);
+		const handOver = node('Hand Over (No AI Answer)').parameters;
+		expect(handOver.operation).toBe('handOver');
+		expect(handOver.reason).toBe("={{ $('Why No Answer').first().json.reason }}");
+	});
+});

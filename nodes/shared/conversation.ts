@@ -3,7 +3,7 @@ import { listRecords, type Page } from './envelope';
 import { decodeJsonFields } from './jsonStrings';
 import { conversationPageOrder, listOrderError, type PageOrder } from './listOrder';
 import { isServedOrder } from './listText';
-import { rowFields } from './messageItem';
+import { isSystemRow, rowFields } from './messageItem';
 import { findLastPage, nextPage, onceEach } from './pages';
 
 /**
@@ -14,6 +14,7 @@ import { findLastPage, nextPage, onceEach } from './pages';
  *   for await (const row of conversationRows(source)) …        // newest first, page by page
  *   await findInConversation(source, (row) => …, { maxPages })  // stops at the first match
  *   await readConversation(source, { limit })                   // the newest `limit` rows
+ *   await walkBack(source, (row) => …, { maxPages })           // { newer, at, older }: messages back to a row
  *   await openConversation(source, lastPageHint)               // { latest, lastPage, older() }
  *
  * Whatever the deployment sends, rows come newest first:
@@ -233,6 +234,45 @@ export async function findInConversation(
 ): Promise<IDataObject | undefined> {
 	for await (const row of conversationRows(source, options)) if (matches(row)) return row;
 	return undefined;
+}
+
+/** A walk from the newest message back to the first one a test matches (walkBack). */
+export interface WalkBack {
+	/** The messages newer than `at`, newest first; panel events (sender `system`) are left out. */
+	newer: IDataObject[];
+	/** The newest message the test matched; undefined when none was read (or `maxNewer` was reached first). */
+	at?: IDataObject;
+	/** The messages older than `at`, newest first: read on as far as the caller goes (no page before it needs one). */
+	older: AsyncIterable<IDataObject>;
+}
+
+/**
+ * The one walk back through a conversation's messages (panel events left out) to the newest that `stopAt` matches:
+ * Message → Get Unanswered walks to the first message sent to the customer, the reply guards to the message a send
+ * answers. No page is read beyond the one holding `at`, unless the caller reads `older`.
+ */
+export async function walkBack(
+	source: ConversationSource,
+	stopAt: (row: IDataObject) => boolean,
+	{ maxPages, maxNewer = Infinity }: { maxPages?: number; maxNewer?: number } = {},
+): Promise<WalkBack> {
+	async function* messages(): AsyncGenerator<IDataObject> {
+		for await (const row of conversationRows(source, { maxPages }))
+			if (!isSystemRow(row)) yield row;
+	}
+	const iterator = messages();
+	const newer: IDataObject[] = [];
+	let at: IDataObject | undefined;
+	while (newer.length < maxNewer) {
+		const next = await iterator.next();
+		if (next.done) break;
+		if (stopAt(next.value)) {
+			at = next.value;
+			break;
+		}
+		newer.push(next.value);
+	}
+	return { newer, at, older: { [Symbol.asyncIterator]: () => iterator } };
 }
 
 /** The newest `limit` rows (all without one), newest first. */

@@ -7,7 +7,8 @@
  * the first turn calls a tool with given arguments, n8n runs the tool, the second request carries the
  * tool's result (a `tool` role message) and the next turn answers with a final text.
  *
- * Answers plain JSON, or Server-Sent Events when the request asks for `stream: true`.
+ * Answers plain JSON, or Server-Sent Events when the request asks for `stream: true`. On demand (`fail`) it fails
+ * like a model provider: every request answered with an HTTP error, or never answered (a timeout on n8n's side).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,9 @@ export interface ScriptedToolCall {
 	name: string;
 	arguments: Record<string, unknown>;
 }
+
+/** How the model fails, for every request until cleared: an HTTP error with OpenAI's error shape, or no answer at all. */
+export type Failure = { status: number; message: string } | 'hang';
 
 /** One answer of the model: tool calls, or a final text. */
 export type Turn = { toolCalls: ScriptedToolCall[]; text?: string } | { text: string };
@@ -57,6 +61,8 @@ export interface OpenAiStandIn {
 	script(turns: Turn[]): void;
 	/** Turns not used yet. */
 	remaining(): number;
+	/** From now on every request fails this way (undefined: answers again); `reset` clears it too. */
+	fail(failure: Failure | undefined): void;
 	/** The `tool` role messages of a request (default: the last one): what the model got back from its tools. */
 	toolResults(request?: RecordedCompletion): Array<{ toolCallId: string; content: string }>;
 	/** Forgets the script and the recorded requests. */
@@ -107,6 +113,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
 	const requests: RecordedCompletion[] = [];
 	let turns: Turn[] = [];
 	let sequence = 0;
+	let failure: Failure | undefined;
 
 	const server = http.createServer(async (request, response) => {
 		const path = new URL(request.url ?? '/', 'http://stand-in').pathname.replace(/\/+$/, '');
@@ -138,6 +145,17 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
 				answer: { error: '' },
 			};
 			requests.push(record);
+			if (failure === 'hang') {
+				// Never answered: the client's timeout ends it (close() drops the connection).
+				record.answer = { error: 'stand-in: no answer (hang)' };
+				return;
+			}
+			if (failure) {
+				record.answer = { error: failure.message };
+				return json(response, failure.status, {
+					error: { message: failure.message, type: 'server_error', param: null, code: null },
+				});
+			}
 			const turn = turns.shift();
 			if (!turn) {
 				record.answer = { error: 'stand-in: the script has no turn left for this request' };
@@ -239,6 +257,9 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
 			turns = [...next];
 		},
 		remaining: () => turns.length,
+		fail: (next) => {
+			failure = next;
+		},
 		toolResults: (request = requests[requests.length - 1]) =>
 			(request?.body.messages ?? [])
 				.filter((message) => message.role === 'tool')
@@ -248,6 +269,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
 				})),
 		reset: () => {
 			turns = [];
+			failure = undefined;
 			requests.splice(0);
 		},
 		close: () =>

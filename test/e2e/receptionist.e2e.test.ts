@@ -5,8 +5,8 @@
  * Trigger's production URLs, n8n's OpenAI Chat Model talking to the project's chat-completions stand-in
  * (./openaiStandIn.ts), which calls the BotSailor tools from a script and records every prompt it received.
  *
- * Changed from the example for the test only: the chat model gets the stand-in's credential, and the Wait is
- * 4 s instead of 10 s (a burst here arrives within one second).
+ * Changed from the example for the test only: the chat model gets the stand-in's credential, the Wait is
+ * 4 s instead of 10 s (a burst here arrives within one second), and the model's timeout is 3 s instead of 60 s.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,12 +54,18 @@ const NUMBER = '104382179270221';
 const PHONE = '15550100003';
 const STOPPING = '15550100004';
 const HANDED = '15550100005';
+const FAILING = '15550100006';
+const SILENT = '15550100007';
+const SLOW = '15550100008';
 const OPENAI_CREDENTIAL = { id: 'OpenAiStandIn002', name: 'OpenAI stand-in' };
 const EXAMPLE = JSON.parse(
 	readFileSync(join(EXAMPLES_DIR, 'ai-receptionist.json'), 'utf8'),
 ) as Workflow;
 const TRIGGER = EXAMPLE.nodes.find((node) => node.name === 'On Incoming Message')!;
 const WEBHOOK_ID = String(TRIGGER.webhookId);
+const FALLBACK = String(
+	EXAMPLE.nodes.find((node) => node.name === 'Send Fallback Text')!.parameters.message,
+);
 
 let sim: Simulator;
 let standIn: OpenAiStandIn;
@@ -74,6 +80,8 @@ function runnable(): Workflow {
 		if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi')
 			node.credentials = { openAiApi: OPENAI_CREDENTIAL };
 		if (node.type === 'n8n-nodes-base.wait') node.parameters.amount = 4;
+		if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi')
+			(node.parameters.options as Record<string, unknown>).timeout = 3000;
 	}
 	return workflow;
 }
@@ -166,7 +174,7 @@ beforeEach(() => {
 });
 
 sinceN8n('2.0.0', AGENT_3)(
-	'a burst of three messages is answered once, with the earlier turns (a human agent’s too) in the model’s prompt; its own reply and status events start nothing',
+	'a burst of five messages is answered exactly once, with the earlier turns (a human agent’s too) in the model’s prompt; its own reply and status events start nothing',
 	async () => {
 		// Earlier turns, before the platform posts anything to n8n.
 		customer('Do you make gluten-free cakes?');
@@ -197,8 +205,10 @@ sinceN8n('2.0.0', AGENT_3)(
 			customer('Hi again'),
 			customer('I would like the gluten-free one'),
 			customer('for Saturday?'),
+			customer('12 people'),
+			customer('and with candles please'),
 		];
-		executionsSoFar += 3;
+		executionsSoFar += 5;
 		await settled(executionsSoFar);
 
 		// The tools the model was offered, each with its description for a model and only its $fromAI() keys.
@@ -223,11 +233,11 @@ sinceN8n('2.0.0', AGENT_3)(
 		expect(keys('Hand_Over_to_a_Person')).toEqual(['phone_number', 'reason']);
 		expect(keys('Get_Transcript')).toEqual(['phone_number']);
 
-		// One reply to three messages.
+		// One reply to five messages.
 		expect(sendsTo(PHONE)).toHaveLength(1);
 		expect(standIn.remaining()).toBe(0);
 		expect(standIn.requests).toHaveLength(3);
-		// The model got all three messages at once …
+		// The model got all five messages at once …
 		const prompt = JSON.stringify(standIn.requests[0].body.messages);
 		for (const message of burst)
 			expect(prompt).toContain(JSON.parse(message.message_content).text.body);
@@ -237,7 +247,7 @@ sinceN8n('2.0.0', AGENT_3)(
 		expect(transcript).toContain(
 			'agent Sam Support: Yes, we bake a gluten-free sponge every Friday.',
 		);
-		expect(transcript).toContain('customer: for Saturday?');
+		expect(transcript).toContain('customer: and with candles please');
 
 		// The bot's reply was posted to the Outgoing Message URL; its status changes to the /webhook URL: no run.
 		const reply = sim.state.messages.find(
@@ -251,10 +261,11 @@ sinceN8n('2.0.0', AGENT_3)(
 		expect(sim.state.webhooks.deliveries.map((delivery) => delivery.event).sort()).toEqual(
 			expect.arrayContaining(['incoming_message', 'message_status', 'outgoing_message']),
 		);
-		// Two runs stopped at Is Newest?; one went on to the agent.
-		const runs = await nodesRun(3);
+		// Four runs stopped at Is Newest?; one went on to the agent, whose reply left nothing for the fallback.
+		const runs = await nodesRun(5);
 		expect(runs.filter((nodes) => nodes.includes('AI Agent'))).toHaveLength(1);
-		expect(runs.filter((nodes) => !nodes.includes('Wants to Stop?'))).toHaveLength(2);
+		expect(runs.filter((nodes) => !nodes.includes('Wants to Stop?'))).toHaveLength(4);
+		expect(runs.filter((nodes) => nodes.includes('Send Fallback Text'))).toHaveLength(0);
 	},
 	240_000,
 );
@@ -288,15 +299,15 @@ sinceN8n('2.0.0', AGENT_3)(
 		const reason = 'Customer asks to speak to a person about a wedding cake order';
 		standIn.script([
 			{
-				toolCalls: [{ name: 'Hand_Over_to_a_Person', arguments: { phone_number: HANDED, reason } }],
-			},
-			{
 				toolCalls: [
 					{
 						name: 'Send_Text',
 						arguments: { phone_number: HANDED, message: 'A person of our team will reply soon.' },
 					},
 				],
+			},
+			{
+				toolCalls: [{ name: 'Hand_Over_to_a_Person', arguments: { phone_number: HANDED, reason } }],
 			},
 			{ text: 'Handed over.' },
 		]);
@@ -307,8 +318,103 @@ sinceN8n('2.0.0', AGENT_3)(
 		expect([501, 502]).toContain(subscriber.assigned_agent_id);
 		expect(subscriber.conversation_status).toBe(0);
 		expect(sim.state.notes.find((note) => note.chat_id === HANDED)?.note_text).toContain(reason);
-		expect(standIn.toolResults(standIn.requests[1])[0].content).toContain('"handed_over":true');
+		const results = standIn.toolResults(standIn.requests[2]).map((result) => result.content);
+		expect(results).toEqual([
+			expect.stringContaining('"sent_as":"text"'),
+			expect.stringContaining('"handed_over":true'),
+		]);
 		expect(sendsTo(HANDED)).toHaveLength(1);
+		// The customer was answered: no fallback, no second hand-over.
+		const [nodes] = await nodesRun(1);
+		expect(nodes).toContain('Check the Reply');
+		expect(nodes).not.toContain('Send Fallback Text');
+		expect(sim.state.notes.filter((note) => note.chat_id === HANDED)).toHaveLength(1);
+	},
+	180_000,
+);
+
+/** The fallback went to `phone` once, and the conversation was handed over once with a note saying why. */
+async function fellBack(phone: string, why: RegExp) {
+	const sent = sendsTo(phone);
+	expect(sent.map((request) => request.body.message)).toEqual([FALLBACK]);
+	expect([501, 502]).toContain(sim.state.subscriber(NUMBER, phone)!.assigned_agent_id);
+	const notes = sim.state.notes.filter((note) => note.chat_id === phone);
+	expect(notes).toHaveLength(1);
+	expect(notes[0].note_text).toMatch(why);
+}
+
+sinceN8n('2.0.0', AGENT_3)(
+	'the model failing (HTTP 500) on a burst of five messages: the fallback text goes once, the conversation is handed over with the reason',
+	async () => {
+		postEverything();
+		standIn.fail({ status: 500, message: 'The model is overloaded (stand-in)' });
+		for (const text of ['Hello', 'are you there?', 'I need a cake', 'for 12 people', 'on Sunday'])
+			customer(text, FAILING);
+		executionsSoFar += 5;
+		await settled(executionsSoFar);
+		// The model was asked (and failed) in one run only: the four others stopped at Is Newest?.
+		expect(standIn.requests.length).toBeGreaterThanOrEqual(1);
+		expect(standIn.requests.every((request) => 'error' in request.answer)).toBe(true);
+		// n8n words a provider's 500 itself ("The service was not able to process your request").
+		await fellBack(FAILING, /The AI model failed, so the customer got the fallback text: \S/);
+		const runs = await nodesRun(5);
+		expect(runs.filter((nodes) => nodes.includes('AI Agent'))).toHaveLength(1);
+		expect(runs.filter((nodes) => nodes.includes('Hand Over (No AI Answer)'))).toHaveLength(1);
+		expect(runs.filter((nodes) => !nodes.includes('Wants to Stop?'))).toHaveLength(4);
+	},
+	240_000,
+);
+
+sinceN8n('2.0.0', AGENT_3)(
+	'handed over: the next message gets no AI reply and no second fallback (the reply guards: assigned to a person)',
+	async () => {
+		postEverything();
+		standIn.script([
+			{
+				toolCalls: [
+					{ name: 'Send_Text', arguments: { phone_number: FAILING, message: 'Sunday works!' } },
+				],
+			},
+			{ text: 'Done.' },
+		]);
+		customer('Hello? Anyone?', FAILING);
+		executionsSoFar += 1;
+		await settled(executionsSoFar);
+		// The model's Send_Text was skipped: the conversation is assigned to a person.
+		expect(standIn.toolResults(standIn.requests[1])[0].content).toContain(
+			'assigned_to_team_member',
+		);
+		expect(sendsTo(FAILING)).toHaveLength(0);
+		const [nodes] = await nodesRun(1);
+		expect(nodes).toContain('Send Fallback Text');
+		expect(nodes).not.toContain('Hand Over (No AI Answer)');
+		expect(sim.state.notes.filter((note) => note.chat_id === FAILING)).toHaveLength(1);
+	},
+	180_000,
+);
+
+sinceN8n('2.0.0', AGENT_3)(
+	'an empty answer from the model (no reply sent): the fallback text goes once, handed over with the reason',
+	async () => {
+		postEverything();
+		standIn.script([{ text: '' }, { text: '' }, { text: '' }]);
+		customer('What time do you open tomorrow?', SILENT);
+		executionsSoFar += 1;
+		await settled(executionsSoFar);
+		await fellBack(SILENT, /The AI model gave no answer/);
+	},
+	180_000,
+);
+
+sinceN8n('2.0.0', AGENT_3)(
+	'a model that does not answer in time: the fallback text goes once, handed over with the reason',
+	async () => {
+		postEverything();
+		standIn.fail('hang');
+		customer('Do you deliver?', SLOW);
+		executionsSoFar += 1;
+		await settled(executionsSoFar);
+		await fellBack(SLOW, /The AI model failed/);
 	},
 	180_000,
 );

@@ -27,6 +27,13 @@ const FILES = {
 		proves: "the nodes as tools of n8n's MCP Server Trigger",
 		before: 'n8n before 1.109 runs no declarative tool node that has load-options methods',
 	},
+	delivery: {
+		since: '2.41.1',
+		proves:
+			'Wait for Delivery and Get Delivery Report through a real workflow against the simulator',
+		before:
+			"Wait for Delivery runs in the node's own code, the same on every n8n (test/node/deliveryWait.test.ts runs it through the engine on both paths); the pinned n8n proves the workflow end to end",
+	},
 	receptionist: {
 		since: '2.0.0',
 		proves: 'the AI receptionist example as shipped',

@@ -11,7 +11,21 @@ import { NUMBER, numberFromList, PHONE } from '../harness/params';
 const fx = useSimulator({ seed: { subscribersPerNumber: 3 } });
 const PATHS = ['workflow', 'execute'] as const;
 type Path = (typeof PATHS)[number];
-const SEND = '/whatsapp/send/interactive-buttons';
+/** The free-form sends with the guards: their endpoint and their own parameters (Send Media: its own test below). */
+const SENDS = {
+	sendButtons: {
+		url: '/whatsapp/send/interactive-buttons',
+		parameters: {
+			message: 'Shall we book it?',
+			buttons: { button: [{ title: 'Yes' }, { title: 'No' }] },
+		},
+	},
+	sendText: { url: '/whatsapp/send', parameters: { message: 'Yes, table for two at 8.' } },
+} as const;
+type Send = keyof typeof SENDS;
+const CASES = (Object.keys(SENDS) as Send[]).flatMap((operation) =>
+	PATHS.map((path) => [operation, path] as const),
+);
 const CONVERSATION = '/whatsapp/get/conversation';
 
 async function control(action: string, input: unknown = {}): Promise<IDataObject> {
@@ -32,7 +46,8 @@ const write = async (sender: string, text: string) =>
 	);
 const requested = (path: string) => fx.sim.requests.filter((request) => request.path === path);
 
-function sendButtons(
+function sendWith(
+	operation: Send,
 	path: Path,
 	additionalFields: IDataObject,
 	extra: IDataObject = {},
@@ -51,11 +66,10 @@ function sendButtons(
 		retryOnFail: options.retryOnFail,
 		parameters: {
 			resource: 'message',
-			operation: 'sendButtons',
+			operation,
 			phoneNumberId: numberFromList,
 			phoneNumber: '={{ $json.phone }}',
-			message: 'Shall we book it?',
-			buttons: { button: [{ title: 'Yes' }, { title: 'No' }] },
+			...SENDS[operation].parameters,
 			additionalFields,
 			...extra,
 		} as never,
@@ -65,12 +79,15 @@ function sendButtons(
 /** The platform's clock at now, in UTC (the node compares its times with now: takeover window, 24-hour window). */
 beforeEach(async () => await control('clock', { time_zone: 'UTC' }));
 
-describe.each(PATHS)('reply guards (%s path)', (path) => {
+describe.each(CASES)('reply guards: %s (%s path)', (operation, path) => {
+	const SEND = SENDS[operation].url;
+	const send = (...args: Parameters<typeof sendWith> extends [Send, ...infer R] ? R : never) =>
+		sendWith(operation, ...args);
 	it('Only If Still Unanswered: skipped when the customer wrote again; the newest message is answered, one read', async () => {
 		const first = await write('user', 'Hi');
 		const second = await write('user', 'Are you open today?');
 		fx.sim.clearRequests();
-		const older = await sendButtons(path, { onlyIfUnanswered: true, answersMessageId: first });
+		const older = await send(path, { onlyIfUnanswered: true, answersMessageId: first });
 		expect(older.error).toBeUndefined();
 		expect(older.items[0].json).toMatchObject({
 			skipped: true,
@@ -83,7 +100,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 
 		fx.sim.clearRequests();
 		// The default Answers Message ID: the wa_message_id the trigger output.
-		const newest = await sendButtons(
+		const newest = await send(
 			path,
 			{ onlyIfUnanswered: true, answersMessageId: '={{ $json.wa_message_id }}' },
 			{},
@@ -99,7 +116,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		const question = await write('user', 'Price?');
 		await write('bot', 'It is 20 EUR');
 		fx.sim.clearRequests();
-		const result = await sendButtons(path, { onlyIfUnanswered: true, answersMessageId: question });
+		const result = await send(path, { onlyIfUnanswered: true, answersMessageId: question });
 		expect(result.items[0].json).toMatchObject({
 			skipped: true,
 			skip_reason: 'already_answered',
@@ -112,7 +129,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		const question = await write('user', 'I want a refund');
 		await write('agent', 'Let me look into it');
 		fx.sim.clearRequests();
-		const result = await sendButtons(path, {
+		const result = await send(path, {
 			skipIfPersonTookOver: true,
 			answersMessageId: question,
 		});
@@ -129,7 +146,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		await write('agent', 'Hello, Alex here');
 		const question = await write('user', 'Thanks, one more thing');
 		fx.sim.clearRequests();
-		const within = await sendButtons(path, {
+		const within = await send(path, {
 			skipIfPersonTookOver: true,
 			answersMessageId: question,
 			takeoverMinutes: 30,
@@ -137,35 +154,71 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		expect(within.items[0].json).toMatchObject({ skip_reason: 'person_took_over' });
 		// The bot and automations are no person: with only Only If Still Unanswered, this message is unanswered.
 		fx.sim.clearRequests();
-		const sent = await sendButtons(path, { onlyIfUnanswered: true, answersMessageId: question });
+		const sent = await send(path, { onlyIfUnanswered: true, answersMessageId: question });
 		expect(sent.items[0].json.skipped).toBeUndefined();
 		expect(requested(SEND)).toHaveLength(1);
 	});
 
-	it('Skip If a Person Took Over: the conversation assigned to a team member (Subscriber → Get)', async () => {
+	it('Takeover Includes Assignment: the conversation assigned to a team member (Subscriber → Get)', async () => {
 		const question = await write('user', 'Hello');
 		await write('automation', 'Auto-reply: we are on it');
 		fx.sim.state.subscriber(NUMBER, PHONE)!.assigned_agent_id = 501;
 		fx.sim.clearRequests();
-		const result = await sendButtons(path, {
+		const assignment = {
 			skipIfPersonTookOver: true,
+			takeoverIncludesAssignment: true,
 			answersMessageId: question,
-		});
+		};
+		const result = await send(path, assignment);
 		expect(result.items[0].json).toMatchObject({
 			skipped: true,
 			skip_reason: 'assigned_to_team_member',
 		});
 		expect(String(result.items[0].json.taken_over_by)).toContain('501');
 		expect(requested(SEND)).toHaveLength(0);
+		// Without Takeover Includes Assignment the assignment is not read (no Subscriber → Get): sent.
+		fx.sim.clearRequests();
+		const unread = await send(path, { skipIfPersonTookOver: true, answersMessageId: question });
+		expect(unread.items[0].json.skipped).toBeUndefined();
+		expect(requested('/whatsapp/subscriber/get')).toHaveLength(0);
+		expect(requested(SEND)).toHaveLength(1);
 		// Unassigned: sent (an automation is no person).
 		fx.sim.state.subscriber(NUMBER, PHONE)!.assigned_agent_id = 0;
+		const next = await write('user', 'Hello again');
 		fx.sim.clearRequests();
-		const sent = await sendButtons(path, {
-			skipIfPersonTookOver: true,
-			answersMessageId: question,
-		});
+		const sent = await send(path, { ...assignment, answersMessageId: next });
 		expect(sent.items[0].json.skipped).toBeUndefined();
+		expect(requested('/whatsapp/subscriber/get')).toHaveLength(1);
 		expect(requested(SEND)).toHaveLength(1);
+	});
+
+	it('cost: both guards add one request per send, none after Check Window First (simulator requests counted)', async () => {
+		const count = async (additionalFields: IDataObject, extra: IDataObject = {}) => {
+			const message = await write('user', 'Is the table for two still free?');
+			fx.sim.clearRequests();
+			const result = await send(
+				path,
+				{ ...additionalFields, answersMessageId: '={{ $json.wa_message_id }}' },
+				extra,
+				{ json: { wa_message_id: message } },
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json.skipped).toBeUndefined();
+			expect(requested(SEND)).toHaveLength(1);
+			return fx.sim.requests.length;
+		};
+		const both = { onlyIfUnanswered: true, skipIfPersonTookOver: true };
+		const checkFirst = { outsideWindow: 'skip', checkWindowFirst: true };
+		expect((await count(both)) - (await count({}))).toBe(1);
+		expect((await count(both, checkFirst)) - (await count({}, checkFirst))).toBe(0);
+		// With the assignment: Subscriber → Get, shared with Skip Opted-Out Subscribers.
+		const all = { ...both, takeoverIncludesAssignment: true };
+		const optOut = { skipOptedOut: true };
+		expect((await count(all, optOut)) - (await count({}, optOut))).toBe(1);
+		expect(
+			(await count(all, { ...optOut, ...checkFirst })) -
+				(await count({}, { ...optOut, ...checkFirst })),
+		).toBe(0);
 	});
 
 	it.each([
@@ -178,7 +231,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 			await write('user', 'Hi');
 			for (const continueOnFail of [false, true]) {
 				fx.sim.clearRequests();
-				const result = await sendButtons(
+				const result = await send(
 					path,
 					{ onlyIfUnanswered: true, answersMessageId: id },
 					{},
@@ -198,7 +251,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		await write('user', 'Hi');
 		const ours = await write('bot', 'Hello! How can I help?');
 		fx.sim.clearRequests();
-		const result = await sendButtons(path, { onlyIfUnanswered: true, answersMessageId: ours });
+		const result = await send(path, { onlyIfUnanswered: true, answersMessageId: ours });
 		expect(String(result.error?.message ?? '')).toMatch(
 			/^Answers Message ID names a message sent to the subscriber/,
 		);
@@ -210,7 +263,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 		fx.sim.faults.add(CONVERSATION, { kind: 'answer', body: { status: '1', message: 'ok' } });
 		for (const options of [{}, { retryOnFail: { maxTries: 2 } }, { continueOnFail: true }]) {
 			fx.sim.clearRequests();
-			const result = await sendButtons(
+			const result = await send(
 				path,
 				{ skipIfPersonTookOver: true, onlyIfUnanswered: true, answersMessageId: question },
 				{},
@@ -235,7 +288,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 			times: 1,
 		});
 		fx.sim.clearRequests();
-		const result = await sendButtons(
+		const result = await send(
 			path,
 			{ onlyIfUnanswered: true, answersMessageId: question },
 			{},
@@ -254,8 +307,9 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 			body: { status: '1', message: [{ chat_id: PHONE, first_name: 'X' }] },
 		});
 		fx.sim.clearRequests();
-		const result = await sendButtons(path, {
+		const result = await send(path, {
 			skipIfPersonTookOver: true,
+			takeoverIncludesAssignment: true,
 			answersMessageId: question,
 		});
 		expect(String(result.error?.message ?? '')).toMatch(/^The assignment could not be read/);
@@ -265,9 +319,9 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 	it('with Skip Opted-Out Subscribers, one Subscriber → Get serves both checks', async () => {
 		const question = await write('user', 'Hi');
 		fx.sim.clearRequests();
-		const result = await sendButtons(
+		const result = await send(
 			path,
-			{ skipIfPersonTookOver: true, answersMessageId: question },
+			{ skipIfPersonTookOver: true, takeoverIncludesAssignment: true, answersMessageId: question },
 			{ skipOptedOut: true },
 		);
 		expect(result.error).toBeUndefined();
@@ -280,7 +334,7 @@ describe.each(PATHS)('reply guards (%s path)', (path) => {
 	it('with Check Window First the guards read the conversation no second time', async () => {
 		const question = await write('user', 'Hi');
 		fx.sim.clearRequests();
-		const result = await sendButtons(
+		const result = await send(
 			path,
 			{ onlyIfUnanswered: true, answersMessageId: question },
 			{ outsideWindow: 'skip', checkWindowFirst: true },

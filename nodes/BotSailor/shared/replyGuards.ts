@@ -7,25 +7,32 @@ import {
 	type INode,
 	type INodeProperties,
 } from 'n8n-workflow';
-import { conversationRows, isMessage, type ConversationSource } from '../../shared/conversation';
-import { conversationSource } from '../../shared/conversation';
+import {
+	conversationSource,
+	isMessage,
+	walkBack,
+	type ConversationSource,
+} from '../../shared/conversation';
 import { listRecords } from '../../shared/envelope';
 import { refuse } from '../../shared/inputs';
-import { isIncoming, isSystemRow, senderKind } from '../../shared/messageItem';
+import { isIncoming, senderKind } from '../../shared/messageItem';
 import { platformTimeEvidence, platformTimeZone } from '../../shared/platformTime';
 import { conversationAnswerProblem } from '../../shared/sessionWindow';
 import { FORM_CONTENT_TYPE } from '../../shared/transport';
 
 /**
- * Reply guards on the free-form sends (Send Buttons, Send Media; issue 46): options in their Additional Fields.
+ * Reply guards on the free-form sends (Send Text, Send Buttons, Send Media; issue 46): options in their Additional Fields.
  * - Only If Still Unanswered: the send names the customer message it answers (Answers Message ID) and is skipped
  *   when the customer wrote again since (a newer execution answers) or a reply was already sent after it.
  * - Skip If a Person Took Over: skipped when a team member (sender `agent`, never the bot, a sequence, an
  *   automation or the AI agent: messageItem.ts senderKind) wrote after that message or within the last minutes the
- *   user sets, or when the subscriber is assigned to a team member (Subscriber → Get's assigned_agent_id).
- * Read and checked before any request (prepareSend); run in the item's turn before the send (performSend). The
- * conversation is read once per item and shared with Check Window First (`sharedConversation`). A check that cannot
- * be read never means "send": the item fails with the reason.
+ *   user sets; with Takeover Includes Assignment, also when the subscriber is assigned to a team member (Subscriber →
+ *   Get's assigned_agent_id: the conversation does not show it, spec "Conversation message").
+ * Read and checked before any request (prepareSend); run in the item's turn before the send (performSend). Cost: the
+ * conversation is read once per item for both guards and shared with Check Window First (`sharedConversation`), so
+ * both guards add at most one request, none after Check Window First; the assignment is one more (Subscriber →
+ * Get), shared with Skip Opted-Out Subscribers (`sharedSubscriber`). A check that cannot be read never means "send":
+ * the item fails with the reason.
  */
 
 /** What the guards read of an item: sendDefinition.ts's SendItem (not imported: sendDefinition imports this module). */
@@ -44,6 +51,8 @@ export interface ReplyGuards {
 	messageId: string;
 	/** A team member who wrote within this many minutes has taken over. */
 	takeoverMinutes: number;
+	/** Skip If a Person Took Over also reads the assignment (Subscriber → Get). */
+	includesAssignment: boolean;
 }
 
 /** At most this many pages of 50 messages are read looking for the answered message (as Get Unanswered). */
@@ -77,7 +86,15 @@ export const replyGuardOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to send nothing (skipped: true) when a team member wrote after the message in Answers Message ID or within Takeover Window, or the subscriber is assigned to a team member. Reads the conversation (shared) and Subscriber → Get.',
+			'Whether to send nothing (skipped: true) when a team member wrote after the message in Answers Message ID or within Takeover Window. Reads the conversation once (shared with Only If Still Unanswered and Check Window First).',
+	},
+	{
+		displayName: 'Takeover Includes Assignment',
+		name: 'takeoverIncludesAssignment',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether, for Skip If a Person Took Over, a conversation assigned to a team member (e.g. by Hand Over to a Person) counts as taken over before the person writes. One more request per item (Subscriber → Get), shared with Skip Opted-Out Subscribers.',
 	},
 	{
 		displayName: 'Takeover Window (Minutes)',
@@ -117,7 +134,13 @@ export function replyGuardsOf(item: GuardItem): ReplyGuards | undefined {
 			'Takeover Window (Minutes) must be a number of minutes, 0 or more',
 			'Parameter "Takeover Window (Minutes)".',
 		);
-	return { onlyIfUnanswered, skipIfPersonTookOver, messageId, takeoverMinutes: minutes };
+	return {
+		onlyIfUnanswered,
+		skipIfPersonTookOver,
+		messageId,
+		takeoverMinutes: minutes,
+		includesAssignment: skipIfPersonTookOver && options.takeoverIncludesAssignment === true,
+	};
 }
 
 /**
@@ -208,44 +231,35 @@ export async function checkReplyGuards(
 		const time = platformTimeEvidence(row.conversation_time, zone, now);
 		return 'at' in time ? time.at : undefined;
 	};
-	const isAnswered = isMessage(guards.messageId);
-	const cutoff = now - guards.takeoverMinutes * 60_000;
-	let newer: IDataObject | undefined;
-	let reply: IDataObject | undefined;
-	let person: IDataObject | undefined;
-	let found: IDataObject | undefined;
-	for await (const row of conversationRows(checked, { maxPages: MAX_PAGES })) {
-		if (isSystemRow(row)) continue;
-		const kind = senderKind(row);
-		if (!found) {
-			if (isAnswered(row)) {
-				if (!isIncoming(row))
-					fail(
-						`${MESSAGE_ID_FIELD} names a message sent to the subscriber, not one of theirs: ${guards.messageId}`,
-						`Parameter "${MESSAGE_ID_FIELD}": give the wa_message_id of the customer message this send answers.`,
-					);
-				found = row;
-				if (!guards.skipIfPersonTookOver || person) break;
-				continue;
-			}
-			if (isIncoming(row)) newer ??= row;
-			else if (kind === 'agent') person ??= row;
-			else reply ??= row;
-			continue;
-		}
-		// Before the customer's message: a team member within the takeover window still counts.
-		const at = timeOf(row);
-		if (!at || at.getTime() < cutoff) break;
-		if (kind === 'agent') {
-			person = row;
-			break;
-		}
-	}
+	// Back to the message the send answers (conversation.ts walkBack, as Get Unanswered walks).
+	const walk = await walkBack(checked, isMessage(guards.messageId), { maxPages: MAX_PAGES });
+	const found = walk.at;
 	if (!found)
-		fail(
+		return fail(
 			`${MESSAGE_ID_FIELD} is not in the conversation of ${phoneNumber}: ${guards.messageId}`,
 			`Parameter "${MESSAGE_ID_FIELD}": the message was not found among the subscriber’s newest ${MAX_PAGES * 50} messages. Give the wa_message_id of the customer message this send answers (the trigger’s wa_message_id).`,
 		);
+	if (!isIncoming(found))
+		fail(
+			`${MESSAGE_ID_FIELD} names a message sent to the subscriber, not one of theirs: ${guards.messageId}`,
+			`Parameter "${MESSAGE_ID_FIELD}": give the wa_message_id of the customer message this send answers.`,
+		);
+	const isPerson = (row: IDataObject) => !isIncoming(row) && senderKind(row) === 'agent';
+	const newer = walk.newer.find(isIncoming);
+	const reply = walk.newer.find((row) => !isIncoming(row) && !isPerson(row));
+	let person = walk.newer.find(isPerson);
+	if (guards.skipIfPersonTookOver && !person) {
+		// Before the customer's message: a team member within the takeover window still counts.
+		const cutoff = now - guards.takeoverMinutes * 60_000;
+		for await (const row of walk.older) {
+			const at = timeOf(row);
+			if (!at || at.getTime() < cutoff) break;
+			if (isPerson(row)) {
+				person = row;
+				break;
+			}
+		}
+	}
 	const skipped = (skipReason: string, reason: string, extra: IDataObject = {}) => ({
 		skipped: true,
 		skip_reason: skipReason,
@@ -283,7 +297,7 @@ export async function checkReplyGuards(
 			},
 		);
 	}
-	if (guards.skipIfPersonTookOver) {
+	if (guards.includesAssignment) {
 		const assigned = await readAssignment(subscriber, fields, fail);
 		if (assigned)
 			return skipped(

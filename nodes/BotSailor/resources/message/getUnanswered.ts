@@ -4,9 +4,9 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { conversationRows } from '../../../shared/conversation';
+import { walkBack } from '../../../shared/conversation';
 import { subscriberKeys, validateBody, z } from '../../../shared/inputs';
-import { isIncoming, isSystemRow } from '../../../shared/messageItem';
+import { isIncoming } from '../../../shared/messageItem';
 import { conversationOf, transcriptMessage, type TranscriptMessage } from '../../shared/transcript';
 import { recipient, whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
@@ -28,17 +28,10 @@ async function getUnanswered(
 	const itemIndex = this.getItemIndex();
 	const messageId = String(this.getNodeParameter('messageId', '') ?? '').trim();
 	const source = await conversationOf(this, requestData.options as IHttpRequestOptions);
-	const unanswered: TranscriptMessage[] = [];
-	let lastReply: TranscriptMessage | undefined;
-	for await (const row of conversationRows(source)) {
-		if (isSystemRow(row)) continue;
-		if (!isIncoming(row)) {
-			lastReply = transcriptMessage(row);
-			break;
-		}
-		unanswered.push(transcriptMessage(row));
-		if (unanswered.length >= MAX_UNANSWERED) break;
-	}
+	// Back to the first message sent to the customer: every message newer than it is theirs.
+	const walk = await walkBack(source, (row) => !isIncoming(row), { maxNewer: MAX_UNANSWERED });
+	const unanswered: TranscriptMessage[] = walk.newer.map(transcriptMessage);
+	const lastReply = walk.at ? transcriptMessage(walk.at) : undefined;
 	const newest = unanswered[0];
 	const position = messageId
 		? unanswered.findIndex((message) => message.wa_message_id === messageId)

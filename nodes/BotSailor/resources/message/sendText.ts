@@ -5,6 +5,7 @@ import { checkFields, inputs, onFirstUse, subscriberKeys, z } from '../../../sha
 import { sendRouting } from '../../shared/declarativeSend';
 import { type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
+import { replyGuardOptions } from '../../shared/replyGuards';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
 
@@ -17,6 +18,14 @@ const fields: INodeProperties[] = [
 		default: '',
 		required: true,
 		description: 'The text to send',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: replyGuardOptions,
 	},
 ];
 
