@@ -79,7 +79,13 @@ export async function replyGuardRows(
 	const checkFirst = { outsideWindow: 'skip', checkWindowFirst: true };
 	const plain = await run({});
 	const unanswered = await run({ ...id, onlyIfUnanswered: true });
-	const bothGuards = { ...id, onlyIfUnanswered: true, skipIfPersonTookOver: true };
+	// Assignment off: the conversation read alone; the default (assignment on) is the rows below.
+	const bothGuards = {
+		...id,
+		onlyIfUnanswered: true,
+		skipIfPersonTookOver: true,
+		takeoverIncludesAssignment: false,
+	};
 	const both = await run(bothGuards);
 	const windowOnly = await run({}, checkFirst);
 	const windowAndBoth = await run(bothGuards, checkFirst);
@@ -102,10 +108,10 @@ export async function replyGuardRows(
 	];
 	return [
 		row('Only If Still Unanswered', unanswered, plain, '+1 at most'),
-		row('both guards', both, plain, '+1 at most'),
-		row('both guards with Check Window First', windowAndBoth, windowOnly, '+0'),
+		row('both guards, Takeover Includes Assignment off', both, plain, '+1 at most'),
+		row('both guards, assignment off, with Check Window First', windowAndBoth, windowOnly, '+0'),
 		row(
-			'both guards + Takeover Includes Assignment (Subscriber → Get)',
+			'both guards as set by default (with the assignment: Subscriber → Get)',
 			withAssignment,
 			plain,
 			'+2 (stated)',

@@ -176,9 +176,20 @@ describe.each(CASES)('reply guards: %s (%s path)', (operation, path) => {
 		});
 		expect(String(result.items[0].json.taken_over_by)).toContain('501');
 		expect(requested(SEND)).toHaveLength(0);
-		// Without Takeover Includes Assignment the assignment is not read (no Subscriber → Get): sent.
+		// The option is on by default: a handed-over conversation is taken over before the person writes.
+		const byDefault = await send(path, { skipIfPersonTookOver: true, answersMessageId: question });
+		expect(byDefault.items[0].json).toMatchObject({
+			skipped: true,
+			skip_reason: 'assigned_to_team_member',
+		});
+		expect(requested(SEND)).toHaveLength(0);
+		// Turned off, the assignment is not read (no Subscriber → Get): sent.
 		fx.sim.clearRequests();
-		const unread = await send(path, { skipIfPersonTookOver: true, answersMessageId: question });
+		const unread = await send(path, {
+			skipIfPersonTookOver: true,
+			takeoverIncludesAssignment: false,
+			answersMessageId: question,
+		});
 		expect(unread.items[0].json.skipped).toBeUndefined();
 		expect(requested('/whatsapp/subscriber/get')).toHaveLength(0);
 		expect(requested(SEND)).toHaveLength(1);
@@ -207,12 +218,18 @@ describe.each(CASES)('reply guards: %s (%s path)', (operation, path) => {
 			expect(requested(SEND)).toHaveLength(1);
 			return fx.sim.requests.length;
 		};
-		const both = { onlyIfUnanswered: true, skipIfPersonTookOver: true };
+		const both = {
+			onlyIfUnanswered: true,
+			skipIfPersonTookOver: true,
+			takeoverIncludesAssignment: false,
+		};
 		const checkFirst = { outsideWindow: 'skip', checkWindowFirst: true };
 		expect((await count(both)) - (await count({}))).toBe(1);
 		expect((await count(both, checkFirst)) - (await count({}, checkFirst))).toBe(0);
-		// With the assignment: Subscriber → Get, shared with Skip Opted-Out Subscribers.
+		// With the assignment (the default): Subscriber → Get, shared with Skip Opted-Out Subscribers.
 		const all = { ...both, takeoverIncludesAssignment: true };
+		const byDefault = { onlyIfUnanswered: true, skipIfPersonTookOver: true };
+		expect((await count(byDefault)) - (await count({}))).toBe(2);
 		const optOut = { skipOptedOut: true };
 		expect((await count(all, optOut)) - (await count({}, optOut))).toBe(1);
 		expect(

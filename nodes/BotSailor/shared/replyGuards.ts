@@ -26,7 +26,7 @@ import { FORM_CONTENT_TYPE } from '../../shared/transport';
  *   when the customer wrote again since (a newer execution answers) or a reply was already sent after it.
  * - Skip If a Person Took Over: skipped when a team member (sender `agent`, never the bot, a sequence, an
  *   automation or the AI agent: messageItem.ts senderKind) wrote after that message or within the last minutes the
- *   user sets; with Takeover Includes Assignment, also when the subscriber is assigned to a team member (Subscriber →
+ *   user sets; with Takeover Includes Assignment (on by default), also when the subscriber is assigned to a team member (Subscriber →
  *   Get's assigned_agent_id: the conversation does not show it, spec "Conversation message").
  * Read and checked before any request (prepareSend); run in the item's turn before the send (performSend). Cost: the
  * conversation is read once per item for both guards and shared with Check Window First (`sharedConversation`), so
@@ -92,9 +92,9 @@ export const replyGuardOptions: INodeProperties[] = [
 		displayName: 'Takeover Includes Assignment',
 		name: 'takeoverIncludesAssignment',
 		type: 'boolean',
-		default: false,
+		default: true,
 		description:
-			'Whether, for Skip If a Person Took Over, a conversation assigned to a team member (e.g. by Hand Over to a Person) counts as taken over before the person writes. One more request per item (Subscriber → Get), shared with Skip Opted-Out Subscribers.',
+			'Whether, for Skip If a Person Took Over, a conversation assigned to a team member (e.g. by Hand Over to a Person) counts as taken over before the person writes. One more request per item (Subscriber → Get) unless the conversation already shows the takeover, shared with Skip Opted-Out Subscribers. Turn off to save that request when every takeover starts with a person writing.',
 	},
 	{
 		displayName: 'Takeover Window (Minutes)',
@@ -139,7 +139,8 @@ export function replyGuardsOf(item: GuardItem): ReplyGuards | undefined {
 		skipIfPersonTookOver,
 		messageId,
 		takeoverMinutes: minutes,
-		includesAssignment: skipIfPersonTookOver && options.takeoverIncludesAssignment === true,
+		// On unless turned off: a handed-over conversation is taken over before the person writes.
+		includesAssignment: skipIfPersonTookOver && options.takeoverIncludesAssignment !== false,
 	};
 }
 
