@@ -6,7 +6,7 @@
  *
  *   node scripts/wings.mjs            # move and rewrite
  *   node scripts/wings.mjs --dry-run  # print what it would do, change nothing
- *   node scripts/wings.mjs --map nodes/BotSailor/shared/new.ts=nodes/BotSailor/sending/new.ts   # one more move
+ *   node scripts/wings.mjs --map OLD=NEW  # one more move (paths from the root), for a file added since
  *
  * Idempotent: a second run finds nothing to move and nothing to rewrite. Tolerant: a mapped file that is missing is
  * reported, not fatal; a file that is not mapped stays where it is and its references are still rewritten; a file in a
@@ -14,7 +14,15 @@
  * CHANGELOG.md is history and is left alone.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmdirSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -207,11 +215,18 @@ const addTail = (from, to) => {
 const allMoves = [...mapped].filter(
 	([from]) => !missing.some((line) => line.startsWith(`${from}:`)),
 );
-for (const [from, to] of allMoves) {
-	const parts = from.split('/');
+/** Folders that move whole are named as folders too ("sendAndWait/"); a bare folder name is never rewritten. */
+const folderMoves = FOLDERS.filter((folder) => !folder.warn).map((folder) => [
+	`${folder.from}/`,
+	`${folder.to}/`,
+]);
+for (const [from, to] of [...allMoves, ...folderMoves]) {
+	const isFolder = from.endsWith('/');
+	const parts = (isFolder ? from.slice(0, -1) : from).split('/');
 	for (let k = parts.length; k >= 1; k--) {
-		const tail = parts.slice(parts.length - k).join('/');
+		const tail = parts.slice(parts.length - k).join('/') + (isFolder ? '/' : '');
 		if (unmoved.some((path) => path === tail || path.endsWith(`/${tail}`))) continue;
+		if (k === 1 && isFolder) continue;
 		if (k === 1) {
 			const renamed = posix.basename(to) !== tail;
 			const sameName = [...existing, ...allMoves.map(([f]) => f)].filter(
@@ -221,15 +236,12 @@ for (const [from, to] of allMoves) {
 			continue;
 		}
 		const anchor = parts.slice(0, parts.length - k);
-		const toParts = to.split('/');
+		const toParts = (isFolder ? to.slice(0, -1) : to).split('/');
 		let common = 0;
 		while (common < anchor.length && anchor[common] === toParts[common]) common++;
-		addTail(tail, toParts.slice(common).join('/'));
+		addTail(tail, toParts.slice(common).join('/') + (isFolder ? '/' : ''));
 	}
 }
-// Folders that move whole are named as folders too ("nodes/BotSailorTrigger/lib/").
-for (const folder of FOLDERS.filter((folder) => !folder.warn))
-	addTail(`${folder.from}/`, `${folder.to}/`);
 const ambiguous = [...tails].filter(([, to]) => to === undefined).map(([from]) => from);
 const usable = [...tails]
 	.filter(([, to]) => to !== undefined)
@@ -244,8 +256,27 @@ const MENTION = usable.length
 	: undefined;
 const tailTo = new Map(usable);
 
+/** A path written as quoted segments, as path.join takes them: 'nodes', 'shared', 'retry.ts'. */
+const SEGMENTS = /(['"])[\w.-]+\1(?:\s*,\s*(['"])[\w.-]+\2)+/g;
+
+function rewriteSegments(text) {
+	return text.replace(SEGMENTS, (whole) => {
+		const quote = whole[0];
+		const segments = [...whole.matchAll(/['"]([\w.-]+)['"]/g)].map((match) => match[1]);
+		for (let i = 0; i < segments.length - 1; i++) {
+			const to = tailTo.get(segments.slice(i).join('/'));
+			if (to === undefined || to.endsWith('/')) continue;
+			return [...segments.slice(0, i), ...to.split('/')]
+				.map((segment) => `${quote}${segment}${quote}`)
+				.join(', ');
+		}
+		return whole;
+	});
+}
+
 function rewriteMentions(text) {
-	return MENTION ? text.replace(MENTION, (whole) => tailTo.get(whole) ?? whole) : text;
+	const named = MENTION ? text.replace(MENTION, (whole) => tailTo.get(whole) ?? whole) : text;
+	return rewriteSegments(named);
 }
 
 // 4. The wings' own description (CONTRIBUTING.md) and their layering rules (test/structure.test.ts).
@@ -336,7 +367,7 @@ function patchStructureTest(text) {
 		text
 			.replace(
 				'the nodes share code through nodes/shared/, not through each other.',
-				'the nodes share code through nodes/shared/, not through each other; the helper modules stand in\n * named wings, and no import runs from a lower wing to a higher one.',
+				'the nodes share code through nodes/shared/, not through each other.\n * The helper modules stand in named wings; no import runs from a lower wing to a higher one.',
 			)
 			.trimEnd() +
 		'\n' +
@@ -375,6 +406,16 @@ for (const [from, to] of moves) {
 for (const [path, text] of changes) {
 	log(`  rewrote ${path}`);
 	if (!DRY) writeFileSync(abs(path), text);
+}
+// The drawers a move emptied go too (git keeps no empty folder, but the work tree would).
+for (const folder of new Set([...moves.keys()].map((path) => dirname(abs(path))))) {
+	if (DRY) break;
+	for (
+		let dir = folder;
+		dir !== ROOT && existsSync(dir) && readdirSync(dir).length === 0;
+		dir = dirname(dir)
+	)
+		rmdirSync(dir);
 }
 for (const line of missing) log(`  NOT DONE: ${line}`);
 if (ambiguous.length)
