@@ -34,7 +34,7 @@ const ACTION = 'nodes/BotSailor';
 
 /** Every helper module, old path → new path. A rename is named here too (near-homonyms get distinct names). */
 const MOVES = {
-	// nodes/shared/parameters/: what users type and how the node's own parameters read
+	// the parameters wing (shared): what users type and how the node's own parameters read
 	[`${SHARED}/values.ts`]: `${SHARED}/parameters/values.ts`,
 	[`${SHARED}/jsonStrings.ts`]: `${SHARED}/parameters/jsonStrings.ts`,
 	[`${SHARED}/inputs.ts`]: `${SHARED}/parameters/inputs.ts`,
@@ -42,7 +42,7 @@ const MOVES = {
 	[`${SHARED}/displayNames.ts`]: `${SHARED}/parameters/displayNames.ts`,
 	[`${SHARED}/operationLabel.ts`]: `${SHARED}/parameters/operationLabel.ts`,
 	[`${SHARED}/matching.ts`]: `${SHARED}/parameters/matching.ts`,
-	// nodes/shared/http/: the credential, the one door every request goes through, what an answer and a failure mean
+	// the http wing (shared): the credential, the one door every request goes through, what an answer and a failure mean
 	[`${SHARED}/credential.ts`]: `${SHARED}/http/credential.ts`,
 	[`${SHARED}/credentialTest.ts`]: `${SHARED}/http/credentialTest.ts`,
 	[`${SHARED}/transport.ts`]: `${SHARED}/http/transport.ts`,
@@ -54,31 +54,31 @@ const MOVES = {
 	[`${SHARED}/listOrder.ts`]: `${SHARED}/http/listOrder.ts`,
 	[`${SHARED}/pages.ts`]: `${SHARED}/http/lastPage.ts`,
 	[`${SHARED}/platformTime.ts`]: `${SHARED}/http/platformTime.ts`,
-	// nodes/shared/conversation/: a subscriber's conversation and the messages in it
+	// the conversation wing (shared): a subscriber's conversation and the messages in it
 	[`${SHARED}/conversation.ts`]: `${SHARED}/conversation/conversation.ts`,
 	[`${SHARED}/messageContent.ts`]: `${SHARED}/conversation/messageContent.ts`,
 	[`${SHARED}/messageItem.ts`]: `${SHARED}/conversation/messageItem.ts`,
-	// nodes/shared/whatsapp/: WhatsApp's rules (the 24-hour window, its limits, its media) and the WhatsApp Number field
+	// the whatsapp wing (shared): WhatsApp's rules (the 24-hour window, its limits, its media) and the WhatsApp Number field
 	[`${SHARED}/sessionWindow.ts`]: `${SHARED}/whatsapp/sessionWindow.ts`,
 	[`${SHARED}/whatsAppLimits.ts`]: `${SHARED}/whatsapp/whatsAppLimits.ts`,
 	[`${SHARED}/whatsAppNumber.ts`]: `${SHARED}/whatsapp/whatsAppNumber.ts`,
 	[`${SHARED}/mediaTypes.ts`]: `${SHARED}/whatsapp/mediaRules.ts`,
 	[`${SHARED}/media.ts`]: `${SHARED}/whatsapp/mediaDownload.ts`,
-	// nodes/shared/triggers/: what the two triggers share
+	// the triggers wing (shared): what the two triggers share
 	[`${SHARED}/deliveryMemory.ts`]: `${SHARED}/triggers/deliveryMemory.ts`,
 	[`${SHARED}/triggerOptions.ts`]: `${SHARED}/triggers/triggerOptions.ts`,
-	// nodes/BotSailor/running/: how an operation that is not a send runs and outputs
+	// the running wing (BotSailor): how an operation that is not a send runs and outputs
 	[`${ACTION}/shared/operationRequest.ts`]: `${ACTION}/running/operationRequest.ts`,
 	[`${ACTION}/shared/requestOptions.ts`]: `${ACTION}/running/requestOptions.ts`,
 	[`${ACTION}/shared/output.ts`]: `${ACTION}/running/outputItems.ts`,
 	[`${ACTION}/shared/itemOutput.ts`]: `${ACTION}/running/itemResult.ts`,
 	[`${ACTION}/shared/pagination.ts`]: `${ACTION}/running/pagination.ts`,
 	[`${ACTION}/shared/steps.ts`]: `${ACTION}/running/steps.ts`,
-	// nodes/BotSailor/reading/: what the action node reads for a caller (statuses, opt-outs, transcripts)
+	// the reading wing (BotSailor): what the action node reads for a caller (statuses, opt-outs, transcripts)
 	[`${ACTION}/shared/messageStatus.ts`]: `${ACTION}/reading/messageStatus.ts`,
 	[`${ACTION}/shared/optOut.ts`]: `${ACTION}/reading/optOut.ts`,
 	[`${ACTION}/shared/transcript.ts`]: `${ACTION}/reading/transcript.ts`,
-	// nodes/BotSailor/sending/: the sends, their drivers, their delivery policy and their options
+	// the sending wing (BotSailor): the sends, their drivers, their delivery policy and their options
 	[`${ACTION}/shared/sendDefinition.ts`]: `${ACTION}/sending/sendDefinition.ts`,
 	[`${ACTION}/shared/sendItem.ts`]: `${ACTION}/sending/sendItem.ts`,
 	[`${ACTION}/shared/sendRecord.ts`]: `${ACTION}/sending/sendRecord.ts`,
