@@ -10,6 +10,7 @@
  * Prints each file it changed; a second run changes nothing.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { withOperationsTable, withStatedCounts } from './operations-table';
 import { readPathsSource } from './read-paths';
@@ -22,14 +23,19 @@ import {
 import { currentRecord, withAdditions, type VersionsRecord } from './versions-record';
 
 // tsx takes `X.node` for a native addon: the node files are named with their suffix.
-const { BotSailor } =
-	require('../nodes/BotSailor/BotSailor.node.ts') as typeof import('../nodes/BotSailor/BotSailor.node');
-const { BotSailorTrigger } =
-	require('../nodes/BotSailorTrigger/BotSailorTrigger.node.ts') as typeof import('../nodes/BotSailorTrigger/BotSailorTrigger.node');
-const { BotSailorWebhookTrigger } =
-	require('../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node.ts') as typeof import('../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node');
+const load = createRequire(__filename);
+const { BotSailor } = load(
+	'../nodes/BotSailor/BotSailor.node.ts',
+) as typeof import('../nodes/BotSailor/BotSailor.node');
+const { BotSailorTrigger } = load(
+	'../nodes/BotSailorTrigger/BotSailorTrigger.node.ts',
+) as typeof import('../nodes/BotSailorTrigger/BotSailorTrigger.node');
+const { BotSailorWebhookTrigger } = load(
+	'../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node.ts',
+) as typeof import('../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node');
 
 const ROOT = resolve(__dirname, '..');
+const say = (text: string) => process.stdout.write(`${text}\n`);
 const action = new BotSailor();
 const { properties } = action.description;
 
@@ -79,8 +85,6 @@ for (const [path, generate] of GENERATED) {
 	if (next === current) continue;
 	writeFileSync(file, next);
 	changed++;
-	console.log(`generate: wrote ${path}`);
+	say(`generate: wrote ${path}`);
 }
-console.log(
-	`generate: ${changed} file(s) changed, ${GENERATED.length - changed} already up to date`,
-);
+say(`generate: ${changed} file(s) changed, ${GENERATED.length - changed} already up to date`);

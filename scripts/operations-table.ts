@@ -51,7 +51,8 @@ export function counts(properties: INodeProperties[]): { operations: number; res
 /** A page with every count it states set to the node's own (a count is derived, never typed). */
 export function withStatedCounts(text: string, properties: INodeProperties[]): string {
 	const { operations, resources } = counts(properties);
-	return text.replace(STATED_COUNT, (whole, _n, ops, node, _m, nodeOps, _o, _r) => {
+	return text.replace(STATED_COUNT, (...match: Array<string | undefined>) => {
+		const [, , ops, node, , nodeOps] = match;
 		if (ops !== undefined) return `${operations}${ops}`;
 		if (node !== undefined) return `${node}${operations}${nodeOps}`;
 		return `(${operations}, in ${resources} resources)`;
