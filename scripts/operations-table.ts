@@ -1,9 +1,7 @@
-/* The README's table of every resource and operation, read from the node's own description, so the README cannot drift from the node (checked by test/readme.test.ts; `npm run generate`, or `UPDATE_README=1 npx jest test/readme.test.ts`, rewrites it). */
+/* The README's table of every resource and operation, and the counts of them the pages state, read from the node's own description, so the README cannot drift from the node (`npm run generate` writes them through scripts/generate.ts; test/readme.test.ts checks them). */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { BotSailor } from '../nodes/BotSailor/BotSailor.node';
 
-export function operationsTable(): string {
-	const { properties } = new BotSailor().description;
+export function operationsTable(properties: INodeProperties[]): string {
 	const resources = (properties.find((property) => property.name === 'resource')?.options ??
 		[]) as INodePropertyOptions[];
 	const rows = ['| Resource | Operation | What it does | Endpoint |', '|---|---|---|---|'];
@@ -30,9 +28,33 @@ const START = '<!-- operations:start -->';
 const END = '<!-- operations:end -->';
 
 /** The README text with the table between its two markers regenerated from the node. */
-export function withOperationsTable(readme: string): string {
+export function withOperationsTable(readme: string, properties: INodeProperties[]): string {
 	const [before, rest] = readme.split(START);
 	if (rest === undefined || !rest.includes(END))
 		throw new Error(`README.md has no ${START} … ${END} block for the operations table`);
-	return `${before}${START}\n${operationsTable()}\n${END}${rest.split(END)[1]}`;
+	return `${before}${START}\n${operationsTable(properties)}\n${END}${rest.split(END)[1]}`;
+}
+
+/** How a page states the counts: "72 operations", "the node's 72 operations", "(72, in 22 resources)". */
+export const STATED_COUNT =
+	/(\d+)(\s+operations)|(node's\s+)(\d+)(\s+operations)|\((\d+), in (\d+) resources\)/g;
+
+/** The number of operations and of resources of the node. */
+export function counts(properties: INodeProperties[]): { operations: number; resources: number } {
+	const rows = operationsTable(properties).split('\n').slice(2);
+	return {
+		operations: rows.length,
+		resources: new Set(rows.map((row) => row.split('|')[1].trim())).size,
+	};
+}
+
+/** A page with every count it states set to the node's own (a count is derived, never typed). */
+export function withStatedCounts(text: string, properties: INodeProperties[]): string {
+	const { operations, resources } = counts(properties);
+	return text.replace(STATED_COUNT, (...match: Array<string | undefined>) => {
+		const [, , ops, node, , nodeOps] = match;
+		if (ops !== undefined) return `${operations}${ops}`;
+		if (node !== undefined) return `${node}${operations}${nodeOps}`;
+		return `(${operations}, in ${resources} resources)`;
+	});
 }

@@ -5,8 +5,8 @@
  * n8n evaluates a node's `subtitle` as an expression that sees only `$parameter`, and n8n's lint wants
  * the subtitle as a string literal in the node file. So the display names travel inside that literal as
  * lookup maps, generated here from the nodes' own options. test/subtitle.test.ts evaluates the literals
- * for every resource/operation and event, and checks they are what this generates;
- * `UPDATE_SUBTITLES=1 npx jest test/subtitle.test.ts` rewrites them after options change.
+ * for every resource/operation and event, and checks they are what this generates; `npm run generate`
+ * (scripts/generate.ts) rewrites them after options change.
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
@@ -126,4 +126,12 @@ export function displayNamesModule(properties: INodeProperties[]): string {
 /** A subtitle as the single-quoted literal of the node file's `subtitle:` line. */
 export function subtitleLiteral(subtitle: string): string {
 	return `'${subtitle.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** The subtitle property, on one line or wrapped after the colon as prettier writes a long one (the break is kept). */
+const SUBTITLE_LINE = /^(\t\tsubtitle:\s+)'.*',$/m;
+
+/** A node file's source with its `subtitle:` line set to `subtitle`. */
+export function withSubtitle(source: string, subtitle: string): string {
+	return source.replace(SUBTITLE_LINE, `$1${subtitleLiteral(subtitle)},`);
 }

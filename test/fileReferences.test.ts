@@ -2,7 +2,8 @@
 /**
  * A file a comment or a page names must exist: a reference to a file under nodes/ or docs/ that a move left
  * behind sends the next reader nowhere. Checked: every Markdown file but the CHANGELOG (a history names
- * files as they were then), and the comments of the code in nodes/, credentials/, scripts/ and test/. Also the
+ * files as they were then), and the comments of the code in nodes/, credentials/, scripts/, test/, bench/ and of the
+ * configuration files at the root (gulpfile.js, eslint.config.mjs, jest.config.js). Also the
  * Markdown files' relative links, and their anchors into Markdown pages (GitHub's heading ids).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -48,9 +49,15 @@ function commentsOf(path: string): string {
 }
 
 function codeFiles(): string[] {
-	return ['nodes', 'credentials', 'scripts', 'test'].flatMap((dir) =>
-		filesUnder(join(ROOT, dir), (path) => /\.(ts|js|mjs|sh)$/.test(path)),
-	);
+	const code = (path: string) => /\.(ts|js|mjs|sh)$/.test(path);
+	return [
+		...['nodes', 'credentials', 'scripts', 'test', 'bench'].flatMap((dir) =>
+			filesUnder(join(ROOT, dir), code),
+		),
+		...readdirSync(ROOT)
+			.filter((name) => code(name))
+			.map((name) => join(ROOT, name)),
+	];
 }
 
 /** The repository paths a text names that do not exist. */
@@ -123,9 +130,16 @@ describe('file references', () => {
 		expect(missing).toEqual([]);
 	});
 
-	it('every repository file a code comment in nodes/, credentials/, scripts/ or test/ names exists', () => {
+	it('every repository file a code comment in nodes/, credentials/, scripts/, test/, bench/ or at the root names exists', () => {
 		const files = codeFiles();
 		expect(files.length).toBeGreaterThan(100);
+		expect(files.map((file) => relative(ROOT, file))).toEqual(
+			expect.arrayContaining([
+				'gulpfile.js',
+				join('bench', 'run.ts'),
+				join('scripts', 'generate.ts'),
+			]),
+		);
 		const missing = files.flatMap((file) =>
 			missingPaths(commentsOf(file)).map((path) => `${relative(ROOT, file)}: ${path}`),
 		);

@@ -1,11 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads and rewrites the node files' subtitle lines in plain Node.js */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the node files' subtitle lines in plain Node.js */
 /**
  * The canvas shows "Send Template: Message" and "New Subscriber", not internal values. Each node's
  * subtitle expression is evaluated here by n8n-workflow's own expression engine, as the editor does
  * (`workflow.expression.getSimpleParameterValue(node, subtitle, 'internal', {})`), for every
  * resource/operation and every event.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
 	NodeHelpers,
@@ -23,7 +23,7 @@ import {
 	displayNamesModule,
 	optionSubtitle,
 	resourceOperationSubtitle,
-	subtitleLiteral,
+	withSubtitle,
 } from '../scripts/subtitle';
 
 const action = new BotSailor();
@@ -92,16 +92,11 @@ const FILES = [
 		expected: () => optionSubtitle(webhookTrigger.description.properties, 'event'),
 	},
 ];
-/** The subtitle property, on one line or wrapped after the colon as prettier writes a long one (the break is kept). */
-const SUBTITLE_LINE = /^(\t\tsubtitle:\s+)'.*',$/m;
-
 describe('canvas subtitles', () => {
-	it('are the generated lookup expressions (UPDATE_SUBTITLES=1 rewrites the node files after options change)', () => {
+	it('are the generated lookup expressions (`npm run generate` rewrites the node files after options change)', () => {
 		for (const { file, expected } of FILES) {
 			const source = readFileSync(file, 'utf8');
-			const updated = source.replace(SUBTITLE_LINE, `$1${subtitleLiteral(expected())},`);
-			if (process.env.UPDATE_SUBTITLES && updated !== source) writeFileSync(file, updated);
-			expect(readFileSync(file, 'utf8')).toBe(updated);
+			expect(source).toBe(withSubtitle(source, expected()));
 		}
 		expect(action.description.subtitle).toBe(
 			resourceOperationSubtitle(action.description.properties),
@@ -114,11 +109,9 @@ describe('canvas subtitles', () => {
 		);
 	});
 
-	it('nodes/shared/displayNames.ts, which error messages read, holds the same names (UPDATE_SUBTITLES=1 rewrites it)', () => {
+	it('nodes/shared/displayNames.ts, which error messages read, holds the same names (`npm run generate` rewrites it)', () => {
 		const file = join(__dirname, '..', 'nodes', 'shared', 'displayNames.ts');
-		const expected = displayNamesModule(action.description.properties);
-		if (process.env.UPDATE_SUBTITLES) writeFileSync(file, expected);
-		expect(readFileSync(file, 'utf8')).toBe(expected);
+		expect(readFileSync(file, 'utf8')).toBe(displayNamesModule(action.description.properties));
 	});
 
 	const resources = optionsOf(action, 'resource');

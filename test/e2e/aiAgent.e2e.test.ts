@@ -42,9 +42,9 @@ import {
 	type Workflow,
 } from './n8n';
 import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
+import { AVA, NUMBER } from '../harness/params';
 
-const NUMBER = '104382179270221';
-const PHONE = '15550100001';
+const PHONE = AVA;
 const TEXT = 'Hi Ava, your cake is ready for pickup at Sunrise Bakery.';
 const FINAL = 'Done: I sent the WhatsApp message.';
 const SEND_NODE = 'Send WhatsApp Text';

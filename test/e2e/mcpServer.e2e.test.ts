@@ -39,10 +39,9 @@ import {
 	type Server,
 	type Workflow,
 } from './n8n';
+import { AVA, NUMBER, OTHER_NUMBER } from '../harness/params';
 
-const NUMBER = '104382179270221';
-const OTHER_NUMBER = '104382179270999';
-const PHONE = '15550100001';
+const PHONE = AVA;
 /** The Bearer token the MCP Server Trigger asks for, new for each run. */
 const TOKEN = randomBytes(16).toString('hex');
 const BEARER = { id: 'McpBearerDemo001', name: 'MCP Bearer token' };

@@ -35,8 +35,8 @@ import {
 	type N8nInstance,
 	type Server,
 } from './n8n';
+import { AVA, BEN, NUMBER, seededPhone } from '../harness/params';
 
-const NUMBER = '104382179270221';
 const MB = 1024 * 1024;
 const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -127,7 +127,7 @@ const sendMedia = {
 	resource: 'message',
 	operation: 'sendMedia',
 	phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
-	phoneNumber: '15550100001',
+	phoneNumber: AVA,
 	source: 'binary',
 	binaryPropertyName: 'data',
 };
@@ -353,13 +353,13 @@ describe('media in n8n 2.41.1, filesystem binary mode', () => {
 		);
 		expect(nodeOutput(run, 'Describe the File')).toEqual([
 			expect.objectContaining({
-				phone_number: '15550100001',
+				phone_number: AVA,
 				file_name: 'voice-note.ogg',
 				mime_type: 'audio/ogg; codecs=opus',
 				file_size: shownSize(24_000, '23.4 KB'),
 			}),
 			expect.objectContaining({
-				phone_number: '15550100002',
+				phone_number: BEN,
 				file_name: 'cake-photo.jpg',
 				mime_type: 'image/jpeg',
 				file_size: shownSize(48_000, '46.9 KB'),
@@ -371,12 +371,12 @@ describe('media in n8n 2.41.1, filesystem binary mode', () => {
 		expect(replies).toEqual([
 			{
 				phone_number_id: NUMBER,
-				phone_number: '15550100001',
+				phone_number: AVA,
 				message: `Thanks Ava! We received your voice note (${shownSize(24_000, '23.4 KB')}). A baker will get back to you shortly.`,
 			},
 			{
 				phone_number_id: NUMBER,
-				phone_number: '15550100002',
+				phone_number: BEN,
 				message: `Thanks Ben! We received your photo (${shownSize(48_000, '46.9 KB')}). A baker will get back to you shortly.`,
 			},
 		]);
@@ -409,7 +409,7 @@ describe('n8n start, filesystem binary mode', () => {
 		await new Promise((resolve) => setTimeout(resolve, 3000));
 		const voice = bytesOf(40_000);
 		addMediaMessage(sim.state, {
-			phone_number: '15550100004',
+			phone_number: seededPhone(4),
 			type: 'voice',
 			bytes: voice,
 			mime_type: 'audio/ogg; codecs=opus',
@@ -428,7 +428,7 @@ describe('n8n start, filesystem binary mode', () => {
 		expect(nodeOutput(run, 'On New Message')).toEqual([
 			expect.objectContaining({
 				message_type: 'audio',
-				phone_number: '15550100004',
+				phone_number: seededPhone(4),
 				direction: 'incoming',
 			}),
 		]);

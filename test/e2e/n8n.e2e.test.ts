@@ -47,8 +47,7 @@ import {
 	type N8nInstance,
 	type Server,
 } from './n8n';
-
-const NUMBER = '104382179270221';
+import { AVA, BEN, CHLOE, NUMBER, seededPhone } from '../harness/params';
 
 async function freePortPair(): Promise<number> {
 	for (;;) {
@@ -79,12 +78,12 @@ const checks: Record<string, (run: IRun) => void> = {
 		const template = sim.requests.find((request) => request.path === '/whatsapp/send/template');
 		expect(template?.body).toEqual({
 			phone_number_id: NUMBER,
-			phone_number: '15550100001',
+			phone_number: AVA,
 			template_id: '900000',
 			'templateVariable-first_name-1': 'Ava',
 			'templateVariable-discount-2': '10%',
 		});
-		expect(sim.state.subscriber(NUMBER, '15550100001')?.label_ids).toContain(32);
+		expect(sim.state.subscriber(NUMBER, AVA)?.label_ids).toContain(32);
 	},
 	bsExKeywords: (run) => {
 		expect(nodeOutput(run, 'Route by Keyword', 0)).toHaveLength(2);
@@ -92,28 +91,25 @@ const checks: Record<string, (run: IRun) => void> = {
 		// Ava wrote a minute ago: her buttons went out. Chloe last wrote 30 hours ago: the platform refused the
 		// buttons, and Send a Template Instead sent welcome_offer with her first name.
 		expect(nodeOutput(run, 'Send Size Buttons')).toEqual([
-			expect.objectContaining({ success: true, sent_as: 'buttons', phone_number: '15550100001' }),
-			expect.objectContaining({ success: true, sent_as: 'template', phone_number: '15550100003' }),
+			expect.objectContaining({ success: true, sent_as: 'buttons', phone_number: AVA }),
+			expect.objectContaining({ success: true, sent_as: 'template', phone_number: CHLOE }),
 		]);
-		const samples = ['15550100001', '15550100003'];
+		const samples = [AVA, CHLOE];
 		const buttons = sim.requests.filter(
 			(request) =>
 				request.path === '/whatsapp/send/interactive-buttons' &&
 				samples.includes(String(request.body.phone_number)),
 		);
-		expect(buttons.map((request) => request.body.phone_number)).toEqual([
-			'15550100001',
-			'15550100003',
-		]);
+		expect(buttons.map((request) => request.body.phone_number)).toEqual([AVA, CHLOE]);
 		expect(JSON.parse(String(buttons[0].body.buttons))).toHaveLength(3);
 		const templates = sim.requests.filter(
 			(request) =>
-				request.path === '/whatsapp/send/template' && request.body.phone_number === '15550100003',
+				request.path === '/whatsapp/send/template' && request.body.phone_number === CHLOE,
 		);
 		expect(templates.map((request) => request.body)).toEqual([
 			{
 				phone_number_id: NUMBER,
-				phone_number: '15550100003',
+				phone_number: CHLOE,
 				template_id: '900000',
 				'templateVariable-first_name-1': 'Chloe',
 				'templateVariable-discount-2': '10%',
@@ -121,7 +117,7 @@ const checks: Record<string, (run: IRun) => void> = {
 		]);
 		const sentToChloe = sim.state.messages.filter(
 			(message) =>
-				message.whatsapp_bot_subscriber_subscriber_id === '15550100003' &&
+				message.whatsapp_bot_subscriber_subscriber_id === CHLOE &&
 				message.message_status === 'sent',
 		);
 		expect(sentToChloe.map((message) => JSON.parse(message.message_content).type)).toEqual([
@@ -132,16 +128,16 @@ const checks: Record<string, (run: IRun) => void> = {
 		);
 		expect(fields?.body).toEqual({
 			phone_number_id: NUMBER,
-			phone_number: '15550100002',
+			phone_number: BEN,
 			custom_fields: '{"city":"Paris"}',
 		});
-		expect(sim.state.subscriber(NUMBER, '15550100002')?.custom_fields).toEqual(
+		expect(sim.state.subscriber(NUMBER, BEN)?.custom_fields).toEqual(
 			expect.objectContaining({ city: 'Paris' }),
 		);
 		const deal = sim.requests.find((request) => request.path === '/whatsapp/subscriber/crm/update');
 		expect(deal?.body).toEqual(
 			expect.objectContaining({
-				phone_number: '15550100002',
+				phone_number: BEN,
 				title: 'WhatsApp order from Ben Garcia',
 				value: '35',
 				lead_score: 'hot',
@@ -160,7 +156,7 @@ const checks: Record<string, (run: IRun) => void> = {
 		const send = sim.requests.find((request) => request.path === '/whatsapp/send/file');
 		expect(send?.body).toEqual(
 			expect.objectContaining({
-				phone_number: '15550100001',
+				phone_number: AVA,
 				media_type: 'document',
 				media_name: 'menu.txt',
 				media_caption_text: "Today's menu",
@@ -180,7 +176,7 @@ const checks: Record<string, (run: IRun) => void> = {
 		const text = sim.requests.find((request) => request.path === '/whatsapp/send');
 		expect(text?.body).toEqual({
 			phone_number_id: NUMBER,
-			phone_number: '15550100001',
+			phone_number: AVA,
 			message: 'Thank you Ava! Your order ORD-1001 (13.5 USD) is confirmed.',
 		});
 	},
@@ -216,9 +212,9 @@ const setups: Record<string, () => void> = {
 	bsExKeywords: () => {
 		sim.state.sessionWindow = 'enforced';
 		sim.state.clock = Date.now();
-		addMessage(sim.state, { phone_number_id: NUMBER, phone_number: '15550100001', text: 'Hi!' });
+		addMessage(sim.state, { phone_number_id: NUMBER, phone_number: AVA, text: 'Hi!' });
 		sim.state.clock = Date.now() - 30 * 3_600_000;
-		addMessage(sim.state, { phone_number_id: NUMBER, phone_number: '15550100003', text: 'Hello' });
+		addMessage(sim.state, { phone_number_id: NUMBER, phone_number: CHLOE, text: 'Hello' });
 		sim.state.clock = Date.now();
 	},
 };
@@ -468,7 +464,7 @@ describe('n8n start', () => {
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({
 				phone_number_id: NUMBER,
-				phone_number: '15550100007',
+				phone_number: seededPhone(7),
 				text: 'Is the shop open on Sunday?',
 			}),
 		});
@@ -507,14 +503,14 @@ describe('n8n start', () => {
 		expect(nodeOutput(run, 'On New Message')).toEqual([
 			expect.objectContaining({
 				direction: 'incoming',
-				phone_number: '15550100007',
+				phone_number: seededPhone(7),
 				phone_number_id: NUMBER,
 				message_content: { type: 'text', text: { body: 'Is the shop open on Sunday?' } },
 			}),
 		]);
 		expect(sim.requests.find((request) => request.path === '/whatsapp/send')?.body).toEqual({
 			phone_number_id: NUMBER,
-			phone_number: '15550100007',
+			phone_number: seededPhone(7),
 			message: 'Got it: Is the shop open on Sunday?',
 		});
 		await deactivateWorkflow(session, 'bsE2eTrigger');

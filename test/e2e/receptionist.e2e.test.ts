@@ -44,19 +44,19 @@ import {
 } from './n8n';
 import { signedInEditor, withChromium } from './editor';
 import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
+import { CHLOE, NUMBER, seededPhone } from '../harness/params';
 
 /** The example's AI Agent 3.1 is n8n 2.0's: an older n8n cannot activate the workflow (1.123.81: "reading 'execute'"). */
 const AGENT_3 =
 	"the example's AI Agent 3.1 exists from n8n 2.0; on 1.x this file is not run (test/e2e/versions.js): the operations as AI tools are run on 1.123.81 by aiAgent.e2e.test.ts under AI Agent 3 and 2.2, and on n8n before 1.109 no declarative tool node runs";
 const SUPPORTED = versionAtLeast(installedN8nVersion(), '2.0.0');
 
-const NUMBER = '104382179270221';
-const PHONE = '15550100003';
-const STOPPING = '15550100004';
-const HANDED = '15550100005';
-const FAILING = '15550100006';
-const SILENT = '15550100007';
-const SLOW = '15550100008';
+const PHONE = CHLOE;
+const STOPPING = seededPhone(4);
+const HANDED = seededPhone(5);
+const FAILING = seededPhone(6);
+const SILENT = seededPhone(7);
+const SLOW = seededPhone(8);
 const OPENAI_CREDENTIAL = { id: 'OpenAiStandIn002', name: 'OpenAI stand-in' };
 const EXAMPLE = JSON.parse(
 	readFileSync(join(EXAMPLES_DIR, 'ai-receptionist.json'), 'utf8'),

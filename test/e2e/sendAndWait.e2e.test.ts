@@ -39,9 +39,9 @@ import {
 import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, withChromium } from './editor';
+import { AVA, BEN, CHLOE, NUMBER } from '../harness/params';
 
-const NUMBER = '104382179270221';
-const PHONE = '15550100001';
+const PHONE = AVA;
 const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
 const botSailor = (
 	name: string,
@@ -169,8 +169,8 @@ const LIMITED = workflow(
  * agent runs the gated tool only if `data.approved` is true (langchain processHitlResponses.js).
  */
 const HUMAN_REVIEW = sinceN8n('2.6.0', 'n8n generates Human review tools from 2.6');
-const OWNER_PHONE = '15550100002';
-const CUSTOMER_PHONE = '15550100003';
+const OWNER_PHONE = BEN;
+const CUSTOMER_PHONE = CHLOE;
 const CUSTOMER_TEXT = 'Hi, your order A-1001 is confirmed.';
 const OPENAI_CREDENTIAL = { id: 'OpenAiStandIn001', name: 'OpenAI stand-in' };
 const GATED_TOOL = 'Send_WhatsApp_Text';
@@ -451,7 +451,7 @@ test('Free Text: the link opens a form page; sending it finishes the run with da
 
 test('examples/order-approval.json: the owner presses Hold; the customer is told the order is on hold', async () => {
 	const waiting = await run('bsExOrderApproval');
-	const question = textsTo('15550100002').at(-1)!;
+	const question = textsTo(BEN).at(-1)!;
 	expect(question).toContain(
 		'New order A-1001 from Ava: 40 × Celebration cake, 2400 EUR. Confirm it?',
 	);
@@ -473,9 +473,9 @@ test('examples/order-approval.json: the owner presses Hold; the customer is told
 	expect(nodeOutput(finished, 'Ask the Owner')[0]).toMatchObject({
 		data: { approved: false },
 		answer: 'Hold',
-		recipient: { phone_number: '15550100002', name: 'Ben Garcia' },
+		recipient: { phone_number: BEN, name: 'Ben Garcia' },
 	});
-	expect(textsTo('15550100001').at(-1)).toBe(
+	expect(textsTo(AVA).at(-1)).toBe(
 		'Thank you Ava! We are checking your order A-1001 and will be in touch shortly.',
 	);
 });

@@ -36,8 +36,8 @@ import {
 	type N8nInstance,
 	type Server,
 } from './n8n';
+import { NUMBER, seededPhone } from '../harness/params';
 
-const NUMBER = '104382179270221';
 const SECRET = 'e2e-Secret-7f3a';
 const WEBHOOK_ONLY = {
 	id: 'bsE2eWebhookOnly',
@@ -150,16 +150,16 @@ describe('a published workflow with the webhook trigger', () => {
 	test('one execution per customer message; none for the second, the concurrent or a late copy', async () => {
 		const webhooks = sim.state.webhooks;
 		const messages: ConversationMessage[] = [];
-		const write = (text: string, phone = '15550100007') =>
+		const write = (text: string, phone = seededPhone(7)) =>
 			messages.push(addMessage(sim.state, { phone_number_id: NUMBER, phone_number: phone, text }));
 		write('price');
 		webhooks.addFault({ kind: 'twice', times: 1 });
 		write('is the shop open on Sunday?');
 		webhooks.addFault({ kind: 'concurrent', copies: 5, times: 1 });
-		write('five copies at once', '15550100008');
+		write('five copies at once', seededPhone(8));
 		webhooks.addFault({ kind: 'twice', delayMs: 1500, times: 1 });
-		write('again a second and a half later', '15550100009');
-		for (let index = 0; index < 4; index++) write(`order ${index}`, `1555010001${index}`);
+		write('again a second and a half later', seededPhone(9));
+		for (let index = 0; index < 4; index++) write(`order ${index}`, seededPhone(10 + index));
 		await webhooks.idle();
 
 		const posts = webhooks.deliveries;
@@ -178,9 +178,9 @@ describe('a published workflow with the webhook trigger', () => {
 				text: 'price',
 				message_type: 'text',
 				direction: 'incoming',
-				phone_number: '15550100007',
+				phone_number: seededPhone(7),
 				phone_number_id: NUMBER,
-				subscriber_name: sim.state.subscriber(NUMBER, '15550100007')?.first_name,
+				subscriber_name: sim.state.subscriber(NUMBER, seededPhone(7))?.first_name,
 				event_type: 'incomingMessage',
 			}),
 		);
@@ -191,7 +191,7 @@ describe('a published workflow with the webhook trigger', () => {
 	test('a wrong or missing secret is answered 401 and starts nothing; a replayed delivery starts nothing', async () => {
 		const before = (await executionsOf(session, WEBHOOK_ONLY.id)).length;
 		const body = JSON.stringify({
-			chat_id: '15550100020',
+			chat_id: seededPhone(20),
 			user_message: 'hello',
 			wa_message_id: 'wamid.E2E-SECRET-1',
 			whatsapp_bot_id: 11,
@@ -238,7 +238,7 @@ describe('what real deployments post: the outgoing-message webhook and any Conte
 			messages.push(
 				addMessage(sim.state, {
 					phone_number_id: NUMBER,
-					phone_number: '15550100031',
+					phone_number: seededPhone(31),
 					text,
 					sender,
 				}),

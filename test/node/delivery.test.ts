@@ -1,6 +1,7 @@
 import { NodeApiError, WorkflowExpression } from 'n8n-workflow';
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
-import { DELIVERY_DEFAULTS, Limiter } from '../../nodes/BotSailor/shared/delivery';
+import { DELIVERY_DEFAULTS } from '../../nodes/BotSailor/shared/delivery';
+import { Limiter } from '../../nodes/BotSailor/shared/limiter';
 import { connectionVerdict, isRetryableSend, outcomeOf } from '../../nodes/shared/failures';
 import { retryWait } from '../../nodes/shared/retry';
 import { runNode } from '../harness/harness';

@@ -1,84 +1,32 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a test reading and (in record mode) writing files in the repository, not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a test reading files in the repository, not node code */
 /**
  * What a saved workflow gets, per node version: for every resource and operation, the parameters the
  * node shows and their defaults (values equal to a default are not stored in a workflow, so a changed
  * default changes saved workflows). test/node/versions.json records them; this test fails any edit that
  * changes or removes a recorded parameter, and any version, operation or parameter that is not recorded yet.
  * A change must be a new node version (docs/versioning.md). Additions only: `npm run generate`
- * (UPDATE_VERSIONS=1) records a new version, operation or parameter (a new parameter's default is what old
+ * (scripts/versions-record.ts) records a new version, operation or parameter (a new parameter's default is what old
  * workflows get, so it must keep their behaviour) and never rewrites what is already recorded; a deleted or
  * renamed record file fails, it is never written afresh by a plain test run.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NodeHelpers, type INode, type INodeParameters } from 'n8n-workflow';
 import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
 import { describedOperations } from '../reliability/checks';
+import {
+	currentRecord,
+	shownWithDefaults as shownBy,
+	type VersionsRecord as Record,
+} from '../../scripts/versions-record';
 
 const nodeType = new BotSailor();
 const versions = nodeType.description.version as number[];
 const RECORD = join(__dirname, 'versions.json');
-type Record = { [version: string]: { [operation: string]: INodeParameters | null } };
-
-function shownWithDefaults(
-	typeVersion: number,
-	resource: string,
-	operation: string,
-): INodeParameters | null {
-	const node: INode = {
-		id: 'v',
-		name: 'BotSailor',
-		type: 'botSailor',
-		typeVersion,
-		position: [0, 0],
-		parameters: { resource, operation },
-	};
-	return NodeHelpers.getNodeParameters(
-		nodeType.description.properties,
-		node.parameters,
-		true,
-		false,
-		node,
-		nodeType.description,
-	);
-}
-
-/** Every version's shown parameters and defaults, now (JSON-normalised, as the record holds them). */
-function current(): Record {
-	const operations = describedOperations();
-	return Object.fromEntries(
-		versions.map((typeVersion) => [
-			String(typeVersion),
-			Object.fromEntries(
-				operations.map(({ resource, operation }) => [
-					`${resource}.${operation}`,
-					JSON.parse(JSON.stringify(shownWithDefaults(typeVersion, resource, operation))),
-				]),
-			),
-		]),
-	) as Record;
-}
-
-/** UPDATE_VERSIONS=1 (npm run generate): adds what is missing, keeps every recorded entry as it is. */
-function recordAdditions(now: Record): void {
-	const recorded: Record = existsSync(RECORD) ? JSON.parse(readFileSync(RECORD, 'utf8')) : {};
-	for (const [version, operations] of Object.entries(now)) {
-		recorded[version] ??= {};
-		for (const [operation, shown] of Object.entries(operations)) {
-			const entry = recorded[version][operation];
-			if (!(operation in recorded[version]) || entry === null || shown === null)
-				recorded[version][operation] ??= shown;
-			else
-				for (const [name, value] of Object.entries(shown))
-					if (!(name in entry)) entry[name] = value; // a new parameter, recorded with its default
-		}
-	}
-	writeFileSync(RECORD, `${JSON.stringify(recorded, null, '\t')}\n`);
-}
+const shownWithDefaults = (typeVersion: number, resource: string, operation: string) =>
+	shownBy(nodeType, typeVersion, resource, operation);
 
 describe('node versions', () => {
-	const now = current();
-	if (process.env.UPDATE_VERSIONS === '1') recordAdditions(now);
+	const now = currentRecord(nodeType);
 
 	it('has the versions docs/versioning.md lists, the newest as default', () => {
 		expect(versions).toEqual([1, 1.1]);

@@ -53,9 +53,9 @@ import {
 	waitForExecutions,
 	waitForProductionWebhook,
 } from '../webhookTrigger/realN8n';
+import { AVA, BEN, CHLOE, NUMBER } from '../harness/params';
 
 const WORK = required('QUEUE_WORK');
-const NUMBER = '104382179270221';
 const SENDS = Number(process.env.QUEUE_SENDS ?? 2000);
 const PLATFORM_CAP = 10;
 /** (d) the platform's round trip: a send waits on WhatsApp before the platform answers (bench row 10). */
@@ -461,19 +461,19 @@ async function main(): Promise<void> {
 			]);
 			expect(
 				sim.requests.find((request) => request.path === '/whatsapp/send/template')?.body,
-			).toEqual(expect.objectContaining({ phone_number: '15550100001', template_id: '900000' }));
-			expect(sim.state.subscriber(NUMBER, '15550100001')?.label_ids).toContain(32);
+			).toEqual(expect.objectContaining({ phone_number: AVA, template_id: '900000' }));
+			expect(sim.state.subscriber(NUMBER, AVA)?.label_ids).toContain(32);
 		},
 		bsExKeywords: (run) => {
 			// Ava's and Chloe's price questions (the 24-hour window is not enforced here: both get the buttons).
 			expect(nodeOutput(run, 'Send Size Buttons')).toEqual([
-				expect.objectContaining({ success: true, phone_number: '15550100001' }),
-				expect.objectContaining({ success: true, phone_number: '15550100003' }),
+				expect.objectContaining({ success: true, phone_number: AVA }),
+				expect.objectContaining({ success: true, phone_number: CHLOE }),
 			]);
 			expect(nodeOutput(run, 'Open CRM Deal')).toEqual([
 				expect.objectContaining({ success: true }),
 			]);
-			expect(sim.state.subscriber(NUMBER, '15550100002')?.custom_fields).toEqual(
+			expect(sim.state.subscriber(NUMBER, BEN)?.custom_fields).toEqual(
 				expect.objectContaining({ city: 'Paris' }),
 			);
 		},
@@ -489,7 +489,7 @@ async function main(): Promise<void> {
 			);
 			expect(sim.requests.find((request) => request.path === '/whatsapp/send/file')?.body).toEqual(
 				expect.objectContaining({
-					phone_number: '15550100001',
+					phone_number: AVA,
 					media_type: 'document',
 					media_name: 'menu.txt',
 				}),
@@ -504,7 +504,7 @@ async function main(): Promise<void> {
 			).toBe('Approved');
 			expect(sim.requests.find((request) => request.path === '/whatsapp/send')?.body).toEqual({
 				phone_number_id: NUMBER,
-				phone_number: '15550100001',
+				phone_number: AVA,
 				message: 'Thank you Ava! Your order ORD-1001 (13.5 USD) is confirmed.',
 			});
 		},
@@ -527,12 +527,12 @@ async function main(): Promise<void> {
 			]);
 			expect(nodeOutput(run, 'Describe the File')).toEqual([
 				expect.objectContaining({
-					phone_number: '15550100001',
+					phone_number: AVA,
 					file_name: 'voice-note.ogg',
 					file_size: '23.4 KB',
 				}),
 				expect.objectContaining({
-					phone_number: '15550100002',
+					phone_number: BEN,
 					file_name: 'cake-photo.jpg',
 					file_size: '46.9 KB',
 				}),
@@ -550,7 +550,7 @@ async function main(): Promise<void> {
 			).toEqual([
 				{
 					phone_number_id: NUMBER,
-					phone_number: '15550100001',
+					phone_number: AVA,
 					message: 'Hi Ava, your cake is ready for pickup at Sunrise Bakery.',
 				},
 			]);
@@ -577,7 +577,7 @@ async function main(): Promise<void> {
 						{
 							name: 'Send_WhatsApp_Text',
 							arguments: {
-								phone_number: '15550100001',
+								phone_number: AVA,
 								message: 'Hi Ava, your cake is ready for pickup at Sunrise Bakery.',
 							},
 						},

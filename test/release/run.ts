@@ -33,6 +33,7 @@ import {
 	triggerWorkflow,
 	waitForProductionWebhook,
 } from '../webhookTrigger/realN8n';
+import { AVA, NUMBER } from '../harness/params';
 
 const WORK = process.env.RELEASE_WORK ?? '';
 const PREVIOUS = process.env.RELEASE_PREVIOUS_VERSION ?? '';
@@ -43,7 +44,6 @@ const PREVIOUS_STORES_MEMORY = process.env.RELEASE_PREVIOUS_STORES_MEMORY !== 'f
 /** The phases in which the previous release's Webhook Trigger started messages (before the new code took over). */
 const PREVIOUS_CODE_PHASES = ['before the update', 'during the update'];
 const NEXT = process.env.RELEASE_NEXT_VERSION ?? '';
-const NUMBER = '104382179270221';
 const SECRET = 'release-Secret-4b1c';
 const TRIGGERS = {
 	id: 'bsReleaseTriggers',
@@ -230,7 +230,7 @@ async function runSendTemplate(): Promise<Record<string, unknown>> {
 		response = await fetch(`${n8n.url}/webhook/${SEND_PATH}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ phone_number: '15550100001', first_name: 'Ava' }),
+			body: JSON.stringify({ phone_number: AVA, first_name: 'Ava' }),
 		});
 		if (response.status !== 404 || Date.now() > deadline) break;
 		await response.body?.cancel();

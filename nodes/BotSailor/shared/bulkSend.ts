@@ -27,13 +27,8 @@ import { decodeJsonFields } from '../../shared/jsonStrings';
 import { sendRequest } from '../../shared/transport';
 import { requestDefaults, requestTemplate, type RequestOptionsParameter } from './requestOptions';
 import { asNodeError, errorItem, withRecipient } from './itemOutput';
-import {
-	performSend,
-	prepareSend,
-	type PreparedSend,
-	type SendDefinition,
-	type SendItem,
-} from './sendDefinition';
+import { performSend, prepareSend, type PreparedSend, type SendDefinition } from './sendDefinition';
+import type { SendItem } from './sendItem';
 import { sendRecordOf } from './sendRecord';
 
 /**

@@ -12,7 +12,8 @@ import { deliver, RateLimitBudget } from './delivery';
 import { waitForDelivery } from './deliveryWait';
 import { answersAsTool, asNodeError, errorItem, withRecipient } from './itemOutput';
 import { unwrap } from './output';
-import { performSend, prepareSend, sendItemOf, type SendDefinition } from './sendDefinition';
+import { performSend, prepareSend, type SendDefinition } from './sendDefinition';
+import { sendItemOf } from './sendItem';
 import { sendRecordOf } from './sendRecord';
 
 /**

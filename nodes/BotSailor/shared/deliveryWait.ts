@@ -9,7 +9,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { sendsInFlight } from '../../shared/credential';
 import { refuse } from '../../shared/inputs';
 import { errorMessage, text } from '../../shared/values';
-import { limiterFor, type Limiter } from './delivery';
+import { limiterFor, type Limiter } from './limiter';
 import { FINAL_STATUSES, statusOf, statusRequest, type StatusReading } from './messageStatus';
 import type { RecordContext } from './sendRecord';
 
@@ -42,7 +42,7 @@ const TICK_MS = 250;
 /** The longest Max Wait (seconds). */
 export const MAX_WAIT_SECONDS = 3_600;
 
-/** What the wait reads of an item: sendDefinition.ts's SendItem (not imported: sendDefinition.ts checks the settings). */
+/** What the wait reads of an item: sendItem.ts's SendItem (a part of it, so that a driver can hand over less). */
 export interface SendItem {
 	getNode(): INode;
 	getItemIndex(): number;

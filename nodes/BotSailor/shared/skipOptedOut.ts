@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { refuse } from '../../shared/inputs';
 import { DEFAULT_OPT_OUT_LABEL } from './optOut';
-import type { SendItem } from './sendDefinition';
+import type { SendItem } from './sendItem';
 
 /**
  * "Skip Opted-Out Subscribers" on the sends and the broadcast: subscribers carrying the opt-out label (Subscriber →

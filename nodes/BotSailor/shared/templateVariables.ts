@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { refuse } from '../../shared/inputs';
-import type { SendItem } from './sendDefinition';
+import type { SendItem } from './sendItem';
 
 /** A template variable's field name: `templateVariable-{LABEL}-{POSITION}`. */
 export const TEMPLATE_VARIABLE = /^templateVariable-(.+)-(\d+)$/;

@@ -18,7 +18,7 @@ import {
 	SIZE_LIMITS,
 	type MediaKind,
 } from '../../shared/mediaTypes';
-import { sendItemOf, type SendItem } from './sendDefinition';
+import { sendItemOf, type SendItem } from './sendItem';
 import { errorMessage, requestBody } from '../../shared/values';
 
 /** What the platform returns for an uploaded file (spec: "Uploaded media"). */

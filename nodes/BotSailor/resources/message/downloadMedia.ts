@@ -16,7 +16,7 @@ import { innerMessage } from '../../../shared/messageContent';
 import { inputs } from '../../../shared/inputs';
 import { decodeJsonFields, jsonFromText } from '../../../shared/jsonStrings';
 import { FORM_CONTENT_TYPE, sendRequest, usesEarlierForm } from '../../../shared/transport';
-import { limiterFor } from '../../shared/delivery';
+import { limiterFor } from '../../shared/limiter';
 import { asNodeError, errorItem } from '../../shared/itemOutput';
 import { downloadMedia, findMedia, MEDIA_MESSAGE_TYPES } from '../../../shared/media';
 import { isRecord, text } from '../../../shared/values';

@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, sendsInFlight } from '../../../shared/credential';
 import { refuse } from '../../../shared/inputs';
 import { sendRequest } from '../../../shared/transport';
-import { limiterFor } from '../../shared/delivery';
+import { limiterFor } from '../../shared/limiter';
 import { asNodeError } from '../../shared/itemOutput';
 import { MESSAGE_STATUS_URL, messageIdsOf, statusOf } from '../../shared/messageStatus';
 import type { OperationDescription } from '../resource';

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
-import type { SendItem } from '../../shared/sendDefinition';
+import type { SendItem } from '../../shared/sendItem';
 import type { WindowChoice } from '../../shared/windowSend';
 import { templateVariables } from '../../shared/templateVariables';
 import { templateChoiceFields } from './sendTemplate';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
 import { templateVariables } from '../templateVariables';
-import type { SendItem } from '../sendDefinition';
+import type { SendItem } from '../sendItem';
 
 /**
  * Send and Wait's "Send As: Template": an approved template carries the question outside the 24-hour
