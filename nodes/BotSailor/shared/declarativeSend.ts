@@ -5,9 +5,9 @@ import type {
 	INodeExecutionData,
 	INodePropertyRouting,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 import { rateLimitBudgetMs, sendsInFlight } from '../../shared/credential';
 import { requestOnce } from '../../shared/transport';
+import { atMostOnce } from './atMostOnce';
 import { deliver, RateLimitBudget } from './delivery';
 import { waitForDelivery } from './deliveryWait';
 import { answersAsTool, asNodeError, errorItem, withRecipient } from './itemOutput';
@@ -31,9 +31,7 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 		try {
 			const prepared = await prepareSend(definition, item);
 			// What an earlier attempt of this node run (Retry On Fail) did with the item is output again, not sent again.
-			const record = sendRecordOf(this);
-			const earlier = record.get(itemIndex, prepared.fingerprint);
-			if (earlier && 'unknown' in earlier) throw earlier.unknown;
+			const once = atMostOnce(sendRecordOf(this), itemIndex, prepared.fingerprint);
 			// Wait for Delivery (deliveryWait.ts) only reads the status: also for an earlier attempt's send, never sending again.
 			const delivered = async (records: IDataObject[]) =>
 				await waitForDelivery(
@@ -42,8 +40,8 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 					records,
 					() => this.getExecutionCancelSignal()?.aborted === true,
 				);
-			if (earlier)
-				return (await delivered(earlier.records)).map((json) => ({
+			if ('records' in once)
+				return (await delivered(once.records)).map((json) => ({
 					json,
 					pairedItem: { item: itemIndex },
 				}));
@@ -70,16 +68,9 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 				);
 				return items.map((entry) => withRecipient(entry.json, fields));
 			};
-			let records: IDataObject[];
-			try {
-				records = await performSend(definition, item, prepared, deliverTo);
-			} catch (error) {
-				if (error instanceof NodeApiError && error.context?.outcome === 'unknown')
-					record.save(itemIndex, { fingerprint: prepared.fingerprint, unknown: error });
-				throw asNodeError(this.getNode(), error, itemIndex);
-			}
-			record.save(itemIndex, { fingerprint: prepared.fingerprint, records });
-			records = await delivered(records);
+			const records = await delivered(
+				await once.send(async () => await performSend(definition, item, prepared, deliverTo)),
+			);
 			return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 		} catch (error) {
 			const failure = asNodeError(this.getNode(), error, itemIndex);
