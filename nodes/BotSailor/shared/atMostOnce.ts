@@ -26,16 +26,17 @@ export function atMostOnce(
 	if (earlier) return { records: earlier.records };
 	return {
 		async send(perform) {
-			let records: IDataObject[];
-			try {
-				records = await perform();
-			} catch (error) {
-				if (error instanceof NodeApiError && error.context?.outcome === 'unknown')
-					record.save(itemIndex, { fingerprint, unknown: error });
-				throw error;
-			}
-			record.save(itemIndex, { fingerprint, records });
-			return records;
+			return await perform().then(
+				(records) => {
+					record.save(itemIndex, { fingerprint, records });
+					return records;
+				},
+				async (error: unknown) => {
+					if (error instanceof NodeApiError && error.context?.outcome === 'unknown')
+						record.save(itemIndex, { fingerprint, unknown: error });
+					return await Promise.reject(error);
+				},
+			);
 		},
 	};
 }
