@@ -7,7 +7,6 @@ import { FORM_CONTENT_TYPE } from '../shared/transport';
 import { RESOURCES } from './resources';
 import { SENDS } from './resources/sends';
 import { bulkSends } from './shared/bulkSend';
-import { operationRequest } from './shared/operationRequest';
 import { sendAndWaitWebhook, sendAndWaitWebhooks, withSendAndWait } from './shared/sendAndWait';
 
 export class BotSailor implements INodeType {
@@ -45,8 +44,6 @@ export class BotSailor implements INodeType {
 		credentials: [{ name: 'botSailorApi', required: true, testedBy: 'botSailorApiTest' }],
 		// Message → Send and Wait for Response: the answer links of a waiting execution (shared/sendAndWait/).
 		webhooks: sendAndWaitWebhooks,
-		// Every operation's request goes through operationRequest (lists and sends replace it with their own).
-		requestOperations: { pagination: operationRequest },
 		// No baseURL here: the credential's authenticate sets it from the Base URL (normalised). An
 		// expression would be evaluated twice per item by RoutingNode, and expressions are its main cost.
 		requestDefaults: {
@@ -87,7 +84,6 @@ export class BotSailor implements INodeType {
 					{ name: 'User', value: 'user' },
 				],
 				default: 'message',
-				routing: { send: { paginate: true } },
 			},
 			...RESOURCES.flatMap((resource) => resource.properties),
 		],

@@ -16,12 +16,11 @@ import { performSend, prepareSend, sendItemOf, type SendDefinition } from './sen
 import { sendRecordOf } from './sendRecord';
 
 /**
- * The declarative routing of a send. RoutingNode calls an operation's `pagination` function in
- * place of its request, so the send runs there: the definition's fields replace the body the
- * parameters built, and the request goes out under the delivery policy. Bad input and API failures
- * end as in the bulk path (under Continue On Fail, the same error item).
+ * A send in n8n's declarative engine, once per item in place of the request (resources/resource.ts says why):
+ * the definition's fields replace the body the parameters built, and the request goes out under the delivery
+ * policy. Bad input and API failures end as in the bulk path (under Continue On Fail, the same error item).
  */
-export function sendRouting(definition: SendDefinition): INodePropertyRouting {
+export function sendOnce(definition: SendDefinition) {
 	async function send(
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -78,9 +77,13 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 			return [errorItem(failure, itemIndex)];
 		}
 	}
+	return send;
+}
+
+/** The request of a send as the declarative engine builds it: the endpoint, and the confirmation as the answer. */
+export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 	return {
 		request: { url: definition.url },
-		operations: { pagination: send },
 		output: { postReceive: [unwrap('confirmation')] },
 	};
 }

@@ -4,6 +4,7 @@ import type { OperationDescription } from '../resource';
 
 export const connect: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Connect a WhatsApp business account to a platform user.',
 	option: {
 		name: 'Connect',
 		value: 'connect',

@@ -15,6 +15,7 @@ import { variationArrays } from './variations';
 
 export const create: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Create an addon.',
 	option: {
 		name: 'Create',
 		value: 'create',

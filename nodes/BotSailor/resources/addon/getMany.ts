@@ -4,6 +4,7 @@ import type { OperationDescription } from '../resource';
 
 export const getMany: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'List the addons with their prices.',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

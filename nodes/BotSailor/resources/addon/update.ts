@@ -30,6 +30,7 @@ function updateBody() {
 
 export const update: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Change an addon.',
 	option: {
 		name: 'Update',
 		value: 'update',

@@ -6,6 +6,7 @@ import { addonRef } from '../shared/userGroupSchemas';
 
 export const create: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Assign an addon to a platform user.',
 	option: {
 		name: 'Create',
 		value: 'create',

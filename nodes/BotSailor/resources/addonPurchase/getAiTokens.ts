@@ -13,6 +13,7 @@ const walletOnly = ({ used, available, credit_limit }: IDataObject): IDataObject
 
 export const getAiTokens: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Read the AI tokens of an assigned addon.',
 	option: {
 		name: 'Get AI Tokens',
 		value: 'getAiTokens',

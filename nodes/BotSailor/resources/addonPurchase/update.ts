@@ -8,6 +8,7 @@ import { purchase, purchaseId } from './fields';
 
 export const update: OperationDescription = {
 	kind: 'write',
+	toolDescription: "Change an assigned addon's expiry, status or variation.",
 	option: {
 		name: 'Update',
 		value: 'update',

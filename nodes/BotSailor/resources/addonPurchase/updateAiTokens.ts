@@ -5,6 +5,7 @@ import { buyer, buyerCheck, purchase, purchaseId } from './fields';
 
 export const updateAiTokens: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Set the AI tokens of an assigned addon.',
 	option: {
 		name: 'Update AI Tokens',
 		value: 'updateAiTokens',

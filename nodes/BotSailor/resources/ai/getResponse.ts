@@ -12,6 +12,7 @@ const promptData = inputs.json
 
 export const getResponse: OperationDescription = {
 	kind: 'write',
+	toolDescription: "Ask the platform's own AI feature for a response.",
 	option: {
 		name: 'Get Response',
 		value: 'getResponse',

@@ -4,6 +4,7 @@ import type { OperationDescription } from '../resource';
 
 export const getMany: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'List the product catalogs connected to the account.',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

@@ -4,6 +4,7 @@ import type { OperationDescription } from '../resource';
 
 export const sync: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Sync the products of a catalog from Meta.',
 	option: {
 		name: 'Sync',
 		value: 'sync',

@@ -6,6 +6,7 @@ const STATUSES = ['Approved', 'Completed', 'Shipped', 'Delivered', 'Refunded'] a
 
 export const updateStatus: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Change the status of a catalog order.',
 	option: {
 		name: 'Update Status',
 		value: 'updateStatus',

@@ -6,6 +6,8 @@ import { subscriberLocator } from '../shared/subscriber';
 
 export const get: OperationDescription = {
 	kind: 'read',
+	toolDescription:
+		'Get the CRM deal of a WhatsApp subscriber (stage, value); has_deal is false when they have none.',
 	option: {
 		name: 'Get',
 		value: 'get',

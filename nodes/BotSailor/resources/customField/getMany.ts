@@ -3,6 +3,7 @@ import type { OperationDescription } from '../resource';
 
 export const getMany: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'List the custom fields subscribers can have, with their IDs.',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

@@ -5,6 +5,7 @@ import { earlierFormNumber, labelForm } from './earlierForm';
 
 export const create: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Create a label (tag) for subscribers.',
 	earlierUrl: '/whatsapp/label/create',
 	option: {
 		name: 'Create',

@@ -4,6 +4,7 @@ import { earlierFormNumber, labelForm } from './earlierForm';
 
 export const getMany: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'List the labels (tags) of the WhatsApp number, with their IDs.',
 	earlierUrl: '/whatsapp/label/list',
 	option: {
 		name: 'Get Many',

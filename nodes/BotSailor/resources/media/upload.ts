@@ -5,6 +5,7 @@ import type { OperationDescription } from '../resource';
 
 export const upload: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Upload a file to the platform and get a media ID to send it with later.',
 	option: {
 		name: 'Upload',
 		value: 'upload',

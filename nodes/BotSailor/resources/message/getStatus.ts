@@ -4,6 +4,8 @@ import type { OperationDescription } from '../resource';
 
 export const getStatus: OperationDescription = {
 	kind: 'read',
+	toolDescription:
+		'Get the delivery status (sent, delivered, read, failed) of a message sent earlier, by its WhatsApp message ID (wamid…).',
 	option: {
 		name: 'Get Status',
 		value: 'getStatus',

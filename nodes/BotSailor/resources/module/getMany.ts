@@ -3,6 +3,7 @@ import type { OperationDescription } from '../resource';
 
 export const getMany: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'List the platform modules (features that packages limit).',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

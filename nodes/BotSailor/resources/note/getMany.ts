@@ -6,6 +6,8 @@ import { subscriberLocator } from '../shared/subscriber';
 
 export const getMany: OperationDescription = {
 	kind: 'read',
+	toolDescription:
+		'Read the internal notes the team kept on a WhatsApp subscriber (who wrote them, when): context the conversation does not show.',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

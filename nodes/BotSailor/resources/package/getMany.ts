@@ -5,6 +5,7 @@ import type { OperationDescription } from '../resource';
 
 export const getMany: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'List the subscription packages.',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

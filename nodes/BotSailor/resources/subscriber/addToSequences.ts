@@ -6,6 +6,8 @@ import { idList } from './fields';
 
 export const addToSequences: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		'Add a WhatsApp subscriber to sequence campaigns: scheduled follow-up messages the platform will send them over the next days. Use it only when the subscriber agreed to receive them.',
 	option: {
 		name: 'Add to Sequences',
 		value: 'addToSequences',

@@ -6,6 +6,8 @@ import { teamMemberLocator } from './fields';
 
 export const assignToTeamMember: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		"Assign a subscriber's conversation to a human team member (agent) of the account, by the member's ID. To hand a customer over with a reason and the conversation reopened, Hand Over to a Person does all of it.",
 	option: {
 		name: 'Assign to Team Member',
 		value: 'assignToTeamMember',

@@ -5,6 +5,8 @@ import { subscriberPhoneNumber, whatsAppNumber } from '../common';
 
 export const create: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		'Create a WhatsApp subscriber (contact) with a phone number and a name. Sends nothing to them.',
 	option: {
 		name: 'Create',
 		value: 'create',

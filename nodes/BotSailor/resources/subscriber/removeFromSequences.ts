@@ -6,6 +6,8 @@ import { idList } from './fields';
 
 export const removeFromSequences: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		'Remove a WhatsApp subscriber from sequence campaigns, so the scheduled follow-ups stop. For a subscriber who wants no messages at all, use Opt Out instead.',
 	option: {
 		name: 'Remove From Sequences',
 		value: 'removeFromSequences',

@@ -6,6 +6,8 @@ import { idList } from './fields';
 
 export const removeLabels: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		'Remove labels (tags) from a WhatsApp subscriber. The labels are set in this tool. Sends nothing to them.',
 	option: {
 		name: 'Remove Labels',
 		value: 'removeLabels',

@@ -4,6 +4,8 @@ import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 
 export const resetInputFlow: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		'Reset the input flow (questions the bot is waiting to have answered) of a subscriber.',
 	option: {
 		name: 'Reset Input Flow',
 		value: 'resetInputFlow',

@@ -14,6 +14,8 @@ const CONVERSATION_ACTIONS = [
 
 export const setConversationStatus: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		"Change the status of a subscriber's conversation in the team inbox: resolved when the request is settled, reopen to put it back in the open inbox, archived, blocked (no more messages from them) or unarchived/unblocked. Sends nothing to them.",
 	option: {
 		name: 'Set Conversation Status',
 		value: 'setConversationStatus',

@@ -6,6 +6,8 @@ import { idList } from './fields';
 
 export const update: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		"Change a WhatsApp subscriber's first name, last name or gender, for example after they tell you their name. Sends nothing to them.",
 	option: {
 		name: 'Update',
 		value: 'update',

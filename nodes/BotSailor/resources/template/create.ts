@@ -427,6 +427,7 @@ export async function buildTemplateBody(
 
 export const create: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Create a message template and submit it to WhatsApp for approval.',
 	option: {
 		name: 'Create',
 		value: 'create',

@@ -7,6 +7,7 @@ import { JSON_HEADERS } from './create';
 
 export const getStatus: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'Get the approval status of a message template.',
 	option: {
 		name: 'Get Status',
 		value: 'getStatus',

@@ -5,6 +5,7 @@ import { email, packageAndExpiry, text } from './fields';
 
 export const create: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Create a platform user (reseller client account) with a package.',
 	option: {
 		name: 'Create',
 		value: 'create',

@@ -5,6 +5,7 @@ import { email, packageAndExpiry } from './fields';
 
 export const createWithLoginLink: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Create a platform user and get a one-time login link.',
 	option: {
 		name: 'Create With Login Link',
 		value: 'createWithLoginLink',

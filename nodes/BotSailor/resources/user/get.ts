@@ -6,6 +6,7 @@ import { userRef } from '../shared/userGroupSchemas';
 
 export const get: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'Get one platform user (reseller client) by ID or email.',
 	option: {
 		name: 'Get',
 		value: 'get',

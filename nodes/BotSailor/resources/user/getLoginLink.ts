@@ -9,6 +9,7 @@ const optionalText = z.string().trim().optional();
 
 export const getLoginLink: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Get a one-time login link for a platform user.',
 	option: {
 		name: 'Get Login Link',
 		value: 'getLoginLink',

@@ -3,6 +3,8 @@ import type { OperationDescription } from '../resource';
 
 export const getMe: OperationDescription = {
 	kind: 'read',
+	toolDescription:
+		'Get the BotSailor account that owns the API token, with its WhatsApp numbers (phone_number_id) and limits.',
 	option: {
 		name: 'Get Me',
 		value: 'getMe',

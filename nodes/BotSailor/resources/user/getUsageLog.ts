@@ -3,6 +3,7 @@ import type { OperationDescription } from '../resource';
 
 export const getUsageLog: OperationDescription = {
 	kind: 'read',
+	toolDescription: "Get this month's usage and limits of the account.",
 	option: {
 		name: 'Get Usage Log',
 		value: 'getUsageLog',

@@ -5,6 +5,7 @@ import { userLocator } from '../shared/userGroupLocators';
 
 export const logOut: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Sign a platform user out.',
 	option: {
 		name: 'Log Out',
 		value: 'logOut',

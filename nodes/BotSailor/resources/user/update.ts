@@ -9,6 +9,7 @@ const optionalText = z.string().trim().optional();
 
 export const update: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Change a platform user: details, package, expiry or status.',
 	option: {
 		name: 'Update',
 		value: 'update',
