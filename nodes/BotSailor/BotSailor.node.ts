@@ -7,7 +7,8 @@ import { FORM_CONTENT_TYPE } from '../shared/transport';
 import { RESOURCES } from './resources';
 import { SENDS } from './resources/sends';
 import { bulkSends } from './shared/bulkSend';
-import { sendAndWaitWebhook, sendAndWaitWebhooks, withSendAndWait } from './shared/sendAndWait';
+import { sendAndWaitWebhooks, withSendAndWait } from './shared/sendAndWait';
+import { sendAndWaitWebhookOf } from './shared/sendAndWait/webhookGate';
 
 export class BotSailor implements INodeType {
 	description: INodeTypeDescription = {
@@ -100,14 +101,8 @@ export class BotSailor implements INodeType {
 	// was delivered); n8n's declarative engine, used by some AI Agent tool paths, runs the same definitions.
 	customOperations = withSendAndWait(bulkSends([...SENDS]));
 
-	/**
-	 * The answers to Send and Wait (shared/sendAndWait/webhook.ts). Exposed only when n8n can use it safely:
-	 * n8n treats a node with `webhook` and without `execute` as a trigger, so it would leave `$json` empty in
-	 * every routing operation and drop the declarative Options (batching, timeout, proxy). n8n ≥ 1.109 gives
-	 * this node an `execute` when it runs it; older n8n only while it answers a waiting webhook (runWebhook).
-	 */
+	/** The answers to Send and Wait, where n8n can use them safely (shared/sendAndWait/webhookGate.ts says when). */
 	get webhook(): INodeType['webhook'] {
-		if (typeof (this as INodeType).execute === 'function') return sendAndWaitWebhook;
-		return /\brunWebhook\b/.test(new Error().stack ?? '') ? sendAndWaitWebhook : undefined;
+		return sendAndWaitWebhookOf(this);
 	}
 }
