@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads the installed n8n's code from plain Node.js, not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- reads the installed n8n's code from plain Node.js, not node code */
 /**
  * The code paths of the installed n8n (N8N_VERSION, provisioned: this file fails when it cannot be) that decide how
  * the action node exposes its Send and Wait webhook (nodes/BotSailor/shared/sendAndWait/webhookGate.ts). When n8n
