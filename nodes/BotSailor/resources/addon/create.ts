@@ -13,7 +13,7 @@ import {
 } from './fields';
 import { variationArrays } from './variations';
 
-export const create: OperationDescription = {
+export const createOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription: 'Create an addon.',
 	option: {

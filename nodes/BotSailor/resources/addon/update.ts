@@ -28,7 +28,7 @@ function updateBody() {
 	});
 }
 
-export const update: OperationDescription = {
+export const updateOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription: 'Change an addon.',
 	option: {

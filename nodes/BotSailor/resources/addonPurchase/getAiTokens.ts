@@ -11,7 +11,7 @@ const walletOnly = ({ used, available, credit_limit }: IDataObject): IDataObject
 	credit_limit,
 });
 
-export const getAiTokens: OperationDescription = {
+export const getAiTokensOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription: 'Read the AI tokens of an assigned addon.',
 	option: {

@@ -2,7 +2,7 @@ import { unwrap } from '../../shared/output';
 import { decodeJsonOption } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription: 'List the product catalogs connected to the account.',
 	option: {

@@ -19,7 +19,7 @@ async function firstRecords(
 	return limit === undefined ? items : items.slice(0, limit);
 }
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
 	execute: firstRecords,
 	toolDescription: 'List the orders placed from the WhatsApp catalogs.',

@@ -43,7 +43,7 @@ async function getManyMessages(
 	}));
 }
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
 	execute: getManyMessages,
 	toolDescription:

@@ -2,7 +2,7 @@ import { inputs, subscriberKeys, validateBody, z } from '../../../shared/inputs'
 import type { OperationDescription } from '../resource';
 import { returnAllAndLimit, whatsAppNumber } from '../common';
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
 	list: { maxPageSize: 100, unpaginatedInEarlierForm: true },
 	toolDescription:

@@ -34,7 +34,7 @@ async function readWindow(
 	];
 }
 
-export const getWindowStatus: OperationDescription = {
+export const getWindowStatusOperation: OperationDescription = {
 	kind: 'read',
 	execute: readWindow,
 	toolDescription:

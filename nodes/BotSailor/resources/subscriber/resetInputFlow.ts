@@ -2,7 +2,7 @@ import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 
-export const resetInputFlow: OperationDescription = {
+export const resetInputFlowOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription:
 		'Reset the input flow (questions the bot is waiting to have answered) of a subscriber.',

@@ -55,7 +55,7 @@ export async function customFieldsBody(
 	};
 }
 
-export const setCustomFields: OperationDescription = {
+export const setCustomFieldsOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription:
 		'Save values in custom fields of a WhatsApp subscriber (for example a city or an order number they gave). Sends nothing to them.',

@@ -3,7 +3,7 @@ import { unwrap } from '../../shared/output';
 import { decodeJsonOption, returnAllAndLimit } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
 	list: { maxPageSize: 100 },
 	toolDescription: 'List the payments for packages and addons.',

@@ -3,7 +3,7 @@ import { unwrap } from '../../shared/output';
 import { returnAllAndLimit } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
 	list: { maxPageSize: 1000, unpaginatedInEarlierForm: true },
 	toolDescription: 'List the platform users (reseller clients).',

@@ -1,7 +1,7 @@
 import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 
-export const getUsageLog: OperationDescription = {
+export const getUsageLogOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription: "Get this month's usage and limits of the account.",
 	option: {
