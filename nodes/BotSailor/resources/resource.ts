@@ -2,6 +2,7 @@ import type {
 	DeclarativeRestApiSettings,
 	IExecutePaginationFunctions,
 	INodeExecutionData,
+	INodeListSearchResult,
 	INodeProperties,
 	INodePropertyOptions,
 	INodePropertyRouting,
@@ -89,6 +90,17 @@ function routingOf(operation: OperationDescription): INodePropertyRouting {
 		send: { ...routing.send, paginate: true },
 		operations: { ...routing.operations, pagination: run },
 	};
+}
+
+/**
+ * A list search's answer with the token of its next page (methods/listSearch/), so that n8n's paging words stay in
+ * this one file: the per-item hook above and this token.
+ */
+export function withNextPage(
+	answer: INodeListSearchResult,
+	nextPage: string | undefined,
+): INodeListSearchResult {
+	return { ...answer, paginationToken: nextPage };
 }
 
 /** A field shown for one operation: its own displayOptions with the resource and operation added. */
