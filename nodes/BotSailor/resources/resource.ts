@@ -10,11 +10,11 @@ import type {
 import { sendOnce, sendRouting } from '../shared/declarativeSend';
 import { operationRequest } from '../shared/operationRequest';
 import { paginate, type PageWalk } from '../shared/pagination';
+import type { SendDefinition } from '../shared/sendDefinition';
+import { toolDescriptionField } from './toolDescriptionField';
 
 // For an operation's own code that reads a list: how many records the user asked for.
 export { requestedLimit } from '../shared/pagination';
-import type { SendDefinition } from '../shared/sendDefinition';
-import { toolDescriptionField } from './toolDescriptionField';
 
 /** An operation's own code, run by n8n's declarative engine once per item in place of the request (see `routingOf`). */
 export type ItemRun = (
