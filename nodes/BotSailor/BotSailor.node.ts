@@ -7,8 +7,8 @@ import { FORM_CONTENT_TYPE } from '../shared/transport';
 import { RESOURCES } from './resources';
 import { SENDS } from './resources/sends';
 import { bulkSends } from './shared/bulkSend';
-import { operationRequest } from './shared/operationRequest';
-import { sendAndWaitWebhook, sendAndWaitWebhooks, withSendAndWait } from './shared/sendAndWait';
+import { sendAndWaitWebhooks, withSendAndWait } from './shared/sendAndWait';
+import { sendAndWaitWebhookOf } from './shared/sendAndWait/webhookGate';
 
 export class BotSailor implements INodeType {
 	description: INodeTypeDescription = {
@@ -45,8 +45,6 @@ export class BotSailor implements INodeType {
 		credentials: [{ name: 'botSailorApi', required: true, testedBy: 'botSailorApiTest' }],
 		// Message → Send and Wait for Response: the answer links of a waiting execution (shared/sendAndWait/).
 		webhooks: sendAndWaitWebhooks,
-		// Every operation's request goes through operationRequest (lists and sends replace it with their own).
-		requestOperations: { pagination: operationRequest },
 		// No baseURL here: the credential's authenticate sets it from the Base URL (normalised). An
 		// expression would be evaluated twice per item by RoutingNode, and expressions are its main cost.
 		requestDefaults: {
@@ -87,7 +85,6 @@ export class BotSailor implements INodeType {
 					{ name: 'User', value: 'user' },
 				],
 				default: 'message',
-				routing: { send: { paginate: true } },
 			},
 			...RESOURCES.flatMap((resource) => resource.properties),
 		],
@@ -104,14 +101,8 @@ export class BotSailor implements INodeType {
 	// was delivered); n8n's declarative engine, used by some AI Agent tool paths, runs the same definitions.
 	customOperations = withSendAndWait(bulkSends([...SENDS]));
 
-	/**
-	 * The answers to Send and Wait (shared/sendAndWait/webhook.ts). Exposed only when n8n can use it safely:
-	 * n8n treats a node with `webhook` and without `execute` as a trigger, so it would leave `$json` empty in
-	 * every routing operation and drop the declarative Options (batching, timeout, proxy). n8n ≥ 1.109 gives
-	 * this node an `execute` when it runs it; older n8n only while it answers a waiting webhook (runWebhook).
-	 */
+	/** The answers to Send and Wait, where n8n can use them safely (shared/sendAndWait/webhookGate.ts says when). */
 	get webhook(): INodeType['webhook'] {
-		if (typeof (this as INodeType).execute === 'function') return sendAndWaitWebhook;
-		return /\brunWebhook\b/.test(new Error().stack ?? '') ? sendAndWaitWebhook : undefined;
+		return sendAndWaitWebhookOf(this);
 	}
 }

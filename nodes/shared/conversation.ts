@@ -57,7 +57,7 @@ export function conversationSource(
 export interface ConversationSource {
 	node: INode;
 	chatId: string;
-	/** The earlier API form: no pagination parameters, the whole conversation in one answer. */
+	/** The earlier API form: no paging parameters, the whole conversation in one answer. */
 	earlierForm: boolean;
 	/** The envelope of one request (limit 50 and `page` as offset; undefined on the earlier form). */
 	fetch(page: number | undefined): Promise<IDataObject>;

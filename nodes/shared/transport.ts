@@ -15,7 +15,7 @@ import { retryRead } from './retry';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
-/** Any n8n context that can make authenticated requests: execute, poll, load options, pagination. */
+/** Any n8n context that can make authenticated requests: execute, poll, load options, an operation run per item. */
 export type RequestContext = IAllExecuteFunctions;
 
 export async function apiToken(context: Pick<FunctionsBase, 'getCredentials'>): Promise<string> {

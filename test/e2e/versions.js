@@ -15,6 +15,11 @@ const FILES = {
 			'declarative routing and Options, the credential test, the polling trigger, every example',
 	},
 	sendAndWait: { since: '1.0.0', proves: "Send and Wait on the version's waiting-execution links" },
+	webhookGate: {
+		since: '1.0.0',
+		proves:
+			"the version's code paths that decide how the action node exposes its Send and Wait webhook",
+	},
 	webhookTrigger: { since: '1.0.0', proves: "the Webhook Trigger on the version's webhook server" },
 	media: { since: '1.0.0', proves: "Download Media and uploads through the version's binary data" },
 	aiAgent: {

@@ -7,7 +7,7 @@ import { unwrap } from '../shared/output';
  * resource/operation displayOptions: an operation file lists it, and resources/resource.ts scopes it.
  */
 
-/** Return All / Limit for a paginated list; the shared paginate() reads both. */
+/** Return All / Limit for a list read page by page (the record's `list`, or its own code through requestedLimit). */
 export function returnAllAndLimit(): INodeProperties[] {
 	return [
 		{
@@ -16,7 +16,6 @@ export function returnAllAndLimit(): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
-			routing: { send: { paginate: true } },
 		},
 		{
 			displayName: 'Limit',

@@ -21,6 +21,7 @@ import {
 	RateLimitBudget,
 	type DeliveryOptions,
 } from './delivery';
+import { atMostOnce, type NotYetSent } from './atMostOnce';
 import { deliveryWaits } from './deliveryWait';
 import { payloadRecords } from '../../shared/envelope';
 import { decodeJsonFields } from '../../shared/jsonStrings';
@@ -56,8 +57,6 @@ export function bulkSends(
 	}
 	return custom;
 }
-
-export { requestDefaults, requestTemplate, type RequestOptionsParameter } from './requestOptions';
 
 /** The item as the bulk path presents it: parameters and binary data by index, requests with the run's credential. */
 function sendItemAt(
@@ -224,13 +223,19 @@ async function runSends(
 
 	// 2. What an earlier attempt of this run (Retry On Fail) did is output again, not sent again.
 	const toSend: number[] = [];
+	const notYetSent: NotYetSent[] = [];
 	for (let index = 0; index < items.length; index++) {
 		if (outcomes[index]) continue;
-		const earlier = record.get(index, prepared[index].fingerprint);
-		if (!earlier) toSend.push(index);
-		else
-			outcomes[index] =
-				'records' in earlier ? { records: earlier.records } : { error: earlier.unknown };
+		try {
+			const once = atMostOnce(record, index, prepared[index].fingerprint);
+			if ('records' in once) outcomes[index] = { records: once.records };
+			else {
+				notYetSent[index] = once;
+				toSend.push(index);
+			}
+		} catch (unknown) {
+			outcomes[index] = { error: unknown as NodeApiError };
+		}
 	}
 
 	// 3. The sends, in input order and bounded (the credential's Max Sends in Flight); without Continue On Fail, none starts after a failure.
@@ -248,9 +253,8 @@ async function runSends(
 	const deliveries = deliveryWaits(this, stop);
 	const send = async (index: number) => {
 		const item = sendItems[index];
-		const { fingerprint } = prepared[index];
 		try {
-			const records = await performSend(definition, item, prepared[index], async (url, body) => {
+			const deliverTo = async (url: string, body: IDataObject) => {
 				const request =
 					url === definition.url ? template : requestTemplate(node, url, requestOptions);
 				const envelope = await deliver(
@@ -260,17 +264,17 @@ async function runSends(
 					{ options: settings, cancelled, stopped: stop, budget },
 				);
 				return payloadRecords(envelope, 'confirmation').map((entry) => withRecipient(entry, body));
-			});
+			};
+			const records = await notYetSent[index].send(
+				async () => await performSend(definition, item, prepared[index], deliverTo),
+			);
 			outcomes[index] = { records };
-			record.save(index, { fingerprint, records });
 			deliveries.watch(index, item, records);
 		} catch (error) {
 			// It waited for a slot while the run stopped: it stays "not attempted" (outcome undefined).
 			if (error instanceof NotAttempted) return;
 			const failure = asNodeError(node, error, index);
 			outcomes[index] = { error: failure };
-			if (failure.context?.outcome === 'unknown')
-				record.save(index, { fingerprint, unknown: failure as NodeApiError });
 			failed = true;
 		}
 	};

@@ -5,9 +5,9 @@ import type {
 	INodeExecutionData,
 	INodePropertyRouting,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 import { rateLimitBudgetMs, sendsInFlight } from '../../shared/credential';
 import { requestOnce } from '../../shared/transport';
+import { atMostOnce } from './atMostOnce';
 import { deliver, RateLimitBudget } from './delivery';
 import { waitForDelivery } from './deliveryWait';
 import { answersAsTool, asNodeError, errorItem, withRecipient } from './itemOutput';
@@ -17,12 +17,11 @@ import { sendItemOf } from './sendItem';
 import { sendRecordOf } from './sendRecord';
 
 /**
- * The declarative routing of a send. RoutingNode calls an operation's `pagination` function in
- * place of its request, so the send runs there: the definition's fields replace the body the
- * parameters built, and the request goes out under the delivery policy. Bad input and API failures
- * end as in the bulk path (under Continue On Fail, the same error item).
+ * A send in n8n's declarative engine, once per item in place of the request (resources/resource.ts says why):
+ * the definition's fields replace the body the parameters built, and the request goes out under the delivery
+ * policy. Bad input and API failures end as in the bulk path (under Continue On Fail, the same error item).
  */
-export function sendRouting(definition: SendDefinition): INodePropertyRouting {
+export function sendOnce(definition: SendDefinition) {
 	async function send(
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -32,9 +31,7 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 		try {
 			const prepared = await prepareSend(definition, item);
 			// What an earlier attempt of this node run (Retry On Fail) did with the item is output again, not sent again.
-			const record = sendRecordOf(this);
-			const earlier = record.get(itemIndex, prepared.fingerprint);
-			if (earlier && 'unknown' in earlier) throw earlier.unknown;
+			const once = atMostOnce(sendRecordOf(this), itemIndex, prepared.fingerprint);
 			// Wait for Delivery (deliveryWait.ts) only reads the status: also for an earlier attempt's send, never sending again.
 			const delivered = async (records: IDataObject[]) =>
 				await waitForDelivery(
@@ -43,8 +40,8 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 					records,
 					() => this.getExecutionCancelSignal()?.aborted === true,
 				);
-			if (earlier)
-				return (await delivered(earlier.records)).map((json) => ({
+			if ('records' in once)
+				return (await delivered(once.records)).map((json) => ({
 					json,
 					pairedItem: { item: itemIndex },
 				}));
@@ -71,16 +68,9 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 				);
 				return items.map((entry) => withRecipient(entry.json, fields));
 			};
-			let records: IDataObject[];
-			try {
-				records = await performSend(definition, item, prepared, deliverTo);
-			} catch (error) {
-				if (error instanceof NodeApiError && error.context?.outcome === 'unknown')
-					record.save(itemIndex, { fingerprint: prepared.fingerprint, unknown: error });
-				throw asNodeError(this.getNode(), error, itemIndex);
-			}
-			record.save(itemIndex, { fingerprint: prepared.fingerprint, records });
-			records = await delivered(records);
+			const records = await delivered(
+				await once.send(async () => await performSend(definition, item, prepared, deliverTo)),
+			);
 			return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 		} catch (error) {
 			const failure = asNodeError(this.getNode(), error, itemIndex);
@@ -88,9 +78,13 @@ export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 			return [errorItem(failure, itemIndex)];
 		}
 	}
+	return send;
+}
+
+/** The request of a send as the declarative engine builds it: the endpoint, and the confirmation as the answer. */
+export function sendRouting(definition: SendDefinition): INodePropertyRouting {
 	return {
 		request: { url: definition.url },
-		operations: { pagination: send },
 		output: { postReceive: [unwrap('confirmation')] },
 	};
 }

@@ -7,8 +7,8 @@ import { onceOrRetriedIfRead, requestOnce } from '../../shared/transport';
 import { answersAsTool, asNodeError, errorItem } from './itemOutput';
 
 /**
- * The request of every operation that is not a send: the node-wide `requestOperations.pagination` (lists and sends
- * replace it with their own). It sends the operation's request exactly as RoutingNode would, through the one door
+ * The request of every operation that says nothing else of how it runs (no `send`, `list` or `execute` in its
+ * record, resources/resource.ts). It sends the operation's request exactly as RoutingNode would, through the one door
  * (transport.ts requestOnce): a network failure becomes our NodeApiError naming the operation, where RoutingNode would
  * pass on the raw AxiosError, whose `config` holds the form body and headers with the API token. A read (an operation
  * of kind read) is repeated while it fails in a way worth repeating (retry.ts); anything else goes out once.

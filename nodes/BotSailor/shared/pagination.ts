@@ -19,7 +19,7 @@ export interface PageWalk {
 }
 
 /**
- * Page-number pagination (`offset` is a page number from 1, the API answers `nextOffset`).
+ * Page-number paging (`offset` is a page number from 1, the API answers `nextOffset`).
  * The page size stays constant, so page numbers stay meaningful; the walk stops on the limit,
  * a short page, or a missing or non-advancing `nextOffset`.
  */
@@ -57,8 +57,8 @@ export function requestedLimit(context: IExecutePaginationFunctions): number | u
 }
 
 /**
- * The declarative `routing.operations.pagination` of every paginated list.
- * `unpaginatedInEarlierForm`: the earlier interface had no pagination parameters on this list,
+ * How a list runs (an operation record's `list`, resources/resource.ts): page by page up to the limit.
+ * `unpaginatedInEarlierForm`: the earlier interface had no paging parameters on this list,
  * so one request is sent without them and the limit is applied to what comes back.
  */
 export function paginate(

@@ -13,7 +13,7 @@ const earlierForms = new WeakMap<object, Promise<boolean>>();
 
 /**
  * Whether the credential is on the earlier API form (read once per poll): there the subscriber list and
- * the conversation have no pagination parameters and answer the whole list in one page (spec, Versioning).
+ * the conversation have no paging parameters and answer the whole list in one page (spec, Versioning).
  */
 export async function earlierForm(context: IPollFunctions): Promise<boolean> {
 	let known = earlierForms.get(context);
@@ -35,10 +35,10 @@ export async function subscriberPage(
 	orderBy: 0 | 1,
 	pageSize = SUBSCRIBER_PAGE_SIZE,
 ): Promise<Page> {
-	const pagination = (await earlierForm(context)) ? {} : { limit: pageSize, offset: page };
+	const paging = (await earlierForm(context)) ? {} : { limit: pageSize, offset: page };
 	const envelope = await botSailorRequest.call(context, '/whatsapp/subscriber/list', {
 		phone_number_id: phoneNumberId,
-		...pagination,
+		...paging,
 		orderBy,
 	});
 	return { records: listPayload(context, envelope), nextOffset: envelope.nextOffset };

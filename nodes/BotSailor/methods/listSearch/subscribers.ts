@@ -9,6 +9,7 @@ import { payloadRecords } from '../../../shared/envelope';
 import { botSailorRequest } from '../../../shared/transport';
 import { catalogs, teamMembers } from '../loadOptions/lists';
 import { matching } from '../../../shared/matching';
+import { withNextPage } from '../../resources/resource';
 
 const searchable = (options: INodePropertyOptions[]) =>
 	options.map(({ name, value }) => ({ name, value: String(value) }));
@@ -36,11 +37,11 @@ function subscriberMatcher(filter: string): (entry: { name: string; value: strin
 async function searchSubscribers(
 	this: ILoadOptionsFunctions,
 	filter?: string,
-	paginationToken?: string,
+	pageToken?: string,
 ): Promise<INodeListSearchResult> {
 	const phoneNumberId = locatorValue(this, 'phoneNumberId');
 	if (!phoneNumberId) return { results: [] };
-	const first = Number(paginationToken ?? 1) || 1;
+	const first = Number(pageToken ?? 1) || 1;
 	const matches = filter?.trim() ? subscriberMatcher(filter) : () => true;
 	const results: INodeListSearchItems[] = [];
 	let page = first;
@@ -64,7 +65,7 @@ async function searchSubscribers(
 		const more = Number.isInteger(next) && next > page && records.length > 0;
 		if (!more) return { results };
 		page = next;
-		if (results.length > 0 || !filter?.trim()) return { results, paginationToken: String(page) };
+		if (results.length > 0 || !filter?.trim()) return withNextPage({ results }, String(page));
 		if (read >= SUBSCRIBER_SEARCH_PAGES) {
 			const searched = (page - 1) * PAGE_SIZE;
 			results.push({
@@ -72,7 +73,7 @@ async function searchSubscribers(
 				value: '',
 				description: `The search stops every ${SUBSCRIBER_SEARCH_PAGES * PAGE_SIZE} subscribers (the platform has no search) and goes on from here when you scroll`,
 			});
-			return { results, paginationToken: String(page) };
+			return withNextPage({ results }, String(page));
 		}
 	}
 }

@@ -2,6 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 import { payloadRecords } from '../../../shared/envelope';
 import { botSailorRequest } from '../../../shared/transport';
 import { matching } from '../../../shared/matching';
+import { withNextPage } from '../../resources/resource';
 import { recordsOf } from '../../../shared/values';
 import { jsonFromText } from '../../../shared/jsonStrings';
 
@@ -15,23 +16,23 @@ async function records(
 	return payloadRecords(await botSailorRequest.call(context, path, fields));
 }
 
-/** One page of users (the API's largest), then the next through the pagination token. */
+/** One page of users (the API's largest), then the next through the page token. */
 async function searchUsers(
 	this: ILoadOptionsFunctions,
 	filter?: string,
-	paginationToken?: string,
+	pageToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page = Number(paginationToken ?? 1) || 1;
+	const page = Number(pageToken ?? 1) || 1;
 	const envelope = await botSailorRequest.call(this, '/user/list', { limit: 1000, offset: page });
 	const users = payloadRecords(envelope).map((user) => ({
 		name: `${user.name} (${user.email})`,
 		value: String(user.user_id),
 	}));
 	const next = Number(envelope.nextOffset);
-	return {
-		...matching(users, filter),
-		paginationToken: Number.isInteger(next) && next > page ? String(next) : undefined,
-	};
+	return withNextPage(
+		matching(users, filter),
+		Number.isInteger(next) && next > page ? String(next) : undefined,
+	);
 }
 
 async function searchPackages(
@@ -99,9 +100,9 @@ async function searchAddonsAndVariations(
 async function searchAddonPurchases(
 	this: ILoadOptionsFunctions,
 	filter?: string,
-	paginationToken?: string,
+	pageToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page = Number(paginationToken ?? 1) || 1;
+	const page = Number(pageToken ?? 1) || 1;
 	const envelope = await botSailorRequest.call(this, '/user/addon/assign/list', {
 		limit: 100,
 		offset: page,
@@ -111,10 +112,10 @@ async function searchAddonPurchases(
 		value: String(purchase.id),
 	}));
 	const next = Number(envelope.nextOffset);
-	return {
-		...matching(purchases, filter),
-		paginationToken: Number.isInteger(next) && next > page ? String(next) : undefined,
-	};
+	return withNextPage(
+		matching(purchases, filter),
+		Number.isInteger(next) && next > page ? String(next) : undefined,
+	);
 }
 
 export const userGroupSearch = {

@@ -2,8 +2,9 @@ import { inputs, validateBody, z } from '../../../shared/inputs';
 import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const connect: OperationDescription = {
+export const connectOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Connect a WhatsApp business account to a platform user.',
 	option: {
 		name: 'Connect',
 		value: 'connect',

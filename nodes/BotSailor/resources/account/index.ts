@@ -1,4 +1,4 @@
 import { resource } from '../resource';
-import { connect } from './connect';
+import { connectOperation } from './connect';
 
-export const accountDescription = resource('account', [connect], { default: 'connect' });
+export const accountDescription = resource('account', [connectOperation], { default: 'connect' });

@@ -13,8 +13,9 @@ import {
 } from './fields';
 import { variationArrays } from './variations';
 
-export const create: OperationDescription = {
+export const createOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Create an addon.',
 	option: {
 		name: 'Create',
 		value: 'create',

@@ -1,8 +1,12 @@
 import { resource } from '../resource';
-import { create } from './create';
-import { getMany } from './getMany';
-import { update } from './update';
+import { createOperation } from './create';
+import { getManyOperation } from './getMany';
+import { updateOperation } from './update';
 
-export const addonDescription = resource('addon', [create, getMany, update], {
-	default: 'getMany',
-});
+export const addonDescription = resource(
+	'addon',
+	[createOperation, getManyOperation, updateOperation],
+	{
+		default: 'getMany',
+	},
+);

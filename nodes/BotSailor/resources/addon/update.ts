@@ -28,8 +28,9 @@ function updateBody() {
 	});
 }
 
-export const update: OperationDescription = {
+export const updateOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Change an addon.',
 	option: {
 		name: 'Update',
 		value: 'update',

@@ -4,8 +4,9 @@ import type { OperationDescription } from '../resource';
 import { addonLocator, userLocator } from '../shared/userGroupLocators';
 import { addonRef } from '../shared/userGroupSchemas';
 
-export const create: OperationDescription = {
+export const createOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Assign an addon to a platform user.',
 	option: {
 		name: 'Create',
 		value: 'create',

@@ -5,6 +5,7 @@ import { purchase, purchaseId } from './fields';
 
 export const deleteOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Remove an assigned addon from a platform user.',
 	option: {
 		name: 'Delete',
 		value: 'delete',

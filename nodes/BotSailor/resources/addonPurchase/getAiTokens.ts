@@ -11,8 +11,9 @@ const walletOnly = ({ used, available, credit_limit }: IDataObject): IDataObject
 	credit_limit,
 });
 
-export const getAiTokens: OperationDescription = {
+export const getAiTokensOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Read the AI tokens of an assigned addon.',
 	option: {
 		name: 'Get AI Tokens',
 		value: 'getAiTokens',

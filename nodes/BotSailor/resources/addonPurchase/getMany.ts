@@ -1,13 +1,14 @@
 import { validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
-import { paginate } from '../../shared/pagination';
 import { decodeJsonOption, returnAllAndLimit } from '../common';
 import type { OperationDescription } from '../resource';
 import { userLocator } from '../shared/userGroupLocators';
 import { buyer } from './fields';
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
+	list: { maxPageSize: 100 },
+	toolDescription: 'List the addons assigned to platform users.',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',
@@ -16,7 +17,6 @@ export const getMany: OperationDescription = {
 		routing: {
 			request: { url: '/user/addon/assign/list' },
 			send: { preSend: [validateBody(() => z.object({ user_id: buyer }))] },
-			operations: { pagination: paginate(100) },
 			output: { postReceive: [unwrap('message')] },
 		},
 	},

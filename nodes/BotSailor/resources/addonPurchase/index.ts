@@ -1,14 +1,21 @@
 import { resource } from '../resource';
-import { create } from './create';
+import { createOperation } from './create';
 import { deleteOperation } from './delete';
-import { getAiTokens } from './getAiTokens';
-import { getMany } from './getMany';
-import { update } from './update';
-import { updateAiTokens } from './updateAiTokens';
+import { getAiTokensOperation } from './getAiTokens';
+import { getManyOperation } from './getMany';
+import { updateOperation } from './update';
+import { updateAiTokensOperation } from './updateAiTokens';
 
 export const addonPurchaseDescription = resource(
 	'addonPurchase',
-	[create, deleteOperation, getAiTokens, getMany, update, updateAiTokens],
+	[
+		createOperation,
+		deleteOperation,
+		getAiTokensOperation,
+		getManyOperation,
+		updateOperation,
+		updateAiTokensOperation,
+	],
 	{
 		default: 'getMany',
 	},

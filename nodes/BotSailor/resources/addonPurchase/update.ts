@@ -6,8 +6,9 @@ import { addonRef, dateOrUnlimited } from '../shared/userGroupSchemas';
 import { expiryChoice } from './expiry';
 import { purchase, purchaseId } from './fields';
 
-export const update: OperationDescription = {
+export const updateOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: "Change an assigned addon's expiry, status or variation.",
 	option: {
 		name: 'Update',
 		value: 'update',

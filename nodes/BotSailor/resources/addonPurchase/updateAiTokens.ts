@@ -3,8 +3,9 @@ import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
 import { buyer, buyerCheck, purchase, purchaseId } from './fields';
 
-export const updateAiTokens: OperationDescription = {
+export const updateAiTokensOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Set the AI tokens of an assigned addon.',
 	option: {
 		name: 'Update AI Tokens',
 		value: 'updateAiTokens',

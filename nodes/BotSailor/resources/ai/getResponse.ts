@@ -10,8 +10,9 @@ const promptData = inputs.json
 	)
 	.describe('Prompt Data');
 
-export const getResponse: OperationDescription = {
+export const getResponseOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: "Ask the platform's own AI feature for a response.",
 	option: {
 		name: 'Get Response',
 		value: 'getResponse',

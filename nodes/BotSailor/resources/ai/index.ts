@@ -1,4 +1,4 @@
 import { resource } from '../resource';
-import { getResponse } from './getResponse';
+import { getResponseOperation } from './getResponse';
 
-export const aiDescription = resource('ai', [getResponse], { default: 'getResponse' });
+export const aiDescription = resource('ai', [getResponseOperation], { default: 'getResponse' });

@@ -1,6 +1,7 @@
 import { numberList } from '../shared/numberList';
 
-export const getMany = numberList({
+export const getManyOperation = numberList({
+	toolDescription: 'List the bot flows (automated conversations) of the WhatsApp number.',
 	action: 'Get many bot flows',
 	description: 'Get the bot flows of a WhatsApp number',
 	routing: {

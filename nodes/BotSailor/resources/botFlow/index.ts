@@ -1,7 +1,7 @@
 import { resource } from '../resource';
-import { getMany } from './getMany';
+import { getManyOperation } from './getMany';
 import { triggerOperation } from './trigger';
 
-export const botFlowDescription = resource('botFlow', [getMany, triggerOperation], {
+export const botFlowDescription = resource('botFlow', [getManyOperation, triggerOperation], {
 	default: 'getMany',
 });

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
-import { sendRouting } from '../../shared/declarativeSend';
 import { type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 
@@ -55,12 +54,14 @@ export const triggerBotFlow: SendDefinition = {
 
 export const triggerOperation: OperationDescription = {
 	kind: 'send',
+	send: triggerBotFlow,
+	toolDescription:
+		'Start a bot flow (an automated conversation) for one subscriber; the flow may send them messages.',
 	option: {
 		name: 'Trigger',
 		value: 'trigger',
 		action: 'Trigger a bot flow',
 		description: 'Start a bot flow for a subscriber',
-		routing: sendRouting(triggerBotFlow),
 	},
 	fields: [sendNumber(), ...botFlowLocator, sendRecipient()],
 };

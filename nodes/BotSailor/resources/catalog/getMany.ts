@@ -2,8 +2,9 @@ import { unwrap } from '../../shared/output';
 import { decodeJsonOption } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'List the product catalogs connected to the account.',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

@@ -1,5 +1,7 @@
 import { resource } from '../resource';
-import { getMany } from './getMany';
-import { sync } from './sync';
+import { getManyOperation } from './getMany';
+import { syncOperation } from './sync';
 
-export const catalogDescription = resource('catalog', [getMany, sync], { default: 'getMany' });
+export const catalogDescription = resource('catalog', [getManyOperation, syncOperation], {
+	default: 'getMany',
+});

@@ -2,8 +2,9 @@ import { inputs, validateBody, z } from '../../../shared/inputs';
 import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const sync: OperationDescription = {
+export const syncOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Sync the products of a catalog from Meta.',
 	option: {
 		name: 'Sync',
 		value: 'sync',

@@ -5,10 +5,9 @@ import type {
 } from 'n8n-workflow';
 import { validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
-import { requestedLimit } from '../../shared/pagination';
 import { operationRequest } from '../../shared/operationRequest';
 import { decodeJsonOption, returnAllAndLimit } from '../common';
-import type { OperationDescription } from '../resource';
+import { requestedLimit, type OperationDescription } from '../resource';
 
 /** The order list is one unpaginated response: Limit keeps its first records. */
 async function firstRecords(
@@ -20,8 +19,11 @@ async function firstRecords(
 	return limit === undefined ? items : items.slice(0, limit);
 }
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
+	execute: firstRecords,
+	toolDescription: 'List the orders placed from the WhatsApp catalogs.',
+	returnsCustomerText: true,
 	option: {
 		name: 'Get Many',
 		value: 'getMany',
@@ -36,7 +38,6 @@ export const getMany: OperationDescription = {
 				],
 			},
 			output: { postReceive: [unwrap('message')] },
-			operations: { pagination: firstRecords },
 		},
 	},
 	fields: [

@@ -1,7 +1,11 @@
 import { resource } from '../resource';
-import { getMany } from './getMany';
-import { updateStatus } from './updateStatus';
+import { getManyOperation } from './getMany';
+import { updateStatusOperation } from './updateStatus';
 
-export const catalogOrderDescription = resource('catalogOrder', [getMany, updateStatus], {
-	default: 'getMany',
-});
+export const catalogOrderDescription = resource(
+	'catalogOrder',
+	[getManyOperation, updateStatusOperation],
+	{
+		default: 'getMany',
+	},
+);

@@ -4,8 +4,9 @@ import type { OperationDescription } from '../resource';
 
 const STATUSES = ['Approved', 'Completed', 'Shipped', 'Delivered', 'Refunded'] as const;
 
-export const updateStatus: OperationDescription = {
+export const updateStatusOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Change the status of a catalog order.',
 	option: {
 		name: 'Update Status',
 		value: 'updateStatus',

@@ -4,8 +4,10 @@ import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator } from '../shared/subscriber';
 
-export const get: OperationDescription = {
+export const getOperation: OperationDescription = {
 	kind: 'read',
+	toolDescription:
+		'Get the CRM deal of a WhatsApp subscriber (stage, value); has_deal is false when they have none.',
 	option: {
 		name: 'Get',
 		value: 'get',

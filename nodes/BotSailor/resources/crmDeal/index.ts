@@ -1,5 +1,7 @@
 import { resource } from '../resource';
-import { get } from './get';
-import { update } from './update';
+import { getOperation } from './get';
+import { updateOperation } from './update';
 
-export const crmDealDescription = resource('crmDeal', [get, update], { default: 'get' });
+export const crmDealDescription = resource('crmDeal', [getOperation, updateOperation], {
+	default: 'get',
+});

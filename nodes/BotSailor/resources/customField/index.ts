@@ -1,4 +1,6 @@
 import { resource } from '../resource';
-import { getMany } from './getMany';
+import { getManyOperation } from './getMany';
 
-export const customFieldDescription = resource('customField', [getMany], { default: 'getMany' });
+export const customFieldDescription = resource('customField', [getManyOperation], {
+	default: 'getMany',
+});

@@ -3,8 +3,9 @@ import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
 import { earlierFormNumber, labelForm } from './earlierForm';
 
-export const create: OperationDescription = {
+export const createOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Create a label (tag) for subscribers.',
 	earlierUrl: '/whatsapp/label/create',
 	option: {
 		name: 'Create',

@@ -2,8 +2,9 @@ import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 import { earlierFormNumber, labelForm } from './earlierForm';
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'List the labels (tags) of the WhatsApp number, with their IDs.',
 	earlierUrl: '/whatsapp/label/list',
 	option: {
 		name: 'Get Many',

@@ -1,5 +1,7 @@
 import { resource } from '../resource';
-import { create } from './create';
-import { getMany } from './getMany';
+import { createOperation } from './create';
+import { getManyOperation } from './getMany';
 
-export const labelDescription = resource('label', [create, getMany], { default: 'getMany' });
+export const labelDescription = resource('label', [createOperation, getManyOperation], {
+	default: 'getMany',
+});

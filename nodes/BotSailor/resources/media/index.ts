@@ -1,4 +1,4 @@
 import { resource } from '../resource';
-import { upload } from './upload';
+import { uploadOperation } from './upload';
 
-export const mediaDescription = resource('media', [upload], { default: 'upload' });
+export const mediaDescription = resource('media', [uploadOperation], { default: 'upload' });

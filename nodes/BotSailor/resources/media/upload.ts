@@ -3,8 +3,9 @@ import { multipartUpload } from '../../shared/upload';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const upload: OperationDescription = {
+export const uploadOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Upload a file to the platform and get a media ID to send it with later.',
 	option: {
 		name: 'Upload',
 		value: 'upload',

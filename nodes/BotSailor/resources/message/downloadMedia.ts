@@ -145,7 +145,7 @@ async function messageRecord(
 
 const DOWNLOADS_AT_ONCE = 4;
 
-/** Message → Download Media, one input item (RoutingNode calls an operation's pagination function in place of its request). */
+/** Message → Download Media, one input item (its `execute`: run in place of the request, resource.ts). */
 async function downloadMessageMedia(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -218,10 +218,9 @@ async function downloadMessageMedia(
 	}
 }
 
-/** The operation's routing: RoutingNode calls `pagination` in place of the request, once per item. */
+/** The operation's request: its `execute` (downloadMessageMedia) runs in place of it, once per item. */
 const downloadMediaRouting: INodePropertyRouting = {
 	request: { url: '/whatsapp/get/conversation' },
-	operations: { pagination: downloadMessageMedia },
 };
 
 const downloadMediaFields: INodeProperties[] = [
@@ -298,6 +297,10 @@ const downloadMediaFields: INodeProperties[] = [
 
 export const downloadMediaOperation: OperationDescription = {
 	kind: 'read',
+	execute: downloadMessageMedia,
+	toolDescription:
+		'Download the image, audio, video or document of a received message as a file. Use it only when the file itself is needed.',
+	returnsCustomerText: true,
 	option: {
 		name: 'Download Media',
 		value: 'downloadMedia',

@@ -111,6 +111,9 @@ async function getDeliveryReport(
 
 export const getDeliveryReportOperation: OperationDescription = {
 	kind: 'read',
+	execute: getDeliveryReport,
+	toolDescription:
+		'Get the delivery status of several sent messages at once, by their WhatsApp message IDs (wamid…, comma-separated): each message with its status (sent, delivered, read, failed with the reason) and the counts by status. Reads only; sends nothing. Checks at most Max Messages a call; next_offset says where to go on.',
 	option: {
 		name: 'Get Delivery Report',
 		value: 'getDeliveryReport',
@@ -119,7 +122,6 @@ export const getDeliveryReportOperation: OperationDescription = {
 			'Get the status of each of a list of sent messages (e.g. a campaign) and the counts by status',
 		routing: {
 			request: { url: MESSAGE_STATUS_URL },
-			operations: { pagination: getDeliveryReport },
 		},
 	},
 	fields: [

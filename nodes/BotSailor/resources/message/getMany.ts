@@ -12,9 +12,8 @@ import {
 import { subscriberKeys, validateBody, z } from '../../../shared/inputs';
 import { sendRequest, usesEarlierForm } from '../../../shared/transport';
 import { requestBody } from '../../../shared/values';
-import { requestedLimit } from '../../shared/pagination';
 import { decodeJsonOption, recipient, returnAllAndLimit, whatsAppNumber } from '../common';
-import type { OperationDescription } from '../resource';
+import { requestedLimit, type OperationDescription } from '../resource';
 
 /**
  * Get Many reads through the shared conversation reader (shared/conversation.ts), so its items are
@@ -44,8 +43,12 @@ async function getManyMessages(
 	}));
 }
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
+	execute: getManyMessages,
+	toolDescription:
+		'Read the WhatsApp conversation with one subscriber, newest message first: who wrote what and when. Use it before answering, to see what the subscriber asked.',
+	returnsCustomerText: true,
 	option: {
 		name: 'Get Many',
 		value: 'getMany',
@@ -62,7 +65,6 @@ export const getMany: OperationDescription = {
 					),
 				],
 			},
-			operations: { pagination: getManyMessages },
 		},
 	},
 	fields: [whatsAppNumber(), recipient(), ...returnAllAndLimit(), decodeJsonOption()],

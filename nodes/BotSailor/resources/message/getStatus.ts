@@ -2,8 +2,10 @@ import { inputs, validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 
-export const getStatus: OperationDescription = {
+export const getStatusOperation: OperationDescription = {
 	kind: 'read',
+	toolDescription:
+		'Get the delivery status (sent, delivered, read, failed) of a message sent earlier, by its WhatsApp message ID (wamid…).',
 	option: {
 		name: 'Get Status',
 		value: 'getStatus',

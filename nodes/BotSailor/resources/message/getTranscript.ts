@@ -202,6 +202,10 @@ class TranscriptItem {
 
 export const getTranscriptOperation: OperationDescription = {
 	kind: 'read',
+	execute: getTranscript,
+	toolDescription:
+		'Read the recent WhatsApp conversation with one subscriber as a transcript, oldest line first, each line tagged with who wrote it: "customer:" (the subscriber), "bot:" (automated messages, including your own earlier answers), "agent <name>:" (a person of the team writing from the inbox) or "system:" (inbox events such as a label added). Photos, voice notes and documents appear as [photo: caption], [voice note], [document: name]. Use it before answering, so that your answer fits what was already said, including what a human agent told the customer. Line breaks inside a message are shown as spaces, so each line is one message and starts with who wrote it. Only the newest messages that fit its length limit are returned.',
+	returnsCustomerText: true,
 	option: {
 		name: 'Get Transcript',
 		value: 'getTranscript',
@@ -219,7 +223,6 @@ export const getTranscriptOperation: OperationDescription = {
 					),
 				],
 			},
-			operations: { pagination: getTranscript },
 		},
 	},
 	fields: [

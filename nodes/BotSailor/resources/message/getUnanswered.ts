@@ -71,6 +71,10 @@ async function getUnanswered(
 
 export const getUnansweredOperation: OperationDescription = {
 	kind: 'read',
+	execute: getUnanswered,
+	toolDescription:
+		"Get the subscriber's messages that nobody has answered yet (everything they wrote since the last message sent to them), joined in order, with how many there are. Use it to answer several short messages in one reply.",
+	returnsCustomerText: true,
 	option: {
 		name: 'Get Unanswered',
 		value: 'getUnanswered',
@@ -88,7 +92,6 @@ export const getUnansweredOperation: OperationDescription = {
 					),
 				],
 			},
-			operations: { pagination: getUnanswered },
 		},
 	},
 	fields: [

@@ -1,8 +1,8 @@
 import { resource } from '../resource';
 import { downloadMediaOperation } from './downloadMedia';
 import { getDeliveryReportOperation } from './getDeliveryReport';
-import { getMany } from './getMany';
-import { getStatus } from './getStatus';
+import { getManyOperation } from './getMany';
+import { getStatusOperation } from './getStatus';
 import { getTranscriptOperation } from './getTranscript';
 import { getUnansweredOperation } from './getUnanswered';
 import { sendAndWaitOperation } from './sendAndWait';
@@ -16,8 +16,8 @@ export const messageDescription = resource(
 	[
 		downloadMediaOperation,
 		getDeliveryReportOperation,
-		getMany,
-		getStatus,
+		getManyOperation,
+		getStatusOperation,
 		getTranscriptOperation,
 		getUnansweredOperation,
 		sendAndWaitOperation,

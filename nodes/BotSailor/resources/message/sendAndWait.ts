@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyRouting } from 'n8n-workflow';
+import type { IExecutePaginationFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
 import { templateLocator } from '../shared/templateLocator';
@@ -290,28 +290,27 @@ const fields: INodeProperties[] = [
  * tool (…HitlTool) does not come here: the engine runs it as a workflow node, customOperations first
  * (n8n-core workflow-execute.js executeNode), so it sends and waits (test/e2e/sendAndWait.e2e.test.ts).
  */
-const notInTheDeclarativePath: INodePropertyRouting = {
-	request: { url: '/whatsapp/send' },
-	operations: {
-		async pagination() {
-			throw new NodeOperationError(this.getNode(), 'Send and Wait for Response cannot run here', {
-				description:
-					'It pauses the workflow until the person answers, which only a workflow run (or n8n’s Human review tool) can do. Use it as a workflow step.',
-				itemIndex: this.getItemIndex(),
-			});
-		},
-	},
-};
+async function notInTheDeclarativePath(this: IExecutePaginationFunctions): Promise<never> {
+	throw new NodeOperationError(this.getNode(), 'Send and Wait for Response cannot run here', {
+		description:
+			'It pauses the workflow until the person answers, which only a workflow run (or n8n’s Human review tool) can do. Use it as a workflow step.',
+		itemIndex: this.getItemIndex(),
+	});
+}
 
 export const sendAndWaitOperation: OperationDescription = {
 	kind: 'send',
+	execute: notInTheDeclarativePath,
+	toolDescription:
+		'Ask one subscriber over WhatsApp to approve, decline or answer, and wait for their answer before going on. Use it when a person must decide before the next step. The question is free text, so it reaches the subscriber only inside the 24-hour window after their last message. Each call sends one question.',
+	returnsCustomerText: true,
 	option: {
 		name: 'Send and Wait for Response',
 		value: SEND_AND_WAIT_OPERATION,
 		action: 'Send message and wait for response',
 		description:
 			'Ask a subscriber to approve or answer, and wait: the workflow goes on with the answer. As text: only inside the 24-hour window; as a template: also outside it.',
-		routing: notInTheDeclarativePath,
+		routing: { request: { url: '/whatsapp/send' } },
 	},
 	fields: [whatsAppNumber(), recipient(), ...fields],
 };

@@ -2,7 +2,6 @@ import { withWaitForDelivery } from '../../shared/deliveryWait';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, refuse, subscriberKeys, z } from '../../../shared/inputs';
-import { sendRouting } from '../../shared/declarativeSend';
 import type { SendDefinition } from '../../shared/sendDefinition';
 import type { SendItem } from '../../shared/sendItem';
 import type { OperationDescription } from '../resource';
@@ -207,12 +206,14 @@ export const sendButtons: SendDefinition = {
 
 export const sendButtonsOperation: OperationDescription = {
 	kind: 'send',
+	send: sendButtons,
+	toolDescription:
+		'Send a WhatsApp message with one to three reply buttons to one subscriber, inside the 24-hour window after their last message. Each call sends one message.',
 	option: {
 		name: 'Send Buttons',
 		value: 'sendButtons',
 		action: 'Send a message with reply buttons',
 		description: 'Send a session message with one to three reply buttons',
-		routing: sendRouting(sendButtons),
 	},
 	fields: withWaitForDelivery(
 		withWindowFields(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),

@@ -2,7 +2,6 @@ import { withWaitForDelivery } from '../../shared/deliveryWait';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, refuse, subscriberKeys, z } from '../../../shared/inputs';
-import { sendRouting } from '../../shared/declarativeSend';
 import type { SendDefinition } from '../../shared/sendDefinition';
 import type { SendItem } from '../../shared/sendItem';
 import { checkedFile, uploadBinary, type CheckedFile } from '../../shared/upload';
@@ -210,12 +209,14 @@ export const sendMedia: SendDefinition = {
 
 export const sendMediaOperation: OperationDescription = {
 	kind: 'send',
+	send: sendMedia,
+	toolDescription:
+		'Send an image, video, audio file or document to one subscriber by URL or media ID, inside the 24-hour window after their last message. Each call sends one message.',
 	option: {
 		name: 'Send Media',
 		value: 'sendMedia',
 		action: 'Send a media message',
 		description: 'Send an image, video, audio or document from a URL, a media ID or a binary file',
-		routing: sendRouting(sendMedia),
 	},
 	fields: withWaitForDelivery(
 		withWindowFields(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),

@@ -2,7 +2,6 @@ import { withWaitForDelivery } from '../../shared/deliveryWait';
 import type { INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
-import { sendRouting } from '../../shared/declarativeSend';
 import type { SendDefinition } from '../../shared/sendDefinition';
 import { templateVariables } from '../../shared/templateVariables';
 import { templateLocator } from '../shared/templateLocator';
@@ -175,12 +174,14 @@ export const sendTemplate: SendDefinition = {
 
 export const sendTemplateOperation: OperationDescription = {
 	kind: 'send',
+	send: sendTemplate,
+	toolDescription:
+		'Send an approved WhatsApp message template to one subscriber. Use it to start a conversation or to write outside the 24-hour window, where free text is refused. The template and its variables are set in this tool. Each call sends one message.',
 	option: {
 		name: 'Send Template',
 		value: 'sendTemplate',
 		action: 'Send a template message',
 		description: 'Send an approved message template; works outside the 24-hour session window',
-		routing: sendRouting(sendTemplate),
 	},
 	fields: withWaitForDelivery(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),
 };

@@ -2,7 +2,6 @@ import { withWaitForDelivery } from '../../shared/deliveryWait';
 import type { INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
 import { checkFields, inputs, onFirstUse, subscriberKeys, z } from '../../../shared/inputs';
-import { sendRouting } from '../../shared/declarativeSend';
 import { type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 import { replyGuardOptions } from '../../shared/replyGuards';
@@ -54,13 +53,15 @@ export const sendText: SendDefinition = {
 
 export const sendTextOperation: OperationDescription = {
 	kind: 'send',
+	send: sendText,
+	toolDescription:
+		'Send a free-text WhatsApp message to one subscriber. WhatsApp delivers free text only inside the 24-hour window after the subscriber last wrote to this number; outside it the platform refuses, and Send Template is the way to reach them. Each call sends one message; do not call it again for the same message after a failure that says it may have been delivered.',
 	option: {
 		name: 'Send Text',
 		value: 'sendText',
 		action: 'Send a text message',
 		description:
 			'Send free text. It only reaches a subscriber inside the 24-hour session window after their last message; otherwise use Send Template.',
-		routing: sendRouting(sendText),
 	},
 	fields: withWaitForDelivery(
 		withWindowFields(withSkipOptedOut([sendNumber(), sendRecipient(), ...fields])),

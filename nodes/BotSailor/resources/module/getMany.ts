@@ -1,8 +1,9 @@
 import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'List the platform modules (features that packages limit).',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

@@ -1,4 +1,4 @@
 import { resource } from '../resource';
-import { getMany } from './getMany';
+import { getManyOperation } from './getMany';
 
-export const moduleDescription = resource('module', [getMany], { default: 'getMany' });
+export const moduleDescription = resource('module', [getManyOperation], { default: 'getMany' });

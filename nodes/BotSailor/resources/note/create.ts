@@ -3,8 +3,10 @@ import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 
-export const create: OperationDescription = {
+export const createOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		'Add an internal note to a WhatsApp subscriber for the team to read in the inbox; the subscriber never sees it. Write it so a colleague understands it without the conversation.',
 	option: {
 		name: 'Create',
 		value: 'create',

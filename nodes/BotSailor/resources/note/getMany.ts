@@ -4,8 +4,10 @@ import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator } from '../shared/subscriber';
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
+	toolDescription:
+		'Read the internal notes the team kept on a WhatsApp subscriber (who wrote them, when): context the conversation does not show.',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

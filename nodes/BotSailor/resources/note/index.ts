@@ -1,5 +1,7 @@
 import { resource } from '../resource';
-import { create } from './create';
-import { getMany } from './getMany';
+import { createOperation } from './create';
+import { getManyOperation } from './getMany';
 
-export const noteDescription = resource('note', [create, getMany], { default: 'create' });
+export const noteDescription = resource('note', [createOperation, getManyOperation], {
+	default: 'create',
+});

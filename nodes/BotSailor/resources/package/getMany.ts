@@ -3,8 +3,9 @@ import { unwrap } from '../../shared/output';
 import { decodeJsonOption } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'List the subscription packages.',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

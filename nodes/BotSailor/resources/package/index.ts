@@ -1,4 +1,4 @@
 import { resource } from '../resource';
-import { getMany } from './getMany';
+import { getManyOperation } from './getMany';
 
-export const packageDescription = resource('package', [getMany], { default: 'getMany' });
+export const packageDescription = resource('package', [getManyOperation], { default: 'getMany' });

@@ -1,4 +1,4 @@
 import { resource } from '../resource';
-import { getMany } from './getMany';
+import { getManyOperation } from './getMany';
 
-export const postBackDescription = resource('postBack', [getMany], { default: 'getMany' });
+export const postBackDescription = resource('postBack', [getManyOperation], { default: 'getMany' });

@@ -1,6 +1,7 @@
 import { numberList } from '../shared/numberList';
 
-export const getMany = numberList({
+export const getManyOperation = numberList({
+	toolDescription: 'List the sequence campaigns of the WhatsApp number.',
 	action: 'Get many sequences',
 	description: 'List the sequence campaigns of a WhatsApp number',
 	routing: {

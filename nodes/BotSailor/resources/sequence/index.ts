@@ -1,4 +1,4 @@
 import { resource } from '../resource';
-import { getMany } from './getMany';
+import { getManyOperation } from './getMany';
 
-export const sequenceDescription = resource('sequence', [getMany], { default: 'getMany' });
+export const sequenceDescription = resource('sequence', [getManyOperation], { default: 'getMany' });

@@ -10,6 +10,7 @@ interface NumberList {
 	description: string;
 	routing: INodePropertyRouting;
 	decodeJson?: boolean;
+	toolDescription?: string;
 }
 
 /**
@@ -22,10 +23,12 @@ export function numberList({
 	description,
 	routing,
 	decodeJson = false,
+	toolDescription,
 }: NumberList): OperationDescription {
 	return {
 		// A list only reads: its requests are retried (readPaths.ts).
 		kind: 'read',
+		toolDescription,
 		option: {
 			name: 'Get Many',
 			value: 'getMany',

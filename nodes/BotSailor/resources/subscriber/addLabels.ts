@@ -4,8 +4,10 @@ import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 import { idList } from './fields';
 
-export const addLabels: OperationDescription = {
+export const addLabelsOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		'Add labels (tags) to a WhatsApp subscriber, to sort them for the team or for campaigns (e.g. an interest they mentioned). The labels are set in this tool. Sends nothing to them.',
 	option: {
 		name: 'Add Labels',
 		value: 'addLabels',

@@ -4,8 +4,10 @@ import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 import { idList } from './fields';
 
-export const addToSequences: OperationDescription = {
+export const addToSequencesOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		'Add a WhatsApp subscriber to sequence campaigns: scheduled follow-up messages the platform will send them over the next days. Use it only when the subscriber agreed to receive them.',
 	option: {
 		name: 'Add to Sequences',
 		value: 'addToSequences',

@@ -4,8 +4,10 @@ import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 import { teamMemberLocator } from './fields';
 
-export const assignToTeamMember: OperationDescription = {
+export const assignToTeamMemberOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		"Assign a subscriber's conversation to a human team member (agent) of the account, by the member's ID. To hand a customer over with a reason and the conversation reopened, Hand Over to a Person does all of it.",
 	option: {
 		name: 'Assign to Team Member',
 		value: 'assignToTeamMember',

@@ -3,8 +3,10 @@ import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 import { subscriberPhoneNumber, whatsAppNumber } from '../common';
 
-export const create: OperationDescription = {
+export const createOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		'Create a WhatsApp subscriber (contact) with a phone number and a name. Sends nothing to them.',
 	option: {
 		name: 'Create',
 		value: 'create',

@@ -4,6 +4,7 @@ import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 
 export const deleteOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Delete a WhatsApp subscriber (contact) and their data. Cannot be undone.',
 	option: {
 		name: 'Delete',
 		value: 'delete',

@@ -1,10 +1,13 @@
 import { inputs, subscriberKeys, validateBody, z } from '../../../shared/inputs';
-import { paginate } from '../../shared/pagination';
 import type { OperationDescription } from '../resource';
 import { returnAllAndLimit, whatsAppNumber } from '../common';
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
+	list: { maxPageSize: 100, unpaginatedInEarlierForm: true },
+	toolDescription:
+		'List the WhatsApp subscribers (contacts), most recent activity first. Use a small limit.',
+	returnsCustomerText: true,
 	option: {
 		name: 'Get Many',
 		value: 'getMany',
@@ -21,7 +24,6 @@ export const getMany: OperationDescription = {
 					),
 				],
 			},
-			operations: { pagination: paginate(100, { unpaginatedInEarlierForm: true }) },
 		},
 	},
 	fields: [

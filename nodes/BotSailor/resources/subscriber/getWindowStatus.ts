@@ -34,8 +34,11 @@ async function readWindow(
 	];
 }
 
-export const getWindowStatus: OperationDescription = {
+export const getWindowStatusOperation: OperationDescription = {
 	kind: 'read',
+	execute: readWindow,
+	toolDescription:
+		"Check whether the subscriber's 24-hour window is open: WhatsApp lets free text, buttons and media reach them only within 24 hours of their own last message; outside it only a template does. Returns window_open, last_incoming_at, window_closes_at and seconds_left; window_open is null (with a reason) when the platform's times cannot tell, then send and use a template if refused. Use it before writing to someone who may not have written recently.",
 	option: {
 		name: 'Get Window Status',
 		value: 'getWindowStatus',
@@ -45,7 +48,6 @@ export const getWindowStatus: OperationDescription = {
 		routing: {
 			request: { url: '/whatsapp/get/conversation' },
 			send: { preSend: [validateBody(() => z.object(subscriberKeys))] },
-			operations: { pagination: readWindow },
 		},
 	},
 	fields: [whatsAppNumber(), subscriberLocator()],

@@ -127,6 +127,9 @@ async function handOver(
 
 export const handOverOperation: OperationDescription = {
 	kind: 'write',
+	execute: handOver,
+	toolDescription:
+		'Hand the conversation with this subscriber over to a person of the team: assigns it to a team member, marks it open in the inbox and leaves an internal note with the reason. Use it when the customer asks for a human, is upset, or asks something you cannot answer or decide (refunds, complaints, exceptions). Give a short reason the person can act on, e.g. "Wants a refund for order 1043, item arrived broken". After it, tell the customer a person will reply; do not keep answering questions the person now handles.',
 	option: {
 		name: 'Hand Over to a Person',
 		value: 'handOver',
@@ -136,7 +139,6 @@ export const handOverOperation: OperationDescription = {
 		routing: {
 			request: {},
 			send: { preSend: [validateBody(() => z.object(subscriberKeys))] },
-			operations: { pagination: handOver },
 		},
 	},
 	fields: [

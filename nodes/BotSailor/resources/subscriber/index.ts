@@ -1,42 +1,42 @@
 import { resource } from '../resource';
-import { addLabels } from './addLabels';
-import { addToSequences } from './addToSequences';
-import { assignToTeamMember } from './assignToTeamMember';
-import { create } from './create';
+import { addLabelsOperation } from './addLabels';
+import { addToSequencesOperation } from './addToSequences';
+import { assignToTeamMemberOperation } from './assignToTeamMember';
+import { createOperation } from './create';
 import { deleteOperation } from './delete';
-import { get } from './get';
-import { getMany } from './getMany';
-import { getWindowStatus } from './getWindowStatus';
+import { getOperation } from './get';
+import { getManyOperation } from './getMany';
+import { getWindowStatusOperation } from './getWindowStatus';
 import { handOverOperation } from './handOver';
 import { optInOperation } from './optIn';
 import { optOutOperation } from './optOut';
-import { removeFromSequences } from './removeFromSequences';
-import { removeLabels } from './removeLabels';
-import { resetInputFlow } from './resetInputFlow';
-import { setConversationStatus } from './setConversationStatus';
-import { setCustomFields } from './setCustomFields';
-import { update } from './update';
+import { removeFromSequencesOperation } from './removeFromSequences';
+import { removeLabelsOperation } from './removeLabels';
+import { resetInputFlowOperation } from './resetInputFlow';
+import { setConversationStatusOperation } from './setConversationStatus';
+import { setCustomFieldsOperation } from './setCustomFields';
+import { updateOperation } from './update';
 
 export const subscriberDescription = resource(
 	'subscriber',
 	[
-		addLabels,
-		addToSequences,
-		assignToTeamMember,
-		create,
+		addLabelsOperation,
+		addToSequencesOperation,
+		assignToTeamMemberOperation,
+		createOperation,
 		deleteOperation,
-		get,
-		getMany,
-		getWindowStatus,
+		getOperation,
+		getManyOperation,
+		getWindowStatusOperation,
 		handOverOperation,
 		optInOperation,
 		optOutOperation,
-		removeFromSequences,
-		removeLabels,
-		resetInputFlow,
-		setConversationStatus,
-		setCustomFields,
-		update,
+		removeFromSequencesOperation,
+		removeLabelsOperation,
+		resetInputFlowOperation,
+		setConversationStatusOperation,
+		setCustomFieldsOperation,
+		updateOperation,
 	],
 	{ default: 'get' },
 );

@@ -56,6 +56,9 @@ async function optIn(
 
 export const optInOperation: OperationDescription = {
 	kind: 'write',
+	execute: optIn,
+	toolDescription:
+		'Opt a subscriber back in after an earlier opt-out (removes the opt-out label). Use it only when the customer clearly asks to receive messages again (START, subscribe).',
 	option: {
 		name: 'Opt In',
 		value: 'optIn',
@@ -64,7 +67,6 @@ export const optInOperation: OperationDescription = {
 		routing: {
 			request: {},
 			send: { preSend: [validateBody(() => z.object(subscriberKeys))] },
-			operations: { pagination: optIn },
 		},
 	},
 	fields: [

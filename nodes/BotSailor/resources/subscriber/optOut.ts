@@ -120,6 +120,9 @@ async function optOut(
 
 export const optOutOperation: OperationDescription = {
 	kind: 'write',
+	execute: optOut,
+	toolDescription:
+		'Opt the subscriber out of messages: adds the opt-out label and removes them from every follow-up sequence. Use it when the customer asks to stop receiving messages (STOP, unsubscribe, "do not message me"). Then send no further marketing; one short confirmation that they were unsubscribed is the most to send.',
 	option: {
 		name: 'Opt Out',
 		value: 'optOut',
@@ -129,7 +132,6 @@ export const optOutOperation: OperationDescription = {
 		routing: {
 			request: {},
 			send: { preSend: [validateBody(() => z.object(subscriberKeys))] },
-			operations: { pagination: optOut },
 		},
 	},
 	fields: [

@@ -4,8 +4,10 @@ import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 import { idList } from './fields';
 
-export const removeFromSequences: OperationDescription = {
+export const removeFromSequencesOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		'Remove a WhatsApp subscriber from sequence campaigns, so the scheduled follow-ups stop. For a subscriber who wants no messages at all, use Opt Out instead.',
 	option: {
 		name: 'Remove From Sequences',
 		value: 'removeFromSequences',

@@ -4,8 +4,10 @@ import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 import { idList } from './fields';
 
-export const removeLabels: OperationDescription = {
+export const removeLabelsOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		'Remove labels (tags) from a WhatsApp subscriber. The labels are set in this tool. Sends nothing to them.',
 	option: {
 		name: 'Remove Labels',
 		value: 'removeLabels',

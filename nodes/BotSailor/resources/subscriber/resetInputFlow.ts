@@ -2,8 +2,10 @@ import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 
-export const resetInputFlow: OperationDescription = {
+export const resetInputFlowOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		'Reset the input flow (questions the bot is waiting to have answered) of a subscriber.',
 	option: {
 		name: 'Reset Input Flow',
 		value: 'resetInputFlow',

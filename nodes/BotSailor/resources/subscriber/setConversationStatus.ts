@@ -12,8 +12,10 @@ const CONVERSATION_ACTIONS = [
 	'unblocked',
 ] as const;
 
-export const setConversationStatus: OperationDescription = {
+export const setConversationStatusOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		"Change the status of a subscriber's conversation in the team inbox: resolved when the request is settled, reopen to put it back in the open inbox, archived, blocked (no more messages from them) or unarchived/unblocked. Sends nothing to them.",
 	option: {
 		name: 'Set Conversation Status',
 		value: 'setConversationStatus',

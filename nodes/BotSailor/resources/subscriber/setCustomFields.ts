@@ -55,8 +55,10 @@ export async function customFieldsBody(
 	};
 }
 
-export const setCustomFields: OperationDescription = {
+export const setCustomFieldsOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		'Save values in custom fields of a WhatsApp subscriber (for example a city or an order number they gave). Sends nothing to them.',
 	option: {
 		name: 'Set Custom Fields',
 		value: 'setCustomFields',

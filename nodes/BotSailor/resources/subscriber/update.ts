@@ -4,8 +4,10 @@ import { updateFields, whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 import { idList } from './fields';
 
-export const update: OperationDescription = {
+export const updateOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription:
+		"Change a WhatsApp subscriber's first name, last name or gender, for example after they tell you their name. Sends nothing to them.",
 	option: {
 		name: 'Update',
 		value: 'update',

@@ -1,8 +1,9 @@
 import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'List the team members (human agents) of the account, with their IDs.',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',

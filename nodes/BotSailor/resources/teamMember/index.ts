@@ -1,4 +1,6 @@
 import { resource } from '../resource';
-import { getMany } from './getMany';
+import { getManyOperation } from './getMany';
 
-export const teamMemberDescription = resource('teamMember', [getMany], { default: 'getMany' });
+export const teamMemberDescription = resource('teamMember', [getManyOperation], {
+	default: 'getMany',
+});

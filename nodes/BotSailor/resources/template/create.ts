@@ -425,8 +425,9 @@ export async function buildTemplateBody(
 	return { ...requestOptions, body: checked };
 }
 
-export const create: OperationDescription = {
+export const createOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Create a message template and submit it to WhatsApp for approval.',
 	option: {
 		name: 'Create',
 		value: 'create',

@@ -5,8 +5,9 @@ import { templateLocator } from '../shared/templateLocator';
 import type { OperationDescription } from '../resource';
 import { JSON_HEADERS } from './create';
 
-export const getStatus: OperationDescription = {
+export const getStatusOperation: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'Get the approval status of a message template.',
 	option: {
 		name: 'Get Status',
 		value: 'getStatus',

@@ -1,11 +1,11 @@
 import { resource } from '../resource';
-import { create } from './create';
-import { getMany } from './getMany';
-import { getStatus } from './getStatus';
+import { createOperation } from './create';
+import { getManyOperation } from './getMany';
+import { getStatusOperation } from './getStatus';
 import { sendBroadcastOperation } from './sendBroadcast';
 
 export const templateDescription = resource(
 	'template',
-	[create, getMany, getStatus, sendBroadcastOperation],
+	[createOperation, getManyOperation, getStatusOperation, sendBroadcastOperation],
 	{ default: 'getMany' },
 );

@@ -7,7 +7,6 @@ import { recordOf } from '../../../shared/values';
 import { labelNamed } from '../../shared/steps';
 import { optOutLabelOf, skipOptedOutFields } from '../../shared/skipOptedOut';
 import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
-import { sendRouting } from '../../shared/declarativeSend';
 import { type SendDefinition } from '../../shared/sendDefinition';
 import type { OperationDescription } from '../resource';
 
@@ -73,12 +72,14 @@ export const sendBroadcast: SendDefinition = {
 
 export const sendBroadcastOperation: OperationDescription = {
 	kind: 'send',
+	send: sendBroadcast,
+	toolDescription:
+		'Send a template campaign (broadcast) to many subscribers at once. Sends many messages.',
 	option: {
 		name: 'Send Broadcast',
 		value: 'sendBroadcast',
 		action: 'Send a broadcast template',
 		description: 'Save and send a broadcast template campaign',
-		routing: sendRouting(sendBroadcast),
 	},
 	fields: [
 		sendNumber(),

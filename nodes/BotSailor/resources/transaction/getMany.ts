@@ -1,11 +1,12 @@
 import { validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
-import { paginate } from '../../shared/pagination';
 import { decodeJsonOption, returnAllAndLimit } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
+	list: { maxPageSize: 100 },
+	toolDescription: 'List the payments for packages and addons.',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',
@@ -14,7 +15,6 @@ export const getMany: OperationDescription = {
 		routing: {
 			request: { url: '/user/transaction/list' },
 			send: { preSend: [validateBody(() => z.object({}))] },
-			operations: { pagination: paginate(100) },
 			output: { postReceive: [unwrap('message')] },
 		},
 	},

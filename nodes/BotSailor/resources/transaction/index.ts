@@ -1,4 +1,6 @@
 import { resource } from '../resource';
-import { getMany } from './getMany';
+import { getManyOperation } from './getMany';
 
-export const transactionDescription = resource('transaction', [getMany], { default: 'getMany' });
+export const transactionDescription = resource('transaction', [getManyOperation], {
+	default: 'getMany',
+});

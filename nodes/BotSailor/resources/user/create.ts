@@ -3,8 +3,9 @@ import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
 import { email, packageAndExpiry, text } from './fields';
 
-export const create: OperationDescription = {
+export const createOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Create a platform user (reseller client account) with a package.',
 	option: {
 		name: 'Create',
 		value: 'create',

@@ -3,8 +3,9 @@ import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 import { email, packageAndExpiry } from './fields';
 
-export const createWithLoginLink: OperationDescription = {
+export const createWithLoginLinkOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Create a platform user and get a one-time login link.',
 	option: {
 		name: 'Create With Login Link',
 		value: 'createWithLoginLink',

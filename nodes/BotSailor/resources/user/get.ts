@@ -4,8 +4,9 @@ import type { OperationDescription } from '../resource';
 import { userLocator } from '../shared/userGroupLocators';
 import { userRef } from '../shared/userGroupSchemas';
 
-export const get: OperationDescription = {
+export const getOperation: OperationDescription = {
 	kind: 'read',
+	toolDescription: 'Get one platform user (reseller client) by ID or email.',
 	option: {
 		name: 'Get',
 		value: 'get',

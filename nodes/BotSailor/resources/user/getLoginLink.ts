@@ -7,8 +7,9 @@ import { requireFields } from '../shared/userGroupSchemas';
 
 const optionalText = z.string().trim().optional();
 
-export const getLoginLink: OperationDescription = {
+export const getLoginLinkOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Get a one-time login link for a platform user.',
 	option: {
 		name: 'Get Login Link',
 		value: 'getLoginLink',

@@ -1,11 +1,12 @@
 import { validateBody, z } from '../../../shared/inputs';
 import { unwrap } from '../../shared/output';
-import { paginate } from '../../shared/pagination';
 import { returnAllAndLimit } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const getMany: OperationDescription = {
+export const getManyOperation: OperationDescription = {
 	kind: 'read',
+	list: { maxPageSize: 1000, unpaginatedInEarlierForm: true },
+	toolDescription: 'List the platform users (reseller clients).',
 	option: {
 		name: 'Get Many',
 		value: 'getMany',
@@ -14,7 +15,6 @@ export const getMany: OperationDescription = {
 		routing: {
 			request: { url: '/user/list' },
 			send: { preSend: [validateBody(() => z.object({}))] },
-			operations: { pagination: paginate(1000, { unpaginatedInEarlierForm: true }) },
 			output: { postReceive: [unwrap('message')] },
 		},
 	},

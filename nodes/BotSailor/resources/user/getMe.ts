@@ -1,8 +1,10 @@
 import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 
-export const getMe: OperationDescription = {
+export const getMeOperation: OperationDescription = {
 	kind: 'read',
+	toolDescription:
+		'Get the BotSailor account that owns the API token, with its WhatsApp numbers (phone_number_id) and limits.',
 	option: {
 		name: 'Get Me',
 		value: 'getMe',

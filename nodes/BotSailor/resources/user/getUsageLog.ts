@@ -1,8 +1,9 @@
 import { unwrap } from '../../shared/output';
 import type { OperationDescription } from '../resource';
 
-export const getUsageLog: OperationDescription = {
+export const getUsageLogOperation: OperationDescription = {
 	kind: 'read',
+	toolDescription: "Get this month's usage and limits of the account.",
 	option: {
 		name: 'Get Usage Log',
 		value: 'getUsageLog',

@@ -1,16 +1,26 @@
 import { resource } from '../resource';
-import { create } from './create';
-import { createWithLoginLink } from './createWithLoginLink';
-import { get } from './get';
-import { getLoginLink } from './getLoginLink';
-import { getMany } from './getMany';
-import { getMe } from './getMe';
-import { getUsageLog } from './getUsageLog';
-import { logOut } from './logOut';
-import { update } from './update';
+import { createOperation } from './create';
+import { createWithLoginLinkOperation } from './createWithLoginLink';
+import { getOperation } from './get';
+import { getLoginLinkOperation } from './getLoginLink';
+import { getManyOperation } from './getMany';
+import { getMeOperation } from './getMe';
+import { getUsageLogOperation } from './getUsageLog';
+import { logOutOperation } from './logOut';
+import { updateOperation } from './update';
 
 export const userDescription = resource(
 	'user',
-	[create, createWithLoginLink, get, getLoginLink, getMany, getMe, getUsageLog, logOut, update],
+	[
+		createOperation,
+		createWithLoginLinkOperation,
+		getOperation,
+		getLoginLinkOperation,
+		getManyOperation,
+		getMeOperation,
+		getUsageLogOperation,
+		logOutOperation,
+		updateOperation,
+	],
 	{ default: 'getMe' },
 );

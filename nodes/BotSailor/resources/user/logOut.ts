@@ -3,8 +3,9 @@ import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
 import { userLocator } from '../shared/userGroupLocators';
 
-export const logOut: OperationDescription = {
+export const logOutOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Sign a platform user out.',
 	option: {
 		name: 'Log Out',
 		value: 'logOut',

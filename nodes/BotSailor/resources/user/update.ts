@@ -7,8 +7,9 @@ import { currentFormOnly, userRef } from '../shared/userGroupSchemas';
 
 const optionalText = z.string().trim().optional();
 
-export const update: OperationDescription = {
+export const updateOperation: OperationDescription = {
 	kind: 'write',
+	toolDescription: 'Change a platform user: details, package, expiry or status.',
 	option: {
 		name: 'Update',
 		value: 'update',

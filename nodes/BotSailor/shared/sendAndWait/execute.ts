@@ -5,11 +5,11 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, sendsInFlight } from '../../../shared/credential';
 import { checkFields, onFirstUse, subscriberKeys, z } from '../../../shared/inputs';
 import { sendRequest } from '../../../shared/transport';
-import { requestDefaults, requestTemplate, type RequestOptionsParameter } from '../bulkSend';
+import { atMostOnce } from '../atMostOnce';
+import { requestDefaults, requestTemplate, type RequestOptionsParameter } from '../requestOptions';
 import { deliver } from '../delivery';
 import { asNodeError, errorItem } from '../itemOutput';
 import { fingerprintOf, sendRecordOf } from '../sendRecord';
@@ -121,16 +121,14 @@ export async function sendAndWaitOperation(
 			: { ...base, message: questionText(question, links) };
 
 		// 3. The send, at most once (Retry On Fail outputs an earlier outcome instead of sending again).
-		const record = sendRecordOf(this);
 		const fingerprint = fingerprintOf(url, {
 			...base,
 			question: question.message,
 			...(asTemplate ? { template_id: asTemplate.template_id } : {}),
 		});
-		const earlier = record.get(0, fingerprint);
-		if (earlier && 'unknown' in earlier) throw earlier.unknown;
+		const once = atMostOnce(sendRecordOf(this), 0, fingerprint);
 		let confirmation: IDataObject;
-		if (earlier && 'records' in earlier) confirmation = earlier.records[0] ?? {};
+		if ('records' in once) confirmation = once.records[0] ?? {};
 		else {
 			const credentials =
 				await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
@@ -141,23 +139,21 @@ export async function sendAndWaitOperation(
 				this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
 			);
 			try {
-				confirmation = await deliver(
-					node,
-					0,
-					async () => await sendRequest.call(this, { ...request, body: fields }, 0),
-					{
-						options: { concurrency: sendsInFlight(credentials) },
-						cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
-					},
-				);
+				[confirmation] = await once.send(async () => [
+					await deliver(
+						node,
+						0,
+						async () => await sendRequest.call(this, { ...request, body: fields }, 0),
+						{
+							options: { concurrency: sendsInFlight(credentials) },
+							cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
+						},
+					),
+				]);
 			} catch (error) {
 				// A template is not bound to the 24-hour window: its refusal stays the platform's text as it is.
-				const failure = asNodeError(node, asTemplate ? error : explainRefusal(error), 0);
-				if (failure.context?.outcome === 'unknown')
-					record.save(0, { fingerprint, unknown: failure as NodeApiError });
-				throw failure;
+				throw asNodeError(node, asTemplate ? error : explainRefusal(error), 0);
 			}
-			record.save(0, { fingerprint, records: [confirmation] });
 		}
 
 		// 4. Who was asked, by name when the platform knows it (a read under the node's Options; its failure does not
