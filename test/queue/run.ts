@@ -848,13 +848,18 @@ async function main(): Promise<void> {
 					headers: { 'content-type': 'application/json' },
 					body: JSON.stringify({ ...template, wa_message_id: message.wa_message_id }),
 				});
-				await response.body?.cancel();
-				return response.status;
+				const answer = (await response.json().catch(() => ({}))) as { duplicate?: boolean };
+				return { status: response.status, duplicate: answer.duplicate === true };
 			}),
 		);
-		const total = (all: Awaited<ReturnType<typeof runs>>) =>
-			all.filter((entry) => entry.trigger === WEBHOOK_NODE).length;
-		await waitFor((entries) => total(entries) >= BOTH_DELIVERED + BOTH_MISSED, 60_000);
+		// A late webhook the webhook processor does not know as a duplicate starts an execution: wait for those.
+		const lateStarts = late.filter((answer) => !answer.duplicate).length;
+		await waitFor(
+			(entries) =>
+				entries.filter((entry) => entry.trigger === WEBHOOK_NODE).length >=
+				BOTH_DELIVERED + lateStarts,
+			60_000,
+		);
 		await sleep(5000);
 		const final = await runs();
 		await unpublish(session, bothWorkflow.id);
@@ -863,7 +868,7 @@ async function main(): Promise<void> {
 		const emptyPoll = final.filter((entry) => entry.trigger === POLL_NODE && !entry.ids.length);
 		const emptyHook = final.filter((entry) => entry.trigger === WEBHOOK_NODE && !entry.ids.length);
 		figures.push(
-			`(e) both triggers in one workflow (Webhook Trigger on the webhook processor, polling trigger on the main, every minute): ${BOTH_DELIVERED} messages delivered by webhook and seen by the next poll, ${BOTH_MISSED} whose webhook was missed and came after the poll → ${perMessage.filter((runs) => runs.length === 1).length} of ${messages.length} messages started exactly once (${delivered.filter((_, index) => perMessage[index][0]?.trigger === WEBHOOK_NODE).length} by the webhook, ${missed.filter((_, index) => perMessage[BOTH_DELIVERED + index][0]?.trigger === POLL_NODE).length} by the poll); ${final.length} executions in n8n's list, ${emptyPoll.length + emptyHook.length} of them ended at the trigger with no item (poll: ${emptyPoll.length}, webhook: ${emptyHook.length}), the node after the triggers ran in ${final.filter((entry) => entry.received > 0).length}`,
+			`(e) both triggers in one workflow (Webhook Trigger on the webhook processor, polling trigger on the main, every minute): ${BOTH_DELIVERED} messages delivered by webhook and seen by the next poll, ${BOTH_MISSED} whose webhook was missed and came after the poll → ${perMessage.filter((runs) => runs.length === 1).length} of ${messages.length} messages started exactly once (${delivered.filter((_, index) => perMessage[index][0]?.trigger === WEBHOOK_NODE).length} by the webhook, ${missed.filter((_, index) => perMessage[BOTH_DELIVERED + index][0]?.trigger === POLL_NODE).length} by the poll); ${final.length} executions in n8n's list, ${emptyPoll.length + emptyHook.length} of them ended at the trigger with no item (poll: ${emptyPoll.length}, webhook: ${emptyHook.length}); the late webhooks: ${late.filter((answer) => answer.duplicate).length} of ${BOTH_MISSED} answered as duplicates on the webhook processor, ${lateStarts} started an execution; the node after the triggers ran in ${final.filter((entry) => entry.received > 0).length} executions with ${final.reduce((sum, entry) => sum + entry.received, 0)} items`,
 		);
 		check('(e) every message started exactly once', () =>
 			expect(perMessage.map((runs) => runs.length)).toEqual(messages.map(() => 1)),
@@ -878,14 +883,17 @@ async function main(): Promise<void> {
 			'(e) the poll saw the delivered messages: its execution of them ended at the trigger',
 			() => expect(emptyPoll.length).toBeGreaterThanOrEqual(1),
 		);
-		check('(e) the late webhooks were accepted and started nothing', () => {
-			expect(late).toEqual(missed.map(() => 200));
-			expect(emptyHook.length).toBe(BOTH_MISSED);
+		check('(e) the late webhooks were accepted; none passed a message on', () => {
+			expect(late.map((answer) => answer.status)).toEqual(missed.map(() => 200));
+			expect(emptyHook.length).toBe(lateStarts);
 		});
-		check('(e) the node after the triggers ran once per message, never on an empty trigger', () => {
-			expect(final.filter((entry) => entry.received > 0).length).toBe(messages.length);
-			expect(final.every((entry) => entry.received === entry.ids.length)).toBe(true);
-		});
+		check(
+			'(e) the node after the triggers got each message once, never ran on an empty trigger',
+			() => {
+				expect(final.reduce((sum, entry) => sum + entry.received, 0)).toBe(messages.length);
+				expect(final.every((entry) => entry.received === entry.ids.length)).toBe(true);
+			},
+		);
 		check('(e) every execution succeeded', () =>
 			expect(final.map((entry) => entry.status).filter((status) => status !== 'success')).toEqual(
 				[],
@@ -906,8 +914,12 @@ async function main(): Promise<void> {
 	const ROUNDS = 5;
 	let sequence = 0;
 	/** Each scenario: ROUNDS messages, each delivered twice as the scenario says; executions counted per message id. */
+	let passes = 0;
 	const duplicates = async (setting: string) => {
 		sim.reset();
+		// The simulator's message ids start again at a reset: each pass takes its own, as the platform's never repeat
+		// (the first pass's message id is in n8n's processed-items list of this workflow).
+		for (let skip = 0; skip < 100_000 * ++passes; skip++) sim.state.newWaMessageId();
 		await publish(session, hookWorkflow.id);
 		await waitForProductionWebhook(webhookN8n, HOOK_ID);
 		await waitForProductionWebhook(mainN8n, HOOK_ID);

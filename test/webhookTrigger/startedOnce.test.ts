@@ -8,6 +8,7 @@
  * The real database is exercised by `npm run test:queue`.
  */
 import { DataDeduplicationService } from 'n8n-core';
+import { sleep } from 'n8n-workflow';
 import type {
 	DeduplicationScope,
 	ICheckProcessedContextData,
@@ -30,7 +31,6 @@ const fx = useSimulator();
 const lists = new Map<string, string[]>();
 const calls: Array<{ scope: DeduplicationScope; options: ICheckProcessedOptions }> = [];
 let refuse: Error | undefined;
-const sleep = async (ms: number) => await new Promise((done) => setTimeout(done, ms));
 
 const deduplicator = {
 	async checkProcessedAndRecord(
