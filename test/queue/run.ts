@@ -919,7 +919,8 @@ async function main(): Promise<void> {
 		sim.reset();
 		// The simulator's message ids start again at a reset: each pass takes its own, as the platform's never repeat
 		// (the first pass's message id is in n8n's processed-items list of this workflow).
-		for (let skip = 0; skip < 100_000 * ++passes; skip++) sim.state.newWaMessageId();
+		const skips = 100_000 * ++passes;
+		for (let skip = 0; skip < skips; skip++) sim.state.newWaMessageId();
 		await publish(session, hookWorkflow.id);
 		await waitForProductionWebhook(webhookN8n, HOOK_ID);
 		await waitForProductionWebhook(mainN8n, HOOK_ID);
