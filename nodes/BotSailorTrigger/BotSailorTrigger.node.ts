@@ -175,12 +175,11 @@ export class BotSailorTrigger implements INodeType {
 	 * each message starts the workflow once. Other events pass unchanged. In a manual run n8n calls this
 	 * instead of poll(): it reads the sample poll() would.
 	 */
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][] | null> {
 		const eventName = this.getNodeParameter('event', 0) as string;
 		const event = EVENTS.find((entry) => entry.value === eventName);
-		if (this.getMode() === 'manual') {
-			return (event && (await sample(asPoll(this), event))) ?? [[]];
-		}
+		// Nothing to sample: null, as poll() answers (n8n shows the run without output either way).
+		if (this.getMode() === 'manual') return event ? await sample(asPoll(this), event) : null;
 		const items = this.getInputData();
 		return [eventName === 'newMessage' ? await firstStarts(this, items) : items];
 	}

@@ -164,6 +164,8 @@ describe('both triggers in one workflow: one execution per message through n8nâ€
 	it('a manual run records nothing, and a manual run of the polling trigger reads its sample (n8n calls execute, not poll)', async () => {
 		expect(await webhookExecution([incoming('wamid.G')], 'manual')).toEqual(['wamid.G']);
 		expect(calls).toHaveLength(0);
+		fx.sim.state.messages = [];
+		expect((await pollExecution([{}], 'manual')).items).toEqual([]);
 		const message = addMessage(fx.sim.state, {
 			phone_number: fx.sim.state.subscribersOf(NUMBER)[3].chat_id,
 			text: 'newest for the sample',
