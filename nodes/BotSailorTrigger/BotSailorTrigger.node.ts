@@ -1,6 +1,7 @@
 import {
 	NodeConnectionTypes,
 	type IDataObject,
+	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
 	type INodeType,
@@ -15,6 +16,7 @@ import { newCatalogOrder } from './events/newCatalogOrder';
 import { newMessage } from './events/newMessage';
 import { newSubscriber } from './events/newSubscriber';
 import { templateStatusChanged } from './events/templateStatusChanged';
+import { firstStarts } from '../shared/startedOnce';
 import type { TriggerEvent } from './lib/event';
 
 /**
@@ -69,6 +71,35 @@ async function emitted(
 	items: IDataObject[],
 ): Promise<INodeExecutionData[]> {
 	return event.output ? await event.output(context, items) : context.helpers.returnJsonArray(items);
+}
+
+/**
+ * A manual run ("Fetch Test Event", or a test of the whole workflow) emits ONE record, the newest, like n8n's own
+ * polling triggers: a test acts on one sample at most. It reads no cursor and moves none. Called from poll() and
+ * from execute(), which n8n runs instead of poll() in a manual run of a node that has both.
+ */
+async function sample(
+	context: IPollFunctions,
+	event: TriggerEvent<unknown>,
+): Promise<INodeExecutionData[][] | null> {
+	const newest = await event.newest(context);
+	return newest ? [await emitted(context, event, [newest])] : null;
+}
+
+/**
+ * The execute context as a poll's: the same parameters, credentials and helpers, but a poll reads a parameter as
+ * (name, fallback, options) where an execution reads it as (name, itemIndex, fallback, options).
+ */
+function asPoll(context: IExecuteFunctions): IPollFunctions {
+	const getNodeParameter = (name: string, fallback?: unknown, options?: unknown) =>
+		context.getNodeParameter(name, 0, fallback as never, options as never);
+	return new Proxy(context, {
+		get(target, property) {
+			if (property === 'getNodeParameter') return getNodeParameter;
+			const value: unknown = Reflect.get(target, property, target);
+			return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+		},
+	}) as unknown as IPollFunctions;
 }
 
 export class BotSailorTrigger implements INodeType {
@@ -137,17 +168,28 @@ export class BotSailorTrigger implements INodeType {
 		credentialTest: { botSailorApiTest: testBotSailorApi },
 	};
 
+	/**
+	 * The first step of every execution this trigger starts (n8n runs a trigger's execute() when it has one, on
+	 * the worker in queue mode). New Message: passes on only the messages no execution of this workflow started
+	 * before (the Webhook Trigger records them the same way; shared/startedOnce.ts), so that in queue mode too
+	 * each message starts the workflow once. Other events pass unchanged. In a manual run n8n calls this
+	 * instead of poll(): it reads the sample poll() would.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][] | null> {
+		const eventName = this.getNodeParameter('event', 0) as string;
+		const event = EVENTS.find((entry) => entry.value === eventName);
+		// Nothing to sample: null, as poll() answers (n8n shows the run without output either way).
+		if (this.getMode() === 'manual') return event ? await sample(asPoll(this), event) : null;
+		const items = this.getInputData();
+		return [eventName === 'newMessage' ? await firstStarts(this, items) : items];
+	}
+
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const eventName = this.getNodeParameter('event') as string;
 		const event = EVENTS.find((entry) => entry.value === eventName);
 		if (!event) return null;
 
-		// A manual run ("Fetch Test Event", or a test of the whole workflow) emits ONE record, the newest, like
-		// n8n's own polling triggers: a test acts on one sample at most. It reads no cursor and moves none.
-		if (this.getMode() === 'manual') {
-			const newest = await event.newest(this);
-			return newest ? [await emitted(this, event, [newest])] : null;
-		}
+		if (this.getMode() === 'manual') return await sample(this, event);
 
 		const stored = this.getWorkflowStaticData('node') as Stored;
 		const scope = event.scope(this);

@@ -20,6 +20,7 @@ import {
 	releaseMemory,
 } from '../shared/deliveryMemory';
 import { locatorValue } from '../shared/parameters';
+import { firstStarts } from '../shared/startedOnce';
 import { ANY_EVENT, EVENTS, eventOf } from './events';
 import { OUTGOING_WEBHOOK, outgoingMessage } from './events/outgoingMessage';
 import { showForEvents } from '../shared/triggerOptions';
@@ -214,10 +215,19 @@ export class BotSailorWebhookTrigger implements INodeType {
 	 * (n8n 2.41 re-wraps it for the execution before saving, which clears its "changed" mark), while it
 	 * always saves what an execution writes. Without this, a restart or an update in place forgot what
 	 * the webhook had started, and the polling trigger in the same workflow started it again.
+	 * It also passes on only the incoming messages no execution of this workflow started before (the polling
+	 * trigger records them the same way; shared/startedOnce.ts): in queue mode the webhook process and the
+	 * main that polls share no memory, only the database.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		if (this.getMode() !== 'manual') refreshSnapshot(this);
-		return [this.getInputData()];
+		return [
+			await firstStarts(
+				this,
+				this.getInputData(),
+				(item) => item.json.event_type === 'incomingMessage',
+			),
+		];
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {

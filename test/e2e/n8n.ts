@@ -56,12 +56,11 @@ export function provision(): N8nPaths {
 	return { nodeBin, n8nBin, n8nVersion };
 }
 
-/** Whether `version` is at least `minimum` (both plain x.y.z). */
-export function versionAtLeast(version: string, minimum: string): boolean {
-	const [a, b] = [version, minimum].map((text) => text.split('.').map(Number));
-	for (let index = 0; index < 3; index++) if (a[index] !== b[index]) return a[index] > b[index];
-	return true;
-}
+/** Whether `version` is at least `minimum` (both plain x.y.z): the one in test/e2e/versions.js, which jest's config reads too. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS, shared with test/e2e/jest.config.js
+export const { versionAtLeast } = require('./versions') as {
+	versionAtLeast: (version: string, minimum: string) => boolean;
+};
 
 /**
  * A test that only applies from n8n `minimum` on: on an older n8n it is reported as skipped (jest's

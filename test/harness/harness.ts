@@ -112,6 +112,8 @@ export interface RunOptions {
 	path?: 'workflow' | 'execute';
 	/** n8n's binary data mode for the run (default: memory, see BinaryMode). */
 	binaryMode?: BinaryMode;
+	/** The execution's mode (default manual; a trigger's execution runs as 'trigger' or 'webhook'). */
+	mode?: WorkflowExecuteMode;
 }
 
 export interface RunResult {
@@ -315,7 +317,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		active: false,
 		connections: { [INPUT_NAME]: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
 	});
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+	const hooks = new ExecutionLifecycleHooks(options.mode ?? 'manual', executionId, {
 		id: 'test-workflow',
 		name: 'test',
 		active: false,
@@ -340,9 +342,11 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			nodeExecutionStack: [{ node: inputNode, data: { main: [[{ json: {} }]] }, source: null }],
 		},
 	});
-	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(
-		workflow,
-	);
+	await new WorkflowExecute(
+		additionalData,
+		options.mode ?? 'manual',
+		runExecutionData,
+	).processRunExecutionData(workflow);
 	const run = await finished;
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
 	return {

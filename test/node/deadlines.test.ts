@@ -8,6 +8,7 @@ import { sendTextNode } from '../../bench/sendTextNode';
 import { loadedNode, runNode, type RunResult } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { WaitingRun } from '../harness/waiting';
+import { validParameters } from '../harness/operations';
 import { AVA, fromList, numberFromList, onNumber, onSubscriber, PHONE } from '../harness/params';
 
 const withOptions = sendTextNode({});
@@ -38,13 +39,8 @@ function run(
 }
 
 describe('4. the reads a send makes first obey Options → Timeout', () => {
-	const sendText = {
-		resource: 'message',
-		operation: 'sendText',
-		phoneNumberId: numberFromList,
-		phoneNumber: '={{ $json.phone }}',
-		message: 'Sale today',
-	};
+	// The catalog's Send Text, to the input item's number.
+	const sendText = { ...validParameters('message', 'sendText'), phoneNumber: '={{ $json.phone }}' };
 	const cases = [
 		['Skip Opted-Out (Subscriber → Get)', '/whatsapp/subscriber/get', { skipOptedOut: true }],
 		[

@@ -56,6 +56,7 @@ beforeEach(() => {
 });
 
 function send(extra: {
+	path?: 'workflow' | 'execute';
 	continueOnFail?: boolean;
 	retryOnFail?: { maxTries: number; waitBetweenTries?: number };
 }): Promise<RunResult> {
@@ -109,6 +110,41 @@ describe('3. a failed run stops sending (shipped defaults)', () => {
 		expect(result.items.map((item) => item.pairedItem)).toEqual(
 			Array.from({ length: 10 }, (_, item) => ({ item })),
 		);
+	});
+});
+
+describe('3. on the AI tool path (execute: n8n’s RoutingNode starts every item of the call at once)', () => {
+	it('item 0 refused: the sends in flight finish, the items waiting for a slot are not attempted', async () => {
+		const result = await send({ path: 'execute' });
+		expect(result.error?.message).toBe('Subscriber has opted out.');
+		// RoutingNode starts all 10 items together; the pace lets the first INITIAL_SENDS_IN_FLIGHT leave.
+		expect([...received].sort((a, b) => a - b)).toEqual(
+			Array.from({ length: INITIAL_SENDS_IN_FLIGHT }, (_, index) => index),
+		);
+	});
+
+	it('under Continue On Fail: every item is attempted once, the queued ones say nothing of a stop', async () => {
+		const result = await send({ path: 'execute', continueOnFail: true });
+		expect(result.error).toBeUndefined();
+		expect([...received].sort((a, b) => a - b)).toEqual(
+			Array.from({ length: 10 }, (_, index) => index),
+		);
+		expect(result.items.map((item) => item.json.error ?? item.json.wa_message_id)).toEqual([
+			'Subscriber has opted out.',
+			...Array.from({ length: 9 }, (_, index) => `wamid.STOP${index + 1}`),
+		]);
+	});
+
+	it('Retry On Fail: the next try starts afresh (a stop ends with its try), sends nothing twice', async () => {
+		const result = await send({ path: 'execute', retryOnFail: { maxTries: 2 } });
+		expect(result.error?.message).toBe('Subscriber has opted out.');
+		const counts = new Map<number, number>();
+		for (const index of received) counts.set(index, (counts.get(index) ?? 0) + 1);
+		// Item 0 is refused on each try (a refusal may be sent again); no delivered item is sent twice.
+		expect(counts.get(0)).toBe(2);
+		expect([...counts].filter(([index, count]) => index !== 0 && count > 1)).toEqual([]);
+		// The second try sends items the first did not attempt (the stop of the first try is not carried over).
+		expect(counts.size).toBeGreaterThan(INITIAL_SENDS_IN_FLIGHT);
 	});
 });
 

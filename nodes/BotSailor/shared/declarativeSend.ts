@@ -14,7 +14,34 @@ import { answersAsTool, asNodeError, errorItem, withRecipient } from './itemOutp
 import { unwrap } from './output';
 import { performSend, prepareSend, type SendDefinition } from './sendDefinition';
 import { sendItemOf } from './sendItem';
-import { sendRecordOf } from './sendRecord';
+import { runKeyOf, sendRecordOf } from './sendRecord';
+
+/**
+ * The items of one try of a node run that are sending now, and whether one of them failed: n8n's RoutingNode starts
+ * every item of a call at once (a promise per item, then Promise.allSettled), so without Continue On Fail the first
+ * failure must stop the items still waiting for a send slot (delivery.ts: NotAttempted). A try ends when its last item
+ * is done; the next try of Retry On Fail (same run key) starts with a new one.
+ */
+interface Try {
+	sending: number;
+	failed: boolean;
+}
+const tries = new Map<string, Try>();
+
+function joinTry(key: string): Try {
+	let current = tries.get(key);
+	if (!current) {
+		current = { sending: 0, failed: false };
+		tries.set(key, current);
+	}
+	current.sending++;
+	return current;
+}
+
+function leaveTry(key: string, current: Try): void {
+	current.sending--;
+	if (current.sending === 0 && tries.get(key) === current) tries.delete(key);
+}
 
 /**
  * A send in n8n's declarative engine, once per item in place of the request (resources/resource.ts says why):
@@ -28,6 +55,8 @@ export function sendOnce(definition: SendDefinition) {
 	): Promise<INodeExecutionData[]> {
 		const item = sendItemOf(this);
 		const itemIndex = this.getItemIndex();
+		const runKey = runKeyOf(this);
+		const current = joinTry(runKey);
 		try {
 			const prepared = await prepareSend(definition, item);
 			// What an earlier attempt of this node run (Retry On Fail) did with the item is output again, not sent again.
@@ -64,6 +93,8 @@ export function sendOnce(definition: SendDefinition) {
 						options: { concurrency },
 						budget,
 						cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
+						// Without Continue On Fail, an item of this try that failed stops the ones not sent yet.
+						stopped: () => current.failed,
 					},
 				);
 				return items.map((entry) => withRecipient(entry.json, fields));
@@ -74,8 +105,13 @@ export function sendOnce(definition: SendDefinition) {
 			return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 		} catch (error) {
 			const failure = asNodeError(this.getNode(), error, itemIndex);
-			if (!this.continueOnFail() && !answersAsTool(this)) throw failure;
+			if (!this.continueOnFail()) {
+				current.failed = true;
+				if (!answersAsTool(this)) throw failure;
+			}
 			return [errorItem(failure, itemIndex)];
+		} finally {
+			leaveTry(runKey, current);
 		}
 	}
 	return send;

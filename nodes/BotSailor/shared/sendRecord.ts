@@ -37,10 +37,15 @@ export function fingerprintOf(url: string, fields: IDataObject, extra: unknown =
 		.digest('base64');
 }
 
+/** The key of the current node run: execution, node and run index (Retry On Fail keeps all three). */
+export function runKeyOf(context: RecordContext): string {
+	const runIndex = context.getWorkflowDataProxy(0).$runIndex as number;
+	return `${context.getExecutionId()}\u0000${context.getNode().name}\u0000${runIndex}`;
+}
+
 /** The record of the current node run: execution, node and run index (Retry On Fail keeps all three). */
 export function sendRecordOf(context: RecordContext): SendRecord {
-	const runIndex = context.getWorkflowDataProxy(0).$runIndex as number;
-	const key = `${context.getExecutionId()}\u0000${context.getNode().name}\u0000${runIndex}`;
+	const key = runKeyOf(context);
 	return {
 		get(itemIndex, fingerprint) {
 			const saved = runs.get(key)?.get(itemIndex);
