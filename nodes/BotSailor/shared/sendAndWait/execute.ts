@@ -5,7 +5,9 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, WAIT_INDEFINITELY } from 'n8n-workflow';
+import { answerKey, buttonId, chatLinkParameters } from '../../../shared/chatAnswer';
+import { checkWhatsAppLimits } from '../../../shared/whatsAppLimits';
 import { CREDENTIAL_TYPE, sendsInFlight } from '../../../shared/credential';
 import { checkFields, onFirstUse, subscriberKeys, z } from '../../../shared/inputs';
 import { sendRequest } from '../../../shared/transport';
@@ -21,6 +23,7 @@ import { isPlatformRefusal } from '../../../shared/failures';
 
 const SEND_URL = '/whatsapp/send';
 const TEMPLATE_URL = '/whatsapp/send/template';
+const BUTTONS_URL = '/whatsapp/send/interactive-buttons';
 
 const schema = onFirstUse(() => z.object(subscriberKeys));
 
@@ -36,8 +39,11 @@ export function answerLink(context: IExecuteFunctions, parameters: Record<string
 /** The WhatsApp text: the question, then one labelled link per answer, then how the links work. */
 export function questionText(question: Question, links: Array<[string, string]>): string {
 	const lines = links.map(([label, url]) => `${label}: ${url}`);
-	const howTo =
-		question.responseType === 'approval'
+	const howTo = question.inChat
+		? question.responseType === 'approval'
+			? 'Tap a button below to answer (or open a link, then press the button on the page).'
+			: 'Reply to this message to answer (or open the link).'
+		: question.responseType === 'approval'
 			? 'Open a link, then press the button on the page to answer.'
 			: 'Open the link to answer.';
 	return `${question.message}\n\n${lines.join('\n\n')}\n\n${howTo}`;
@@ -95,22 +101,42 @@ export async function sendAndWaitOperation(
 
 		// 2. The links: one per answer, each naming this question (a second answer to it is refused).
 		// A template carries one link: to a page with every answer's button (Approval), or to the form.
+		// Answered in the chat, each link also binds the subscriber and the limit under our HMAC (shared/chatAnswer.ts).
 		const ask = randomBytes(6).toString('hex');
+		const key = question.inChat
+			? answerKey(
+					String(
+						(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)).apiToken ??
+							'',
+					).trim(),
+				)
+			: undefined;
+		const exp =
+			until.getTime() >= WAIT_INDEFINITELY.getTime() ? 0 : Math.ceil(until.getTime() / 1000);
+		const linkOf = (choice: 'true' | 'false' | 'text') =>
+			key
+				? answerLink(
+						this,
+						chatLinkParameters(key, {
+							execution: this.getExecutionId(),
+							to: String(base.phone_number),
+							q: ask,
+							choice,
+							exp,
+						}),
+					)
+				: answerLink(this, { ...(choice === 'text' ? {} : { approved: choice }), q: ask });
 		const links: Array<[string, string]> =
 			question.responseType === 'approval' && !asTemplate
 				? [
-						[question.approveLabel, answerLink(this, { approved: 'true', q: ask })],
+						[question.approveLabel, linkOf('true')],
 						...(question.disapproveLabel
-							? [
-									[question.disapproveLabel, answerLink(this, { approved: 'false', q: ask })] as [
-										string,
-										string,
-									],
-								]
+							? [[question.disapproveLabel, linkOf('false')] as [string, string]]
 							: []),
 					]
-				: [[question.buttonLabel, answerLink(this, { q: ask })]];
-		const url = asTemplate ? TEMPLATE_URL : SEND_URL;
+				: [[question.buttonLabel, linkOf('text')]];
+		const buttons = question.inChat && question.responseType === 'approval';
+		const url = asTemplate ? TEMPLATE_URL : buttons ? BUTTONS_URL : SEND_URL;
 		const fields: IDataObject = asTemplate
 			? {
 					...base,
@@ -118,7 +144,22 @@ export async function sendAndWaitOperation(
 					...asTemplate.variables,
 					[asTemplate.linkVariable]: linkValue(item, asTemplate, links[0][1]),
 				}
-			: { ...base, message: questionText(question, links) };
+			: {
+					...base,
+					message: questionText(question, links),
+					...(buttons
+						? {
+								buttons: JSON.stringify([
+									{ id: buttonId(ask, true), title: question.approveLabel },
+									...(question.disapproveLabel
+										? [{ id: buttonId(ask, false), title: question.disapproveLabel }]
+										: []),
+								]),
+							}
+						: {}),
+				};
+		// WhatsApp's limits (an interactive message's body: 1,024 characters), refused naming the field before any request.
+		checkWhatsAppLimits(target, url, fields);
 
 		// 3. The send, at most once (Retry On Fail outputs an earlier outcome instead of sending again).
 		const record = sendRecordOf(this);
