@@ -3,6 +3,7 @@ import type {
 	DisplayCondition,
 	IDataObject,
 	INodeProperties,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './credential';
@@ -223,6 +224,9 @@ export function tappedButtonId(row: IDataObject): string | undefined {
 
 const chatLinksOfRow = (row: IDataObject) => chatLinksIn(stringsOf(contentOf(row)).join('\n'));
 
+/** Where an answer is taken: the Webhook Trigger's webhook, the polling trigger's poll. */
+export type AnswerContext = IWebhookFunctions | IPollFunctions;
+
 /** How an incoming message was taken: resumed the execution, or answered too late. */
 export type Taken = 'answered' | 'alreadyAnswered' | 'expired';
 
@@ -243,7 +247,7 @@ export const LATE_REPLIES: Record<Exclude<Taken, 'answered'>, string> = {
 
 /** The question an incoming message answers, found in the conversation's newest page (one read). */
 async function questionAnswered(
-	context: IWebhookFunctions,
+	context: AnswerContext,
 	message: IncomingMessage,
 ): Promise<{ link: ChatLink; value: string } | undefined> {
 	const source = conversationSource(
@@ -284,7 +288,7 @@ async function questionAnswered(
 	return undefined;
 }
 
-async function reply(context: IWebhookFunctions, message: IncomingMessage, text: string) {
+async function reply(context: AnswerContext, message: IncomingMessage, text: string) {
 	if (!text.trim()) return;
 	try {
 		await sendRequest.call(context, {
@@ -310,8 +314,9 @@ async function reply(context: IWebhookFunctions, message: IncomingMessage, text:
  * usual); that includes a message n8n could not be reached for, so no message is lost.
  */
 export async function takeAnswer(
-	context: IWebhookFunctions,
+	context: AnswerContext,
 	message: IncomingMessage,
+	{ lateReplies = true }: { lateReplies?: boolean } = {},
 ): Promise<Taken | undefined> {
 	if (!context.getNode().credentials?.[CREDENTIAL_TYPE]) return undefined;
 	if (!message.phoneNumberId || !message.phoneNumber) return undefined;
@@ -326,7 +331,7 @@ export async function takeAnswer(
 	const check = checkLink(key, found.link, message.phoneNumber);
 	if (check === 'forged' || check === 'notRecipient') return undefined;
 	if (check === 'expired') {
-		await reply(context, message, LATE_REPLIES.expired);
+		if (lateReplies) await reply(context, message, LATE_REPLIES.expired);
 		return 'expired';
 	}
 	const who: ChatResponder = {
@@ -360,7 +365,7 @@ export async function takeAnswer(
 		await reply(context, message, String(response.confirmation ?? ''));
 		return 'answered';
 	}
-	await reply(context, message, LATE_REPLIES.alreadyAnswered);
+	if (lateReplies) await reply(context, message, LATE_REPLIES.alreadyAnswered);
 	return 'alreadyAnswered';
 }
 

@@ -15,6 +15,11 @@ const FILES = {
 			'declarative routing and Options, the credential test, the polling trigger, every example',
 	},
 	sendAndWait: { since: '1.0.0', proves: "Send and Wait on the version's waiting-execution links" },
+	sendAndWaitChat: {
+		since: '2.0.0',
+		proves: 'Send and Wait answered in the WhatsApp chat, taken by the Webhook Trigger',
+		before: 'run on the pinned n8n only so far (1.x not yet exercised)',
+	},
 	webhookTrigger: { since: '1.0.0', proves: "the Webhook Trigger on the version's webhook server" },
 	media: { since: '1.0.0', proves: "Download Media and uploads through the version's binary data" },
 	aiAgent: {

@@ -9,6 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
+import { BotSailorTrigger } from '../../nodes/BotSailorTrigger/BotSailorTrigger.node';
 import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
 import {
 	answerKey,
@@ -20,6 +21,7 @@ import {
 	verifiedResponder,
 } from '../../nodes/shared/chatAnswer';
 import { useSimulator } from '../harness/simulatorFixture';
+import { createPoller } from '../harness/harness';
 import { WaitingRun } from '../harness/waiting';
 import { byPhone, NUMBER, numberById, numberFromList, PHONE, seededPhone } from '../harness/params';
 import { addMessage, tapButton } from '../simulator/control';
@@ -281,6 +283,47 @@ describe('the Webhook Trigger takes the answer', () => {
 		addMessage(fx.sim.state, { phone_number: PHONE, text: 'Tuesday' });
 		await delivered();
 		expect(runner.started()).toEqual([expect.objectContaining({ text: 'Tuesday' })]);
+		expect(run.waiting).toBe(true);
+	});
+});
+
+describe("the polling trigger's New Message takes the answer", () => {
+	it('a tap found by the poll resumes the execution and is not emitted; other messages are', async () => {
+		const poller = createPoller(
+			new BotSailorTrigger(),
+			{ event: 'newMessage', phoneNumberId: numberById, sendAndWaitAnswers: 'take' },
+			fx.credentials,
+		);
+		expect(await poller.poll()).toEqual([]);
+		const run = await ask(DOUBLE);
+		const tap = tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		const other = addMessage(fx.sim.state, { phone_number: seededPhone(2), text: 'Open today?' });
+		const emitted = (await poller.poll()).map((item) => item.json.wa_message_id);
+		expect(emitted).toEqual([other.wa_message_id]);
+		expect(emitted).not.toContain(tap.wa_message_id);
+		expect(run.output('After')[0].json).toMatchObject({
+			data: { approved: true },
+			answeredIn: 'chat',
+		});
+		expect(texts().map((body) => body.message)).toEqual(['Thank you, your answer was recorded.']);
+		// A second tap found by a poll: nothing resumes, nothing is emitted, and no reply (a webhook may have sent one).
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Decline' });
+		expect(await poller.poll()).toEqual([]);
+		expect(texts()).toHaveLength(1);
+	});
+
+	it('version 1 (saved workflows) emits every message, a tap too', async () => {
+		const poller = createPoller(
+			new BotSailorTrigger(),
+			{ event: 'newMessage', phoneNumberId: numberById },
+			fx.credentials,
+		);
+		await poller.poll();
+		const run = await ask(DOUBLE);
+		const tap = tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		expect((await poller.poll()).map((item) => item.json.wa_message_id)).toEqual([
+			tap.wa_message_id,
+		]);
 		expect(run.waiting).toBe(true);
 	});
 });

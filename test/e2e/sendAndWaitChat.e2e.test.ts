@@ -1,0 +1,300 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives a real n8n from plain Node.js, not node code */
+/**
+ * Send and Wait answered in the WhatsApp chat (issue 45) in a real n8n (the packed package installed as a community
+ * package, `n8n start`): a workflow Manual → Send and Wait (Answer In: WhatsApp Chat) → IF → Send Text asks; another,
+ * published workflow holds the BotSailor Webhook Trigger (version 1.1: Send and Wait Answers → Take Them) whose
+ * production URL the simulator posts incoming messages to. The subscriber taps a reply button (or writes) in the
+ * simulator; the trigger resumes the waiting execution through n8n's own waiting URL, starts no run of its workflow and
+ * confirms in the chat; a late tap is answered "already answered".
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimulator, type Simulator } from '../simulator/server';
+import { addMessage, tapButton } from '../simulator/control';
+import {
+	executionsOf as triggerExecutions,
+	productionUrl,
+	publish,
+	triggerWorkflow,
+	waitForProductionWebhook,
+} from '../webhookTrigger/realN8n';
+import {
+	cli,
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
+	findFreePortPair,
+	importCredential,
+	installCommunityPackage,
+	instance,
+	nodeOutput,
+	pack,
+	PACKAGE_NAME,
+	provision,
+	readExecution,
+	Session,
+	start,
+	type N8nInstance,
+	type Server,
+} from './n8n';
+
+const NUMBER = '104382179270221';
+const PHONE = '15550100001';
+const SECRET = 'e2e-Chat-Secret-91c2';
+const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
+const botSailor = (
+	name: string,
+	position: [number, number],
+	parameters: Record<string, unknown>,
+) => ({
+	id: name.toLowerCase().replace(/\W+/g, '-'),
+	name,
+	type: `${PACKAGE_NAME}.botSailor`,
+	typeVersion: 1.1,
+	position,
+	parameters: {
+		resource: 'message',
+		phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
+		phoneNumber: { __rl: true, mode: 'phone', value: PHONE },
+		...parameters,
+	},
+	credentials,
+});
+
+function asking(id: string, ask: Record<string, unknown>, reply: string) {
+	return {
+		id,
+		name: `Send and Wait in chat e2e ${id}`,
+		active: false,
+		nodes: [
+			{
+				id: 'manual',
+				name: 'Manual',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			botSailor('Ask', [200, 0], { operation: 'sendAndWait', answerIn: 'chat', ...ask }),
+			{
+				id: 'if',
+				name: 'Approved?',
+				type: 'n8n-nodes-base.if',
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: {
+					conditions: {
+						boolean: [{ value1: '={{ $json.data.approved === true }}', value2: true }],
+					},
+				},
+			},
+			botSailor('Confirm', [600, -100], { operation: 'sendText', message: reply }),
+			botSailor('Hold', [600, 100], { operation: 'sendText', message: 'Order held.' }),
+		],
+		connections: {
+			Manual: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
+			Ask: { main: [[{ node: 'Approved?', type: 'main', index: 0 }]] },
+			'Approved?': {
+				main: [
+					[{ node: 'Confirm', type: 'main', index: 0 }],
+					[{ node: 'Hold', type: 'main', index: 0 }],
+				],
+			},
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const APPROVAL = asking(
+	'bsE2eChatApproval',
+	{
+		message: 'Order A-2001 is 1,200 €. Confirm it?',
+		approvalOptions: {
+			values: { approvalType: 'double', approveLabel: 'Confirm', disapproveLabel: 'Hold' },
+		},
+		chatConfirmation: 'Thanks, noted.',
+	},
+	'Order A-2001 confirmed.',
+);
+const FREE_TEXT = asking(
+	'bsE2eChatText',
+	{ message: 'Which delivery day suits you?', responseType: 'freeText' },
+	'={{ "Noted: " + $json.data.text }}',
+);
+
+/** The Webhook Trigger's workflow, at version 1.1 (new nodes): it takes Send and Wait answers by default. */
+const TRIGGER_OPTIONS = {
+	id: 'bsE2eChatTrigger',
+	webhookId: 'bs-e2e-chat-trigger',
+	phoneNumberId: NUMBER,
+	secret: SECRET,
+};
+const TRIGGER = (() => {
+	const workflow = triggerWorkflow(TRIGGER_OPTIONS);
+	for (const node of workflow.nodes)
+		if (node.type === `${PACKAGE_NAME}.botSailorWebhookTrigger`) node.typeVersion = 1.1;
+	return workflow;
+})();
+
+let sim: Simulator;
+let n8n: N8nInstance;
+let work: string;
+let server: Server;
+let session: Session;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function textsTo(phone: string): string[] {
+	return sim.requests
+		.filter((request) => request.path === '/whatsapp/send' && request.body.phone_number === phone)
+		.map((request) => String(request.body.message));
+}
+const buttonSends = () =>
+	sim.requests.filter((request) => request.path === '/whatsapp/send/interactive-buttons');
+
+async function executionsOf(workflowId: string) {
+	return (
+		await session.request<{ results: Array<{ id: string; status: string }> }>(
+			'GET',
+			`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
+		)
+	).results;
+}
+
+async function waitFor(workflowId: string, id: string, status: string, timeoutMs = 60_000) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const found = (await executionsOf(workflowId)).find((execution) => execution.id === id);
+		if (found?.status === status) return found;
+		if (Date.now() > deadline)
+			throw new Error(`execution ${id} of ${workflowId} is ${found?.status}, not ${status}`);
+		await sleep(300);
+	}
+}
+
+/** Starts a workflow's Manual Trigger beside the running server; returns the execution once it waits. */
+async function run(workflowId: string) {
+	const before = new Set((await executionsOf(workflowId)).map((execution) => execution.id));
+	const broker = String((await findFreePortPair()) + 1);
+	const env = { ...n8n.env, N8N_LOG_LEVEL: 'info', N8N_RUNNERS_BROKER_PORT: broker };
+	const result = await cli({ ...n8n, env }, ['execute', `--id=${workflowId}`]);
+	const deadline = Date.now() + 15_000;
+	for (;;) {
+		const waiting = (await executionsOf(workflowId)).find(
+			(execution) => !before.has(execution.id) && execution.status === 'waiting',
+		);
+		if (waiting) return waiting;
+		if (Date.now() > deadline)
+			throw new Error(
+				`no waiting execution: exit ${result.code}\n${result.stdout}\n${result.stderr}`,
+			);
+		await sleep(300);
+	}
+}
+
+beforeAll(async () => {
+	const paths = provision();
+	sim = await startSimulator();
+	work = mkdtempSync(join(tmpdir(), 'botsailor-chat-e2e-'));
+	n8n = instance(paths, join(work, 'user'), await findFreePortPair());
+	installCommunityPackage(n8n, pack(join(work, 'pack')));
+	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
+	const file = join(work, 'workflows.json');
+	writeFileSync(file, JSON.stringify([APPROVAL, FREE_TEXT, TRIGGER]));
+	const imported = await cli(n8n, ['import:workflow', `--input=${file}`]);
+	if (imported.code !== 0) throw new Error(imported.stderr);
+	server = await start(n8n);
+	session = new Session(n8n.url);
+	await session.setupOwner();
+	await publish(session, TRIGGER.id);
+	await waitForProductionWebhook(n8n, TRIGGER_OPTIONS.webhookId);
+	sim.state.webhooks.configure(NUMBER, {
+		urls: { incoming_message: productionUrl(n8n, TRIGGER_OPTIONS.webhookId, SECRET) },
+	});
+}, 600_000);
+
+afterAll(async () => {
+	await server?.stop();
+	await sim?.close();
+	if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('approval by tap: the Webhook Trigger in another workflow resumes it (approved), starts no run, confirms in the chat; a late tap gets "already answered"', async () => {
+	const waiting = await run(APPROVAL.id);
+	expect(buttonSends()).toHaveLength(1);
+	const buttons = JSON.parse(String(buttonSends()[0].body.buttons)) as Array<{ title: string }>;
+	expect(buttons.map((button) => button.title)).toEqual(['Confirm', 'Hold']);
+	expect(String(buttonSends()[0].body.message)).toContain(
+		`${n8n.url}/webhook-waiting/${waiting.id}/`,
+	);
+
+	const tappedAt = Date.now();
+	tapButton(sim.state, { phone_number: PHONE, title: 'Confirm' });
+	await sim.state.webhooks.idle();
+	await waitFor(APPROVAL.id, waiting.id, 'success');
+	process.stdout.write(`tap → execution finished: ${Date.now() - tappedAt} ms\n`);
+	const finished = await readExecution(n8n, session, waiting.id);
+	const [asked] = nodeOutput(finished, 'Ask');
+	expect(asked).toMatchObject({
+		data: { approved: true },
+		answer: 'Confirm',
+		recipient: { phone_number: PHONE },
+		answeredIn: 'chat',
+	});
+	expect(nodeOutput(finished, 'Confirm')).toHaveLength(1);
+	// The confirmation (the trigger) and the next node's send (the resumed run) go out side by side.
+	const deadline = Date.now() + 10_000;
+	while (textsTo(PHONE).length < 2 && Date.now() < deadline) await sleep(200);
+	expect([...textsTo(PHONE)].sort()).toEqual(['Order A-2001 confirmed.', 'Thanks, noted.']);
+
+	// A second tap on the same question: nothing resumes, no run starts, the chat says so.
+	tapButton(sim.state, { phone_number: PHONE, title: 'Hold' });
+	await sim.state.webhooks.idle();
+	await sleep(1500);
+	expect(textsTo(PHONE).at(-1)).toBe(
+		'This question was already answered. Only the first answer counts.',
+	);
+	expect(await triggerExecutions(session, TRIGGER.id)).toEqual([]);
+	const again = await readExecution(n8n, session, waiting.id);
+	expect(Object.keys(again.data.resultData.runData)).not.toContain('Hold');
+	const answers = sim.state.webhooks.deliveries.map((delivery) => delivery.answer ?? '');
+	expect(answers.filter((answer) => answer.includes('"sendAndWait":"answered"'))).toHaveLength(1);
+	expect(
+		answers.filter((answer) => answer.includes('"sendAndWait":"alreadyAnswered"')),
+	).toHaveLength(1);
+}, 120_000);
+
+test('decline by tap: the run goes on with approved: false (the Hold branch)', async () => {
+	const waiting = await run(APPROVAL.id);
+	tapButton(sim.state, { phone_number: PHONE, title: 'Hold' });
+	await sim.state.webhooks.idle();
+	await waitFor(APPROVAL.id, waiting.id, 'success');
+	const finished = await readExecution(n8n, session, waiting.id);
+	expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({
+		data: { approved: false },
+		answer: 'Hold',
+		answeredIn: 'chat',
+	});
+	expect(nodeOutput(finished, 'Hold')).toHaveLength(1);
+	expect(await triggerExecutions(session, TRIGGER.id)).toEqual([]);
+}, 120_000);
+
+test("free text by reply: the recipient's next message is the answer; the one after starts a run as usual", async () => {
+	const waiting = await run(FREE_TEXT.id);
+	expect(textsTo(PHONE).at(-1)).toContain('Reply to this message to answer');
+	addMessage(sim.state, { phone_number_id: NUMBER, phone_number: PHONE, text: 'Thursday please' });
+	await sim.state.webhooks.idle();
+	await waitFor(FREE_TEXT.id, waiting.id, 'success');
+	const finished = await readExecution(n8n, session, waiting.id);
+	expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({
+		data: { text: 'Thursday please' },
+		answeredIn: 'chat',
+	});
+	expect(await triggerExecutions(session, TRIGGER.id)).toEqual([]);
+	addMessage(sim.state, { phone_number_id: NUMBER, phone_number: PHONE, text: 'see you then' });
+	await sim.state.webhooks.idle();
+	const deadline = Date.now() + 30_000;
+	while ((await triggerExecutions(session, TRIGGER.id)).length === 0 && Date.now() < deadline)
+		await sleep(300);
+	expect(await triggerExecutions(session, TRIGGER.id)).toHaveLength(1);
+}, 120_000);
