@@ -328,6 +328,34 @@ describe("the polling trigger's New Message takes the answer", () => {
 	});
 });
 
+describe('the simulator: a tap on a reply button', () => {
+	it("posts the incoming-message webhook with the button's title; the row carries the button in Meta's shape", async () => {
+		await ask(DOUBLE);
+		await trigger({ sendAndWaitAnswers: 'startRun' });
+		// Over the control API, as the e2e suite and the demo's phone page do.
+		const response = await fetch(`${fx.sim.url}/__control/tap`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ phone_number: PHONE, index: 1 }),
+		});
+		const { result } = (await response.json()) as { result: { wa_message_id: string } };
+		await delivered();
+		const row = fx.sim.state.messages.find(
+			(message) => message.wa_message_id === result.wa_message_id,
+		)!;
+		const buttons = JSON.parse(
+			String(requestsTo('/whatsapp/send/interactive-buttons')[0].body.buttons),
+		) as Array<{ id: string; title: string }>;
+		expect(JSON.parse(row.message_content)).toEqual({
+			type: 'interactive',
+			interactive: { type: 'button_reply', button_reply: buttons[1] },
+		});
+		expect(receiver.received.map((entry) => entry.body)).toEqual([
+			expect.objectContaining({ user_message: 'Decline', wa_message_id: result.wa_message_id }),
+		]);
+	});
+});
+
 describe('the signed binding (shared/chatAnswer.ts)', () => {
 	const key = answerKey('token-1');
 	const binding = {
