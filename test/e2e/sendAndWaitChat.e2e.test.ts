@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- drives a real n8n from plain Node.js, not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- drives a real n8n from plain Node.js, not node code; the trigger secret is a fixed local test value */
 /**
  * Send and Wait answered in the WhatsApp chat (issue 45) in a real n8n (the packed package installed as a community
  * package, `n8n start`): a workflow Manual → Send and Wait (Answer In: WhatsApp Chat) → IF → Send Text asks; another,

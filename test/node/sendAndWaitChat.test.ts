@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code in plain Node.js (an HTTP stand-in for n8n's waiting URLs), not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code in plain Node.js (an HTTP stand-in for n8n's waiting URLs), not node code */
 /**
  * Send and Wait answered in the WhatsApp chat (issue 45) inside n8n-core's engine: the question as reply buttons (or
  * text for Free Text), the labels checked before any request, and the Webhook Trigger taking the answer: a tap or the
