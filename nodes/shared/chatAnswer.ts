@@ -20,7 +20,8 @@ import { isRecord } from './values';
  *
  * The link between a waiting execution and a subscriber lives only in what the platform already stores: the
  * question's text carries n8n's waiting-execution link of each answer (signed by n8n where n8n signs them), with
- * our own parameters `to` (the subscriber), `exp` (the wait's limit) and `mac`, an HMAC over execution, subscriber,
+ * our own parameters `to` (the subscriber), `exp` (the wait's limit) and `mac`, an HMAC over the link's address (host,
+ * execution, node), subscriber,
  * question, answer and limit, keyed by a key derived from the credential's API token (both nodes use the same
  * credential). A reply button's id names only the question and the answer (`bsw1:<q>:y|n`). Nothing on the platform
  * can resume anything but that one question, for that one subscriber, until the limit; a resumed execution no longer
@@ -54,7 +55,8 @@ function sameMac(a: string, b: string): boolean {
 
 /** One answer of one question, as bound into its link. `choice`: 'true'/'false' (Approval) or 'text' (Free Text). */
 export interface AnswerBinding {
-	execution: string;
+	/** The link's address without its query (`…/webhook-waiting/<execution>/<node>`): no other host or execution. */
+	target: string;
 	to: string;
 	q: string;
 	choice: 'true' | 'false' | 'text';
@@ -64,7 +66,7 @@ export interface AnswerBinding {
 
 const bindingParts = (b: AnswerBinding) => [
 	'q',
-	b.execution,
+	b.target,
 	digits(b.to),
 	b.q,
 	b.choice,
@@ -80,6 +82,12 @@ export function chatLinkParameters(key: Buffer, binding: AnswerBinding): Record<
 		exp: String(binding.exp),
 		mac: mac(key, bindingParts(binding)),
 	};
+}
+
+/** A link's address without its query: what the HMAC binds besides the parameters. */
+export function linkTarget(link: string): string {
+	const url = new URL(link);
+	return `${url.origin}${url.pathname}`;
 }
 
 /** A reply button's id: the question and the answer; the link in the question's text carries the rest. */
@@ -112,15 +120,12 @@ export function chatLinksIn(text: string): ChatLink[] {
 		const linkMac = params.get('mac');
 		const q = params.get('q');
 		if (!linkMac || !q) continue;
-		// …/webhook-waiting/<execution>/<node>: the execution is the second segment from the end.
-		const segments = url.pathname.split('/').filter(Boolean);
-		if (segments.length < 2) continue;
 		const approved = params.get('approved');
 		found.push({
 			url: raw,
 			mac: linkMac,
 			binding: {
-				execution: decodeURIComponent(segments[segments.length - 2]),
+				target: linkTarget(raw),
 				to: params.get('to') ?? '',
 				q,
 				choice: approved === 'true' || approved === 'false' ? approved : 'text',

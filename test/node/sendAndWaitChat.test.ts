@@ -125,7 +125,11 @@ describe('the question in the chat', () => {
 		expect(message).toContain('Tap a button below to answer');
 		const links = chatLinksIn(message);
 		expect(links.map((link) => link.binding.choice)).toEqual(['true', 'false']);
-		expect(links[0].binding).toMatchObject({ to: PHONE, execution: run.executionId, exp: 0 });
+		expect(links[0].binding).toMatchObject({
+			to: PHONE,
+			target: `${waitingBase}/webhook-waiting/${run.executionId}/node-sw-1`,
+			exp: 0,
+		});
 		expect(message).toContain('signature=');
 	});
 
@@ -359,16 +363,14 @@ describe('the simulator: a tap on a reply button', () => {
 describe('the signed binding (shared/chatAnswer.ts)', () => {
 	const key = answerKey('token-1');
 	const binding = {
-		execution: '231',
+		target: 'https://n8n.example.com/webhook-waiting/231/node-1',
 		to: PHONE,
 		q: 'a1b2c3d4e5f6',
 		choice: 'true' as const,
 		exp: 2_000_000_000,
 	};
-	const link = (params: Record<string, string>) =>
-		chatLinksIn(
-			`x https://n8n.example.com/webhook-waiting/231/node-1?${new URLSearchParams(params).toString()}&signature=s`,
-		)[0];
+	const link = (params: Record<string, string>, at = binding.target) =>
+		chatLinksIn(`x ${at}?${new URLSearchParams(params).toString()}&signature=s`)[0];
 
 	it('holds for the recipient until the limit, and for nobody else', () => {
 		const signed = link(chatLinkParameters(key, binding));
@@ -377,6 +379,14 @@ describe('the signed binding (shared/chatAnswer.ts)', () => {
 		expect(checkLink(key, signed, PHONE, 2_000_000_000_000)).toBe('expired');
 		// Another credential's key, a changed subscriber, answer or limit: forged.
 		expect(checkLink(answerKey('token-2'), signed, PHONE, 1_000)).toBe('forged');
+		// The same parameters on another host or another execution: forged.
+		for (const at of [
+			'https://evil.example.com/webhook-waiting/231/node-1',
+			'https://n8n.example.com/webhook-waiting/232/node-1',
+		])
+			expect(checkLink(key, link(chatLinkParameters(key, binding), at), PHONE, 1_000)).toBe(
+				'forged',
+			);
 		const changes: Array<Record<string, string>> = [
 			{ to: seededPhone(3) },
 			{ approved: 'false' },

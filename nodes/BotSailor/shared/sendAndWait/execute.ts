@@ -6,7 +6,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeApiError, WAIT_INDEFINITELY } from 'n8n-workflow';
-import { answerKey, buttonId, chatLinkParameters } from '../../../shared/chatAnswer';
+import { answerKey, buttonId, chatLinkParameters, linkTarget } from '../../../shared/chatAnswer';
 import { checkWhatsAppLimits } from '../../../shared/whatsAppLimits';
 import { CREDENTIAL_TYPE, sendsInFlight } from '../../../shared/credential';
 import { checkFields, onFirstUse, subscriberKeys, z } from '../../../shared/inputs';
@@ -113,12 +113,14 @@ export async function sendAndWaitOperation(
 			: undefined;
 		const exp =
 			until.getTime() >= WAIT_INDEFINITELY.getTime() ? 0 : Math.ceil(until.getTime() / 1000);
+		// The address every answer link of this question has (n8n's waiting URL of this execution and node).
+		const address = key ? linkTarget(answerLink(this, {})) : '';
 		const linkOf = (choice: 'true' | 'false' | 'text') =>
 			key
 				? answerLink(
 						this,
 						chatLinkParameters(key, {
-							execution: this.getExecutionId(),
+							target: address,
 							to: String(base.phone_number),
 							q: ask,
 							choice,
