@@ -298,3 +298,22 @@ test("free text by reply: the recipient's next message is the answer; the one af
 		await sleep(300);
 	expect(await triggerExecutions(session, TRIGGER.id)).toHaveLength(1);
 }, 120_000);
+
+test('an n8n restart between the question and the tap: the tap still resumes the execution (nothing kept in memory)', async () => {
+	const waiting = await run(APPROVAL.id);
+	await server.stop();
+	server = await start(n8n);
+	session = new Session(n8n.url);
+	await session.login();
+	await waitForProductionWebhook(n8n, TRIGGER_OPTIONS.webhookId);
+	expect((await readExecution(n8n, session, waiting.id)).status).toBe('waiting');
+	tapButton(sim.state, { phone_number: PHONE, title: 'Confirm' });
+	await sim.state.webhooks.idle();
+	await waitFor(APPROVAL.id, waiting.id, 'success');
+	const finished = await readExecution(n8n, session, waiting.id);
+	expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({
+		data: { approved: true },
+		answeredIn: 'chat',
+	});
+	expect(nodeOutput(finished, 'Confirm')).toHaveLength(1);
+}, 240_000);
