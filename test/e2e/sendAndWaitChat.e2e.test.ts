@@ -122,6 +122,53 @@ const FREE_TEXT = asking(
 	'={{ "Noted: " + $json.data.text }}',
 );
 
+const EXPIRING = asking(
+	'bsE2eChatExpiring',
+	{
+		message: 'Order A-2002 is 900 €. Confirm it?',
+		approvalOptions: { values: { approvalType: 'double' } },
+		options: {
+			limitWaitTime: {
+				values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' },
+			},
+		},
+	},
+	'Order A-2002 confirmed.',
+);
+
+/**
+ * The bench (BENCH_CHAT_ANSWERS=50): n8n's Webhook node starts the question (no CLI start per round), the subscriber
+ * taps, and the time from the tap to the resumed run's next send reaching the platform is measured.
+ */
+const BENCH_ROUNDS = Number(process.env.BENCH_CHAT_ANSWERS ?? 0);
+const BENCH_PHONE = '15550100004';
+const BENCH_PATH = 'bs-bench-chat-start';
+const BENCHED = (() => {
+	const workflow = asking(
+		'bsBenchChatAnswers',
+		{
+			message: 'Bench question: confirm?',
+			phoneNumber: { __rl: true, mode: 'phone', value: BENCH_PHONE },
+		},
+		'Bench confirmed.',
+	);
+	workflow.nodes[0] = {
+		id: 'start',
+		name: 'Manual',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		parameters: { httpMethod: 'POST', path: BENCH_PATH, responseMode: 'onReceived', options: {} },
+		webhookId: BENCH_PATH,
+	} as (typeof workflow.nodes)[0];
+	for (const node of workflow.nodes)
+		if (node.name === 'Confirm' || node.name === 'Hold')
+			Object.assign(node.parameters, {
+				phoneNumber: { __rl: true, mode: 'phone', value: BENCH_PHONE },
+			});
+	return workflow;
+})();
+
 /** The Webhook Trigger's workflow, at version 1.1 (new nodes): it takes Send and Wait answers by default. */
 const TRIGGER_OPTIONS = {
 	id: 'bsE2eChatTrigger',
@@ -200,7 +247,10 @@ beforeAll(async () => {
 	installCommunityPackage(n8n, pack(join(work, 'pack')));
 	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
 	const file = join(work, 'workflows.json');
-	writeFileSync(file, JSON.stringify([APPROVAL, FREE_TEXT, TRIGGER]));
+	writeFileSync(
+		file,
+		JSON.stringify([APPROVAL, FREE_TEXT, EXPIRING, TRIGGER, ...(BENCH_ROUNDS ? [BENCHED] : [])]),
+	);
 	const imported = await cli(n8n, ['import:workflow', `--input=${file}`]);
 	if (imported.code !== 0) throw new Error(imported.stderr);
 	server = await start(n8n);
@@ -317,3 +367,64 @@ test('an n8n restart between the question and the tap: the tap still resumes the
 	});
 	expect(nodeOutput(finished, 'Confirm')).toHaveLength(1);
 }, 240_000);
+
+test('a tap after the wait\'s limit: "expired" in the chat, nothing resumed, no run started', async () => {
+	const waiting = await run(EXPIRING.id);
+	const before = (await triggerExecutions(session, TRIGGER.id)).length;
+	await sleep(4_000);
+	tapButton(sim.state, { phone_number: PHONE, title: 'Approve' });
+	await sim.state.webhooks.idle();
+	expect(textsTo(PHONE).at(-1)).toBe('This question has expired: your answer was not recorded.');
+	expect(sim.state.webhooks.deliveries.at(-1)?.answer).toContain('"sendAndWait":"expired"');
+	expect(await triggerExecutions(session, TRIGGER.id)).toHaveLength(before);
+	// n8n ends the wait itself (Limit Wait Time): the run goes on timed out, not approved.
+	await waitFor(EXPIRING.id, waiting.id, 'success', 120_000);
+	const finished = await readExecution(n8n, session, waiting.id);
+	expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({
+		data: { timedOut: true, approved: false },
+	});
+}, 180_000);
+
+if (BENCH_ROUNDS)
+	test(`bench: tap → the resumed run's next send, over ${BENCH_ROUNDS} answers`, async () => {
+		await publish(session, BENCHED.id);
+		const sends = () => sim.requests.filter((request) => request.body.phone_number === BENCH_PHONE);
+		const until = async (check: () => boolean, timeoutMs = 30_000) => {
+			const deadline = Date.now() + timeoutMs;
+			while (!check()) {
+				if (Date.now() > deadline) throw new Error('bench round timed out');
+				await sleep(5);
+			}
+		};
+		const times: number[] = [];
+		for (let round = 0; round < BENCH_ROUNDS + 3; round++) {
+			const seen = sends().length;
+			const started = await fetch(`${n8n.url}/webhook/${BENCH_PATH}`, { method: 'POST' });
+			await started.text();
+			await until(() => sends().length > seen);
+			const deadline = Date.now() + 30_000;
+			while (
+				!(await executionsOf(BENCHED.id)).some((execution) => execution.status === 'waiting')
+			) {
+				if (Date.now() > deadline) throw new Error('no waiting bench execution');
+				await sleep(20);
+			}
+			const asked = sends().length;
+			const tappedAt = performance.now();
+			tapButton(sim.state, { phone_number: BENCH_PHONE, title: 'Approve' });
+			await until(() =>
+				sends()
+					.slice(asked)
+					.some((request) => request.body.message === 'Bench confirmed.'),
+			);
+			// The first 3 rounds warm n8n up and are not counted.
+			if (round >= 3) times.push(performance.now() - tappedAt);
+			await sim.state.webhooks.idle();
+		}
+		const sorted = [...times].sort((a, b) => a - b);
+		const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+		process.stdout.write(
+			`BENCH chat answers (n=${times.length}): tap → resumed run's next send p50 ${at(0.5).toFixed(0)} ms, p95 ${at(0.95).toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms\n`,
+		);
+		expect(times).toHaveLength(BENCH_ROUNDS);
+	}, 600_000);

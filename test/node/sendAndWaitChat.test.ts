@@ -291,6 +291,47 @@ describe('the Webhook Trigger takes the answer', () => {
 	});
 });
 
+describe('several recipients: the first answer wins', () => {
+	it('asks each with links bound to them; the first tap resumes with that responder, a later one is "already answered"', async () => {
+		const other = seededPhone(2);
+		const run = await ask({ ...DOUBLE, moreRecipients: `+${other}, ${PHONE}` });
+		expect(run.waiting).toBe(true);
+		const sent = requestsTo('/whatsapp/send/interactive-buttons');
+		expect(sent.map((request) => request.body.phone_number)).toEqual([PHONE, other]);
+		expect(sent.map((request) => chatLinksIn(String(request.body.message))[0].binding.to)).toEqual([
+			PHONE,
+			other,
+		]);
+		// What the node holds while waiting says who else was asked.
+		expect(run.output('BotSailor')[0].json).toMatchObject({
+			recipient: { phone_number: PHONE },
+			also_asked: [other],
+		});
+		await trigger();
+		tapButton(fx.sim.state, { phone_number: other, title: 'Decline' });
+		await delivered();
+		expect(run.output('After')[0].json).toMatchObject({
+			data: { approved: false },
+			recipient: { phone_number: other },
+			answeredIn: 'chat',
+		});
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		await delivered();
+		expect(runner.started()).toEqual([]);
+		expect(texts().map((body) => [body.phone_number, body.message])).toEqual([
+			[other, 'Thank you, your answer was recorded.'],
+			[PHONE, 'This question was already answered. Only the first answer counts.'],
+		]);
+		expect(run.output('After')).toHaveLength(1);
+	});
+
+	it('a recipient that is not a phone number is refused naming the field, before any request', async () => {
+		const run = await ask({ ...DOUBLE, moreRecipients: '15550100002, call me' });
+		expect(run.error?.message).toBe('More Recipients: "call me" is not a phone number');
+		expect(fx.sim.requests).toHaveLength(0);
+	});
+});
+
 describe("the polling trigger's New Message takes the answer", () => {
 	it('a tap found by the poll resumes the execution and is not emitted; other messages are', async () => {
 		const poller = createPoller(

@@ -107,6 +107,16 @@ const fields: INodeProperties[] = [
 		displayOptions: forChat,
 	},
 	{
+		displayName: 'More Recipients',
+		name: 'moreRecipients',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 15550100002, 447700900123',
+		description:
+			'Also ask these numbers (digits with the country code, separated by commas). The first answer counts; a later one resumes nothing and is told in the chat that the question was already answered.',
+		displayOptions: forChat,
+	},
+	{
 		displayName: 'Confirmation in Chat',
 		name: 'chatConfirmation',
 		type: 'string',

@@ -3,13 +3,14 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeApiError, WAIT_INDEFINITELY } from 'n8n-workflow';
 import { answerKey, buttonId, chatLinkParameters, linkTarget } from '../../../shared/chatAnswer';
 import { checkWhatsAppLimits } from '../../../shared/whatsAppLimits';
 import { CREDENTIAL_TYPE, sendsInFlight } from '../../../shared/credential';
-import { checkFields, onFirstUse, subscriberKeys, z } from '../../../shared/inputs';
+import { checkFields, onFirstUse, refuse, subscriberKeys, z } from '../../../shared/inputs';
 import { sendRequest } from '../../../shared/transport';
 import { requestDefaults, requestTemplate, type RequestOptionsParameter } from '../bulkSend';
 import { deliver } from '../delivery';
@@ -47,6 +48,30 @@ export function questionText(question: Question, links: Array<[string, string]>)
 			? 'Open a link, then press the button on the page to answer.'
 			: 'Open the link to answer.';
 	return `${question.message}\n\n${lines.join('\n\n')}\n\n${howTo}`;
+}
+
+/** More Recipients: digits with the country code, each refused naming the field when it is not a number. */
+function moreRecipients(
+	target: { getNode: () => INode; getItemIndex: () => number },
+	param: (name: string, fallback: unknown) => unknown,
+	first: string,
+): string[] {
+	const raw = param('moreRecipients', '');
+	const entries = (Array.isArray(raw) ? raw.map(String) : String(raw ?? '').split(/[,;\n]/))
+		.map((entry) => entry.trim())
+		.filter(Boolean);
+	const phones: string[] = [];
+	for (const entry of entries) {
+		const digits = entry.replace(/[\s().+-]/g, '');
+		if (!/^\d{7,15}$/.test(digits))
+			refuse(
+				target,
+				`More Recipients: "${entry}" is not a phone number`,
+				'Parameter "More Recipients": digits with the country code, e.g. 15550100002, separated by commas.',
+			);
+		if (digits !== first.replace(/\D/g, '') && !phones.includes(digits)) phones.push(digits);
+	}
+	return phones;
 }
 
 /** The refusal of a free-text send, explained: outside the 24-hour window nothing can be sent, so nothing waits. */
@@ -115,76 +140,80 @@ export async function sendAndWaitOperation(
 			until.getTime() >= WAIT_INDEFINITELY.getTime() ? 0 : Math.ceil(until.getTime() / 1000);
 		// The address every answer link of this question has (n8n's waiting URL of this execution and node).
 		const address = key ? linkTarget(answerLink(this, {})) : '';
-		const linkOf = (choice: 'true' | 'false' | 'text') =>
-			key
-				? answerLink(
-						this,
-						chatLinkParameters(key, {
-							target: address,
-							to: String(base.phone_number),
-							q: ask,
-							choice,
-							exp,
-						}),
-					)
-				: answerLink(this, { ...(choice === 'text' ? {} : { approved: choice }), q: ask });
-		const links: Array<[string, string]> =
-			question.responseType === 'approval' && !asTemplate
-				? [
-						[question.approveLabel, linkOf('true')],
-						...(question.disapproveLabel
-							? [[question.disapproveLabel, linkOf('false')] as [string, string]]
-							: []),
-					]
-				: [[question.buttonLabel, linkOf('text')]];
+		// One question per recipient: the same question id, each link bound to its own subscriber.
+		const questionFor = (phone: string) => {
+			const linkOf = (choice: 'true' | 'false' | 'text') =>
+				key
+					? answerLink(
+							this,
+							chatLinkParameters(key, { target: address, to: phone, q: ask, choice, exp }),
+						)
+					: answerLink(this, { ...(choice === 'text' ? {} : { approved: choice }), q: ask });
+			const links: Array<[string, string]> =
+				question.responseType === 'approval' && !asTemplate
+					? [
+							[question.approveLabel, linkOf('true')],
+							...(question.disapproveLabel
+								? [[question.disapproveLabel, linkOf('false')] as [string, string]]
+								: []),
+						]
+					: [[question.buttonLabel, linkOf('text')]];
+			const fields: IDataObject = asTemplate
+				? {
+						...base,
+						phone_number: phone,
+						template_id: asTemplate.template_id,
+						...asTemplate.variables,
+						[asTemplate.linkVariable]: linkValue(item, asTemplate, links[0][1]),
+					}
+				: {
+						...base,
+						phone_number: phone,
+						message: questionText(question, links),
+						...(buttons
+							? {
+									buttons: JSON.stringify([
+										{ id: buttonId(ask, true), title: question.approveLabel },
+										...(question.disapproveLabel
+											? [{ id: buttonId(ask, false), title: question.disapproveLabel }]
+											: []),
+									]),
+								}
+							: {}),
+					};
+			// WhatsApp's limits (an interactive message's body: 1,024 characters), refused naming the field before any request.
+			return checkWhatsAppLimits(target, url, fields);
+		};
 		const buttons = question.inChat && question.responseType === 'approval';
 		const url = asTemplate ? TEMPLATE_URL : buttons ? BUTTONS_URL : SEND_URL;
-		const fields: IDataObject = asTemplate
-			? {
-					...base,
-					template_id: asTemplate.template_id,
-					...asTemplate.variables,
-					[asTemplate.linkVariable]: linkValue(item, asTemplate, links[0][1]),
-				}
-			: {
-					...base,
-					message: questionText(question, links),
-					...(buttons
-						? {
-								buttons: JSON.stringify([
-									{ id: buttonId(ask, true), title: question.approveLabel },
-									...(question.disapproveLabel
-										? [{ id: buttonId(ask, false), title: question.disapproveLabel }]
-										: []),
-								]),
-							}
-						: {}),
-				};
-		// WhatsApp's limits (an interactive message's body: 1,024 characters), refused naming the field before any request.
-		checkWhatsAppLimits(target, url, fields);
+		const more = question.inChat ? moreRecipients(target, param, String(base.phone_number)) : [];
+		const questions = [String(base.phone_number), ...more].map((phone) => ({
+			phone,
+			fields: questionFor(phone),
+		}));
 
-		// 3. The send, at most once (Retry On Fail outputs an earlier outcome instead of sending again).
+		// 3. The sends, each at most once (Retry On Fail outputs an earlier outcome instead of sending again).
 		const record = sendRecordOf(this);
-		const fingerprint = fingerprintOf(url, {
-			...base,
-			question: question.message,
-			...(asTemplate ? { template_id: asTemplate.template_id } : {}),
-		});
-		const earlier = record.get(0, fingerprint);
-		if (earlier && 'unknown' in earlier) throw earlier.unknown;
-		let confirmation: IDataObject;
-		if (earlier && 'records' in earlier) confirmation = earlier.records[0] ?? {};
-		else {
-			const credentials =
-				await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-			// The node's Options (timeout, proxy, certificates), as every send applies them.
-			const request = requestTemplate(
-				node,
-				url,
-				this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
-			);
+		const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+		// The node's Options (timeout, proxy, certificates), as every send applies them.
+		const request = requestTemplate(
+			node,
+			url,
+			this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
+		);
+		const sendOnce = async (slot: number, phone: string, fields: IDataObject) => {
+			const fingerprint = fingerprintOf(url, {
+				...base,
+				phone_number: phone,
+				question: question.message,
+				...(asTemplate ? { template_id: asTemplate.template_id } : {}),
+			});
+			const earlier = record.get(slot, fingerprint);
+			if (earlier && 'unknown' in earlier) throw earlier.unknown;
+			if (earlier && 'records' in earlier) return earlier.records[0] ?? {};
+			let sent: IDataObject;
 			try {
-				confirmation = await deliver(
+				sent = await deliver(
 					node,
 					0,
 					async () => await sendRequest.call(this, { ...request, body: fields }, 0),
@@ -197,10 +226,21 @@ export async function sendAndWaitOperation(
 				// A template is not bound to the 24-hour window: its refusal stays the platform's text as it is.
 				const failure = asNodeError(node, asTemplate ? error : explainRefusal(error), 0);
 				if (failure.context?.outcome === 'unknown')
-					record.save(0, { fingerprint, unknown: failure as NodeApiError });
+					record.save(slot, { fingerprint, unknown: failure as NodeApiError });
 				throw failure;
 			}
-			record.save(0, { fingerprint, records: [confirmation] });
+			record.save(slot, { fingerprint, records: [sent] });
+			return sent;
+		};
+		// The first recipient's question must go out (else nothing waits); another recipient's failure is reported.
+		const confirmation = await sendOnce(0, questions[0].phone, questions[0].fields);
+		const unreached: IDataObject[] = [];
+		for (const [index, other] of questions.slice(1).entries()) {
+			try {
+				await sendOnce(index + 1, other.phone, other.fields);
+			} catch (error) {
+				unreached.push({ phone_number: other.phone, error: (error as Error).message });
+			}
 		}
 
 		// 4. Who was asked, by name when the platform knows it (a read under the node's Options; its failure does not
@@ -226,6 +266,10 @@ export async function sendAndWaitOperation(
 				},
 				recipient,
 				wa_message_id: confirmation.wa_message_id,
+				// Several recipients: who else was asked, and whom the question did not reach.
+				...(more.length
+					? { also_asked: more, ...(unreached.length ? { not_asked: unreached } : {}) }
+					: {}),
 			},
 			...(item.binary ? { binary: item.binary } : {}),
 			pairedItem: { item: index },
