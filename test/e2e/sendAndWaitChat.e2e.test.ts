@@ -122,6 +122,19 @@ const FREE_TEXT = asking(
 	'={{ "Noted: " + $json.data.text }}',
 );
 
+const OTHER_PHONE = '15550100002';
+const MANY = asking(
+	'bsE2eChatMany',
+	{
+		message: 'Order A-2003 is 5,000 €. Confirm it?',
+		approvalOptions: {
+			values: { approvalType: 'double', approveLabel: 'Confirm', disapproveLabel: 'Hold' },
+		},
+		moreRecipients: OTHER_PHONE,
+	},
+	'Order A-2003 confirmed.',
+);
+
 const EXPIRING = asking(
 	'bsE2eChatExpiring',
 	{
@@ -249,7 +262,14 @@ beforeAll(async () => {
 	const file = join(work, 'workflows.json');
 	writeFileSync(
 		file,
-		JSON.stringify([APPROVAL, FREE_TEXT, EXPIRING, TRIGGER, ...(BENCH_ROUNDS ? [BENCHED] : [])]),
+		JSON.stringify([
+			APPROVAL,
+			FREE_TEXT,
+			EXPIRING,
+			MANY,
+			TRIGGER,
+			...(BENCH_ROUNDS ? [BENCHED] : []),
+		]),
 	);
 	const imported = await cli(n8n, ['import:workflow', `--input=${file}`]);
 	if (imported.code !== 0) throw new Error(imported.stderr);
@@ -385,6 +405,28 @@ test('a tap after the wait\'s limit: "expired" in the chat, nothing resumed, no 
 	});
 }, 180_000);
 
+test('two recipients, the first answer wins: the second number taps first and resumes it; the first is told it was already answered', async () => {
+	const waiting = await run(MANY.id);
+	const asked = buttonSends().slice(-2);
+	expect(asked.map((request) => request.body.phone_number)).toEqual([PHONE, OTHER_PHONE]);
+	tapButton(sim.state, { phone_number: OTHER_PHONE, title: 'Hold' });
+	await sim.state.webhooks.idle();
+	await waitFor(MANY.id, waiting.id, 'success');
+	const finished = await readExecution(n8n, session, waiting.id);
+	expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({
+		data: { approved: false },
+		recipient: { phone_number: OTHER_PHONE },
+		answeredIn: 'chat',
+	});
+	tapButton(sim.state, { phone_number: PHONE, title: 'Confirm' });
+	await sim.state.webhooks.idle();
+	expect(textsTo(PHONE).at(-1)).toBe(
+		'This question was already answered. Only the first answer counts.',
+	);
+	const again = await readExecution(n8n, session, waiting.id);
+	expect(Object.keys(again.data.resultData.runData)).not.toContain('Confirm');
+}, 120_000);
+
 if (BENCH_ROUNDS)
 	test(`bench: tap → the resumed run's next send, over ${BENCH_ROUNDS} answers`, async () => {
 		await publish(session, BENCHED.id);
@@ -399,8 +441,14 @@ if (BENCH_ROUNDS)
 		const times: number[] = [];
 		for (let round = 0; round < BENCH_ROUNDS + 3; round++) {
 			const seen = sends().length;
-			const started = await fetch(`${n8n.url}/webhook/${BENCH_PATH}`, { method: 'POST' });
-			await started.text();
+			// Publishing returns before the production webhook serves: the first start may meet a 404.
+			for (let tries = 0; ; tries++) {
+				const started = await fetch(`${n8n.url}/webhook/${BENCH_PATH}`, { method: 'POST' });
+				await started.text();
+				if (started.status !== 404) break;
+				if (tries > 100) throw new Error('the bench workflow never served its webhook');
+				await sleep(250);
+			}
 			await until(() => sends().length > seen);
 			const deadline = Date.now() + 30_000;
 			while (

@@ -263,6 +263,19 @@ describe('the Webhook Trigger takes the answer', () => {
 		]);
 	});
 
+	it('a delivery without the Webhook Trigger’s secret (a forged webhook) resumes nothing and reads nothing', async () => {
+		const run = await ask(DOUBLE);
+		await trigger({ secret: 'the-url-secret' });
+		const before = fx.sim.requests.length;
+		// The simulator posts to the URL without ?secret=: what anyone who learned the URL could send.
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		await delivered();
+		expect(receiver.received.map((entry) => entry.status)).toEqual([401]);
+		expect(run.waiting).toBe(true);
+		expect(runner.started()).toEqual([]);
+		expect(fx.sim.requests.slice(before)).toEqual([]);
+	});
+
 	it('another subscriber’s message answers nothing: it starts a run, the question keeps waiting', async () => {
 		const run = await ask({ responseType: 'freeText' });
 		await trigger();
