@@ -100,7 +100,7 @@ const fields: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'The answer in the chat is taken by a <b>BotSailor Webhook Trigger</b> (Incoming Message, with a secret and this credential) in an active workflow on this n8n: it resumes this execution and starts no run for that message, then replies with the confirmation. Without one the answer link in the message still works. Button labels: at most 20 characters.',
+			'The answer in the chat is taken by a <b>BotSailor Webhook Trigger</b> (Incoming Message, with a secret and this credential; or the BotSailor Trigger’s New Message, one poll later) in an active workflow on this n8n, with Send and Wait Answers: Take Them: it resumes this execution and starts no run for that message, then replies with the confirmation. Without one the answer link in the message still works. Button labels: at most 20 characters.',
 		name: 'chatNotice',
 		type: 'notice',
 		default: '',
