@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../simulator/server';
+import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
 import { addMessage, tapButton } from '../simulator/control';
 import {
 	executionsOf as triggerExecutions,
@@ -25,7 +26,9 @@ import {
 	CREDENTIAL_NAME,
 	findFreePortPair,
 	importCredential,
+	importOpenAiCredential,
 	installCommunityPackage,
+	installedN8nVersion,
 	instance,
 	nodeOutput,
 	pack,
@@ -33,7 +36,9 @@ import {
 	provision,
 	readExecution,
 	Session,
+	sinceN8n,
 	start,
+	versionAtLeast,
 	type N8nInstance,
 	type Server,
 } from './n8n';
@@ -182,6 +187,94 @@ const BENCHED = (() => {
 	return workflow;
 })();
 
+/**
+ * AI Agent Human review (n8n >= 2.6) answered in the chat: the generated Human review tool (`botSailorHitlTool`) with
+ * Answer In: WhatsApp Chat gates a BotSailor Send Text tool; the model (the OpenAI stand-in) calls it, the owner gets
+ * reply buttons, and the gated send goes out only after the owner's tap (as in sendAndWait.e2e's Human review tests).
+ */
+const HUMAN_REVIEW = sinceN8n('2.6.0', 'n8n generates Human review tools from 2.6');
+const OWNER_PHONE = '15550100003';
+const CUSTOMER_PHONE = '15550100000';
+const CUSTOMER_TEXT = 'Hi, your order A-2004 is confirmed.';
+const OPENAI_CREDENTIAL = { id: 'OpenAiStandIn001', name: 'OpenAI stand-in' };
+const GATED_TOOL = 'Send_WhatsApp_Text';
+const REVIEWED = {
+	id: 'bsE2eChatHumanReview',
+	name: 'Send and Wait in chat e2e: AI Agent with Human review',
+	active: false,
+	nodes: [
+		{
+			id: 'manual',
+			name: 'Manual',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: 'agent',
+			name: 'AI Agent',
+			type: '@n8n/n8n-nodes-langchain.agent',
+			typeVersion: 3.1,
+			position: [220, 0],
+			parameters: {
+				promptType: 'define',
+				text: `Tell ${CUSTOMER_PHONE} that order A-2004 is confirmed.`,
+				options: {},
+			},
+		},
+		{
+			id: 'model',
+			name: 'OpenAI Chat Model',
+			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+			typeVersion: 1.2,
+			position: [100, 240],
+			parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' }, options: {} },
+			credentials: { openAiApi: OPENAI_CREDENTIAL },
+		},
+		{
+			id: 'human-review',
+			name: 'Owner Review',
+			type: `${PACKAGE_NAME}.botSailorHitlTool`,
+			typeVersion: 1.1,
+			position: [320, 240],
+			parameters: {
+				phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
+				phoneNumber: { __rl: true, mode: 'phone', value: OWNER_PHONE },
+				answerIn: 'chat',
+				approvalOptions: {
+					values: { approvalType: 'double', approveLabel: 'Allow', disapproveLabel: 'Refuse' },
+				},
+			},
+			credentials,
+		},
+		{
+			id: 'send-text-tool',
+			name: 'Send WhatsApp Text',
+			type: `${PACKAGE_NAME}.botSailorTool`,
+			typeVersion: 1.1,
+			position: [320, 480],
+			parameters: {
+				resource: 'message',
+				operation: 'sendText',
+				phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
+				phoneNumber: `={{ $fromAI('phone_number', 'The subscriber phone number, digits with country code', 'string') }}`,
+				message: `={{ $fromAI('message', 'The text to send', 'string') }}`,
+			},
+			credentials,
+		},
+	],
+	connections: {
+		Manual: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+		'OpenAI Chat Model': {
+			ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
+		},
+		'Owner Review': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+		'Send WhatsApp Text': { ai_tool: [[{ node: 'Owner Review', type: 'ai_tool', index: 0 }]] },
+	},
+	settings: { executionOrder: 'v1' },
+};
+
 /** The Webhook Trigger's workflow, at version 1.1 (new nodes): it takes Send and Wait answers by default. */
 const TRIGGER_OPTIONS = {
 	id: 'bsE2eChatTrigger',
@@ -197,6 +290,7 @@ const TRIGGER = (() => {
 })();
 
 let sim: Simulator;
+let standIn: OpenAiStandIn;
 let n8n: N8nInstance;
 let work: string;
 let server: Server;
@@ -259,6 +353,11 @@ beforeAll(async () => {
 	n8n = instance(paths, join(work, 'user'), await findFreePortPair());
 	installCommunityPackage(n8n, pack(join(work, 'pack')));
 	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
+	standIn = await startOpenAiStandIn();
+	await importOpenAiCredential(n8n, OPENAI_CREDENTIAL.id, OPENAI_CREDENTIAL.name, {
+		url: standIn.url,
+		apiKey: 'sk-test',
+	});
 	const file = join(work, 'workflows.json');
 	writeFileSync(
 		file,
@@ -267,6 +366,7 @@ beforeAll(async () => {
 			FREE_TEXT,
 			EXPIRING,
 			MANY,
+			...(versionAtLeast(installedN8nVersion(), '2.6.0') ? [REVIEWED] : []),
 			TRIGGER,
 			...(BENCH_ROUNDS ? [BENCHED] : []),
 		]),
@@ -285,6 +385,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await server?.stop();
+	await standIn?.close();
 	await sim?.close();
 	if (work) rmSync(work, { recursive: true, force: true });
 });
@@ -426,6 +527,46 @@ test('two recipients, the first answer wins: the second number taps first and re
 	const again = await readExecution(n8n, session, waiting.id);
 	expect(Object.keys(again.data.resultData.runData)).not.toContain('Confirm');
 }, 120_000);
+
+HUMAN_REVIEW(
+	'AI Agent Human review in the chat: the gated send goes out once, only after the owner taps Allow',
+	async () => {
+		standIn.reset();
+		standIn.script([
+			{
+				toolCalls: [
+					{
+						name: GATED_TOOL,
+						arguments: {
+							toolParameters: { phone_number: CUSTOMER_PHONE, message: CUSTOMER_TEXT },
+							hitlParameters: {},
+						},
+					},
+				],
+			},
+			{ text: 'Done.' },
+		]);
+		const toCustomer = () => textsTo(CUSTOMER_PHONE).filter((text) => text === CUSTOMER_TEXT);
+		const waiting = await run(REVIEWED.id);
+		const [question] = buttonSends().filter((request) => request.body.phone_number === OWNER_PHONE);
+		expect(String(question.body.message)).toContain(
+			`The agent wants to run this tool: ${GATED_TOOL}`,
+		);
+		expect(
+			(JSON.parse(String(question.body.buttons)) as Array<{ title: string }>).map(
+				(button) => button.title,
+			),
+		).toEqual(['Allow', 'Refuse']);
+		expect(toCustomer()).toEqual([]);
+		tapButton(sim.state, { phone_number: OWNER_PHONE, title: 'Allow' });
+		await sim.state.webhooks.idle();
+		await waitFor(REVIEWED.id, waiting.id, 'success', 90_000);
+		await sleep(500);
+		expect(toCustomer()).toEqual([CUSTOMER_TEXT]);
+		expect(textsTo(OWNER_PHONE).at(-1)).toBe('Thank you, your answer was recorded.');
+	},
+	180_000,
+);
 
 if (BENCH_ROUNDS)
 	test(`bench: tap → the resumed run's next send, over ${BENCH_ROUNDS} answers`, async () => {
