@@ -250,6 +250,26 @@ export const LATE_REPLIES: Record<Exclude<Taken, 'answered'>, string> = {
 	expired: 'This question has expired: your answer was not recorded.',
 };
 
+/**
+ * Who answered which question, as this n8n process took the answers: the "already answered" reply then says by whom
+ * and when. Bounded; per process (after a restart, or when another process took the answer, the reply names nobody).
+ */
+const answeredBy = new Map<string, ChatResponder>();
+const MAX_REMEMBERED = 10_000;
+
+function rememberAnswer(question: string, who: ChatResponder): void {
+	answeredBy.set(question, who);
+	if (answeredBy.size > MAX_REMEMBERED) answeredBy.delete(answeredBy.keys().next().value as string);
+}
+
+function alreadyAnsweredText(question: string): string {
+	const who = answeredBy.get(question);
+	if (!who) return LATE_REPLIES.alreadyAnswered;
+	const name = who.name ? `${who.name} (+${who.phone_number})` : `+${who.phone_number}`;
+	const at = `${who.at.replace('T', ' ').slice(0, 16)} UTC`;
+	return `This question was already answered by ${name} on ${at}. Only the first answer counts.`;
+}
+
 /** The question an incoming message answers, found in the conversation's newest page (one read). */
 async function questionAnswered(
 	context: AnswerContext,
@@ -366,11 +386,13 @@ export async function takeAnswer(
 		return undefined;
 	}
 	const response = typeof answer.body === 'string' ? jsonFromText(answer.body) : answer.body;
+	const question = `${found.link.binding.target}\u0000${found.link.binding.q}`;
 	if (answer.statusCode === 200 && isRecord(response) && response.resumed === true) {
+		rememberAnswer(question, who);
 		await reply(context, message, String(response.confirmation ?? ''));
 		return 'answered';
 	}
-	if (lateReplies) await reply(context, message, LATE_REPLIES.alreadyAnswered);
+	if (lateReplies) await reply(context, message, alreadyAnsweredText(question));
 	return 'alreadyAnswered';
 }
 

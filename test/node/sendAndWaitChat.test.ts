@@ -219,7 +219,9 @@ describe('the Webhook Trigger takes the answer', () => {
 		expect(run.output('After')).toEqual(first);
 		expect(texts().map((body) => body.message)).toEqual([
 			'Thank you, your answer was recorded.',
-			'This question was already answered. Only the first answer counts.',
+			expect.stringMatching(
+				/^This question was already answered by .+ \(\+15550100000\) on .+ UTC\./,
+			),
 		]);
 	});
 
@@ -331,9 +333,17 @@ describe('several recipients: the first answer wins', () => {
 		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
 		await delivered();
 		expect(runner.started()).toEqual([]);
+		// This process took the first answer: the late one is told by whom and when.
 		expect(texts().map((body) => [body.phone_number, body.message])).toEqual([
 			[other, 'Thank you, your answer was recorded.'],
-			[PHONE, 'This question was already answered. Only the first answer counts.'],
+			[
+				PHONE,
+				expect.stringMatching(
+					new RegExp(
+						`^This question was already answered by \\S+ \\(\\+${other}\\) on \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\. Only the first answer counts\\.$`,
+					),
+				),
+			],
 		]);
 		expect(run.output('After')).toHaveLength(1);
 	});
