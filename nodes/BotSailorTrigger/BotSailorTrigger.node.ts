@@ -18,6 +18,7 @@ import { newSubscriber } from './events/newSubscriber';
 import { templateStatusChanged } from './events/templateStatusChanged';
 import { firstStarts } from '../shared/startedOnce';
 import type { TriggerEvent } from './lib/event';
+import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/chatAnswer';
 
 /**
  * Every event, alphabetised by name as n8n lists options. Each keeps its own state type: the node
@@ -64,6 +65,29 @@ function storedState(event: TriggerEvent<unknown>, stored: Stored): unknown {
 	return event.migrate?.(copy, version);
 }
 
+/** The messages that answer no waiting question (those that do resumed it). */
+async function untaken(context: IPollFunctions, items: IDataObject[]): Promise<IDataObject[]> {
+	const left: IDataObject[] = [];
+	for (const item of items) {
+		const taken =
+			item.direction === 'incoming'
+				? await takeAnswer(
+						context,
+						{
+							phoneNumberId: String(item.phone_number_id ?? ''),
+							phoneNumber: String(item.phone_number ?? ''),
+							waMessageId: String(item.wa_message_id ?? ''),
+							text: String(item.text ?? ''),
+							name: typeof item.subscriber_name === 'string' ? item.subscriber_name : undefined,
+						},
+						{ lateReplies: false },
+					)
+				: undefined;
+		if (!taken) left.push(item);
+	}
+	return left;
+}
+
 /** The n8n items of an event's records: JSON, plus what the event adds (binary data). */
 async function emitted(
 	context: IPollFunctions,
@@ -108,7 +132,9 @@ export class BotSailorTrigger implements INodeType {
 		name: 'botSailorTrigger',
 		icon: { light: 'file:../../icons/botsailor.svg', dark: 'file:../../icons/botsailor.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: Send and Wait Answers defaults to Take Them (answers in the chat resume their execution, issue 45).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle:
 			'={{ ({"catalogOrderStatusChanged":"Catalog Order Status Changed","messageStatusChanged":"Message Status Changed","newCatalogOrder":"New Catalog Order","newMessage":"New Message","newSubscriber":"New Subscriber","templateStatusChanged":"Template Status Changed"}[$parameter["event"]] || $parameter["event"]) }}',
 		// n8n's node picker lists this trigger inside the BotSailor action node's entry and shows THIS description
@@ -160,6 +186,7 @@ export class BotSailorTrigger implements INodeType {
 			},
 			whatsAppNumberProperty(),
 			...EVENTS.flatMap((event) => event.properties),
+			...sendAndWaitAnswersProperties(['newMessage'], 1.1),
 		],
 	};
 
@@ -208,6 +235,14 @@ export class BotSailorTrigger implements INodeType {
 		stored.scope = scope;
 		stored.version = event.stateVersion;
 		stored.state = state;
+		// A new message that answers a waiting Send and Wait question resumes it and starts nothing (shared/chatAnswer.ts).
+		// Late answers get no reply here: the Webhook Trigger, where there is one, has answered them already.
+		if (
+			items.length &&
+			eventName === 'newMessage' &&
+			this.getNodeParameter('sendAndWaitAnswers', 'startRun') === 'take'
+		)
+			items = await untaken(this, items);
 		return items.length ? [await emitted(this, event, items)] : null;
 	}
 }

@@ -26,6 +26,8 @@ import { OUTGOING_WEBHOOK, outgoingMessage } from './events/outgoingMessage';
 import { showForEvents } from '../shared/triggerOptions';
 import { setupNotice } from './lib/event';
 import { checkSecret, readBody, type Refusal } from './lib/request';
+import { chatId, text } from './lib/fields';
+import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/chatAnswer';
 
 /** The WhatsApp number the URL is set on: fills phone_number_id (as the polling trigger does) and is read by Fetch Full Message. */
 function whatsAppNumberProperty(): INodeProperties {
@@ -91,7 +93,9 @@ export class BotSailorWebhookTrigger implements INodeType {
 		name: 'botSailorWebhookTrigger',
 		icon: { light: 'file:../../icons/botsailor.svg', dark: 'file:../../icons/botsailor.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: Send and Wait Answers defaults to Take Them (answers in the chat resume their execution, issue 45).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle:
 			'={{ ({"anyEvent":"Any Event","conversationStatusChanged":"Conversation Status Changed","flowData":"Flow Data","incomingMessage":"Incoming Message","messageStatusChanged":"Message Status Changed","outgoingMessage":"Outgoing Message"}[$parameter["event"]] || $parameter["event"]) }}',
 		description:
@@ -155,6 +159,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 					'Recommended. When set, only deliveries whose URL ends with ?secret= followed by this value start the workflow; others are answered 401. Without it anyone who learns the URL can start the workflow with made-up messages. The platform cannot sign its webhooks or add headers, so the URL is the only secret.',
 			},
 			...EVENTS.flatMap((event) => event.properties),
+			...sendAndWaitAnswersProperties(['incomingMessage', ANY_EVENT], 1.1),
 			{
 				displayName: 'Duplicate Window (Seconds)',
 				name: 'duplicateWindow',
@@ -258,6 +263,21 @@ export class BotSailorWebhookTrigger implements INodeType {
 		}
 
 		const phoneNumberId = locatorValue(this, 'phoneNumberId');
+		// An answer to a waiting Send and Wait question resumes it and starts no run (shared/chatAnswer.ts).
+		if (
+			event.value === 'incomingMessage' &&
+			this.getMode() !== 'manual' &&
+			this.getNodeParameter('sendAndWaitAnswers', 'startRun') === 'take'
+		) {
+			const taken = await takeAnswer(this, {
+				phoneNumberId,
+				phoneNumber: chatId(body),
+				waMessageId: text(body, 'wa_message_id'),
+				text: text(body, 'user_message'),
+				name: text(body, 'first_name') || undefined,
+			});
+			if (taken) return { webhookResponse: { received: true, started: false, sendAndWait: taken } };
+		}
 		const mapping = { context: this, phoneNumberId };
 		const item: IDataObject = {
 			...(await event.item(mapping, body)),

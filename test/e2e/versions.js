@@ -20,6 +20,11 @@ const FILES = {
 		proves:
 			"the version's code paths that decide how the action node exposes its Send and Wait webhook",
 	},
+	sendAndWaitChat: {
+		since: '2.0.0',
+		proves: 'Send and Wait answered in the WhatsApp chat, taken by the Webhook Trigger',
+		before: 'run on the pinned n8n only so far (1.x not yet exercised)',
+	},
 	webhookTrigger: { since: '1.0.0', proves: "the Webhook Trigger on the version's webhook server" },
 	media: { since: '1.0.0', proves: "Download Media and uploads through the version's binary data" },
 	aiAgent: {

@@ -36,7 +36,7 @@ import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
 import { credentialsHelper, type TestCredentials } from './harness';
 
 const NODE = 'BotSailor';
-const BASE = 'http://localhost:5678';
+const DEFAULT_BASE = 'http://localhost:5678';
 
 function passThrough(name: string, items: INodeExecutionData[] = []): INodeType {
 	return {
@@ -62,6 +62,8 @@ export interface PageAnswer {
 	html: string;
 	/** The continued run, when this request answered. */
 	resumed?: IRun;
+	/** The node's webhookResponse as it returned it (an object is sent as JSON by n8n). */
+	response?: unknown;
 }
 
 let runs = 0;
@@ -87,6 +89,8 @@ export class WaitingRun {
 			retryOnFail?: { maxTries: number };
 			/** The node type (default: the BotSailor node as constructed; bench/sendTextNode.ts adds n8n's Options). */
 			nodeType?: INodeType;
+			/** The instance's base URL (default http://localhost:5678): a test serving the waiting URLs sets its own. */
+			baseUrl?: string;
 		},
 	) {
 		this.nodeType = options.nodeType ?? new BotSailor();
@@ -152,6 +156,7 @@ export class WaitingRun {
 		hooks?: ExecutionLifecycleHooks,
 		extra: Partial<IWorkflowExecuteAdditionalData> = {},
 	): IWorkflowExecuteAdditionalData {
+		const BASE = this.options.baseUrl ?? DEFAULT_BASE;
 		return {
 			credentialsHelper: credentialsHelper(this.options.credentials),
 			hooks,
@@ -309,7 +314,12 @@ export class WaitingRun {
 		entry.metadata = { ...entry.metadata, forwardAllOutputs: true };
 		data.resultData.runData[data.resultData.lastNodeExecuted!].pop();
 		const resumed = await this.execute(data);
-		return { status: 200, html: String(result.webhookResponse ?? ''), resumed };
+		return {
+			status: 200,
+			html: String(result.webhookResponse ?? ''),
+			resumed,
+			response: result.webhookResponse,
+		};
 	}
 
 	/** As n8n's WebhookService.runWebhook: the node type's `webhook`, read when answering (the node exposes it then). */

@@ -151,6 +151,50 @@ export function addMessage(
 	return message;
 }
 
+/**
+ * The subscriber taps a reply button of the newest button message the bot sent them: `{"phone_number", "title"}` (or
+ * `"index"`, from 0). What the platform then stores and posts is an incoming message whose conversation row carries
+ * the button in Meta's shape (`interactive.button_reply` {id, title}) and whose webhook text is the button's title.
+ * SPEC-GAP: the spec shows neither; Meta's Cloud API webhook reports a tap so, and a button sent as a plain string is
+ * given its title as id.
+ */
+export function tapButton(
+	state: SimState,
+	input: { phone_number_id?: string; phone_number: string; title?: string; index?: number },
+): ConversationMessage {
+	const phoneNumberId = input.phone_number_id ?? state.bots[0].phone_number_id;
+	const chatId = String(input.phone_number).replace(/\D/g, '');
+	const question = [...state.messages]
+		.reverse()
+		.find(
+			(message) =>
+				message.phone_number_id === phoneNumberId &&
+				message.whatsapp_bot_subscriber_subscriber_id === chatId &&
+				message.sender !== 'user' &&
+				message.message_content.includes('"interactive"'),
+		);
+	if (!question) throw new Error(`no button message to ${chatId}`);
+	const content = JSON.parse(question.message_content) as {
+		interactive?: { buttons?: Array<string | { id?: string; title?: string }> };
+	};
+	const buttons = (content.interactive?.buttons ?? []).map((button) =>
+		typeof button === 'string'
+			? { id: button, title: button }
+			: { id: String(button.id ?? button.title), title: String(button.title) },
+	);
+	const button =
+		input.title !== undefined
+			? buttons.find((candidate) => candidate.title === input.title)
+			: buttons[input.index ?? 0];
+	if (!button)
+		throw new Error(`no button ${input.title ?? input.index} in the last button message`);
+	return addMessage(state, {
+		phone_number_id: phoneNumberId,
+		phone_number: chatId,
+		content: { type: 'interactive', interactive: { type: 'button_reply', button_reply: button } },
+	});
+}
+
 /** A subscriber's message as Meta's webhook posts it (what incomingAsMetaWebhook deployments store). */
 function metaWebhookOf(
 	bot: Bot,
@@ -405,6 +449,8 @@ export const controlRoutes: Record<string, (context: ControlContext) => unknown>
 	// The customer's phone page (phone.ts): `phone-subscribers`, `phone-conversation {"phone_number"}`.
 	...phoneControlRoutes,
 	message: ({ state, input }) => addMessage(state, input),
+	// A tap on a reply button of the bot's newest button message: `{"phone_number", "title"}` or `{"phone_number", "index": 0}`.
+	tap: ({ state, input }) => tapButton(state, input),
 	// A customer who last wrote `hours_ago` hours ago: `{"phone_number", "hours_ago": 30}` (with sessionWindow enforced, outside the window).
 	window: ({ state, input }) => moveLastIncoming(state, input),
 	// `{"time_zone": "Asia/Dhaka"}`: the platform's times become now, as a server in that zone writes them.

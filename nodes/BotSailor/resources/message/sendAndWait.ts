@@ -4,6 +4,7 @@ import { recipient, whatsAppNumber } from '../common';
 import { templateLocator } from '../shared/templateLocator';
 import { manualVariables } from './sendTemplate';
 import type { OperationDescription } from '../resource';
+import { CHAT_CONFIRMATION } from '../../shared/sendAndWait/question';
 
 /**
  * Message → Send and Wait for Response: the parameters. Names follow n8n's own messaging nodes
@@ -12,6 +13,10 @@ import type { OperationDescription } from '../resource';
  * shared/sendAndWait/.
  */
 const forTemplate = { show: { sendAs: ['template'] } };
+/** Answer In applies to a question sent as text, with Approval or Free Text (Custom Form stays a page). */
+const forChat = {
+	show: { sendAs: ['text'], responseType: ['approval', 'freeText'], answerIn: ['chat'] },
+};
 
 const fields: INodeProperties[] = [
 	{
@@ -71,6 +76,54 @@ const fields: INodeProperties[] = [
 		displayName: 'Other Variables',
 		description:
 			"The template's other variables by label and position (the question, a name…), sent as templateVariable-{label}-{position}",
+	},
+	{
+		displayName: 'Answer In',
+		name: 'answerIn',
+		type: 'options',
+		// Web Page: what saved workflows (which store no value) keep doing.
+		default: 'webPage',
+		options: [
+			{
+				name: 'Web Page',
+				value: 'webPage',
+				description: 'The person opens a link and answers on a page of this n8n',
+			},
+			{
+				name: 'WhatsApp Chat',
+				value: 'chat',
+				description:
+					'Approval as reply buttons, Free Text as the next message; taken by a BotSailor trigger on this n8n (the link stays as a fallback)',
+			},
+		],
+		displayOptions: { show: { sendAs: ['text'], responseType: ['approval', 'freeText'] } },
+	},
+	{
+		displayName:
+			'The answer in the chat is taken by a <b>BotSailor Webhook Trigger</b> (Incoming Message, with a secret and this credential; or the BotSailor Trigger’s New Message, one poll later) in an active workflow on this n8n, with Send and Wait Answers: Take Them: it resumes this execution and starts no run for that message, then replies with the confirmation. Without one the answer link in the message still works. Button labels: at most 20 characters.',
+		name: 'chatNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: forChat,
+	},
+	{
+		displayName: 'More Recipients',
+		name: 'moreRecipients',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 15550100002, 447700900123',
+		description:
+			'Also ask these numbers (digits with the country code, separated by commas). The first answer counts; a later one resumes nothing and is told in the chat that the question was already answered.',
+		displayOptions: forChat,
+	},
+	{
+		displayName: 'Confirmation in Chat',
+		name: 'chatConfirmation',
+		type: 'string',
+		default: CHAT_CONFIRMATION,
+		description:
+			'The text the trigger sends in the chat once the answer has resumed the workflow. Empty: none.',
+		displayOptions: forChat,
 	},
 	{
 		displayName: 'Response Type',

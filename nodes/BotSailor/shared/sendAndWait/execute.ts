@@ -3,10 +3,14 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
 } from 'n8n-workflow';
+import { WAIT_INDEFINITELY } from 'n8n-workflow';
+import { answerKey, buttonId, chatLinkParameters, linkTarget } from '../../../shared/chatAnswer';
+import { checkWhatsAppLimits } from '../../../shared/whatsAppLimits';
 import { CREDENTIAL_TYPE, sendsInFlight } from '../../../shared/credential';
-import { checkFields, onFirstUse, subscriberKeys, z } from '../../../shared/inputs';
+import { checkFields, onFirstUse, refuse, subscriberKeys, z } from '../../../shared/inputs';
 import { sendRequest } from '../../../shared/transport';
 import { atMostOnce } from '../atMostOnce';
 import { requestDefaults, requestTemplate, type RequestOptionsParameter } from '../requestOptions';
@@ -21,6 +25,7 @@ import { isPlatformRefusal } from '../../../shared/failures';
 
 const SEND_URL = '/whatsapp/send';
 const TEMPLATE_URL = '/whatsapp/send/template';
+const BUTTONS_URL = '/whatsapp/send/interactive-buttons';
 
 const schema = onFirstUse(() => z.object(subscriberKeys));
 
@@ -36,11 +41,38 @@ export function answerLink(context: IExecuteFunctions, parameters: Record<string
 /** The WhatsApp text: the question, then one labelled link per answer, then how the links work. */
 export function questionText(question: Question, links: Array<[string, string]>): string {
 	const lines = links.map(([label, url]) => `${label}: ${url}`);
-	const howTo =
-		question.responseType === 'approval'
+	const howTo = question.inChat
+		? question.responseType === 'approval'
+			? 'Tap a button below to answer (or open a link, then press the button on the page).'
+			: 'Reply to this message to answer (or open the link).'
+		: question.responseType === 'approval'
 			? 'Open a link, then press the button on the page to answer.'
 			: 'Open the link to answer.';
 	return `${question.message}\n\n${lines.join('\n\n')}\n\n${howTo}`;
+}
+
+/** More Recipients: digits with the country code, each refused naming the field when it is not a number. */
+function moreRecipients(
+	target: { getNode: () => INode; getItemIndex: () => number },
+	param: (name: string, fallback: unknown) => unknown,
+	first: string,
+): string[] {
+	const raw = param('moreRecipients', '');
+	const entries = (Array.isArray(raw) ? raw.map(String) : String(raw ?? '').split(/[,;\n]/))
+		.map((entry) => entry.trim())
+		.filter(Boolean);
+	const phones: string[] = [];
+	for (const entry of entries) {
+		const digits = entry.replace(/[\s().+-]/g, '');
+		if (!/^\d{7,15}$/.test(digits))
+			refuse(
+				target,
+				`More Recipients: "${entry}" is not a phone number`,
+				'Parameter "More Recipients": digits with the country code, e.g. 15550100002, separated by commas.',
+			);
+		if (digits !== first.replace(/\D/g, '') && !phones.includes(digits)) phones.push(digits);
+	}
+	return phones;
 }
 
 /** The refusal of a free-text send, explained: outside the 24-hour window nothing can be sent, so nothing waits. */
@@ -95,64 +127,118 @@ export async function sendAndWaitOperation(
 
 		// 2. The links: one per answer, each naming this question (a second answer to it is refused).
 		// A template carries one link: to a page with every answer's button (Approval), or to the form.
+		// Answered in the chat, each link also binds the subscriber and the limit under our HMAC (shared/chatAnswer.ts).
 		const ask = randomBytes(6).toString('hex');
-		const links: Array<[string, string]> =
-			question.responseType === 'approval' && !asTemplate
-				? [
-						[question.approveLabel, answerLink(this, { approved: 'true', q: ask })],
-						...(question.disapproveLabel
-							? [
-									[question.disapproveLabel, answerLink(this, { approved: 'false', q: ask })] as [
-										string,
-										string,
-									],
-								]
-							: []),
-					]
-				: [[question.buttonLabel, answerLink(this, { q: ask })]];
-		const url = asTemplate ? TEMPLATE_URL : SEND_URL;
-		const fields: IDataObject = asTemplate
-			? {
-					...base,
-					template_id: asTemplate.template_id,
-					...asTemplate.variables,
-					[asTemplate.linkVariable]: linkValue(item, asTemplate, links[0][1]),
-				}
-			: { ...base, message: questionText(question, links) };
+		const key = question.inChat
+			? answerKey(
+					String(
+						(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)).apiToken ??
+							'',
+					).trim(),
+				)
+			: undefined;
+		const exp =
+			until.getTime() >= WAIT_INDEFINITELY.getTime() ? 0 : Math.ceil(until.getTime() / 1000);
+		// The address every answer link of this question has (n8n's waiting URL of this execution and node).
+		const address = key ? linkTarget(answerLink(this, {})) : '';
+		// One question per recipient: the same question id, each link bound to its own subscriber.
+		const questionFor = (phone: string) => {
+			const linkOf = (choice: 'true' | 'false' | 'text') =>
+				key
+					? answerLink(
+							this,
+							chatLinkParameters(key, { target: address, to: phone, q: ask, choice, exp }),
+						)
+					: answerLink(this, { ...(choice === 'text' ? {} : { approved: choice }), q: ask });
+			const links: Array<[string, string]> =
+				question.responseType === 'approval' && !asTemplate
+					? [
+							[question.approveLabel, linkOf('true')],
+							...(question.disapproveLabel
+								? [[question.disapproveLabel, linkOf('false')] as [string, string]]
+								: []),
+						]
+					: [[question.buttonLabel, linkOf('text')]];
+			const fields: IDataObject = asTemplate
+				? {
+						...base,
+						phone_number: phone,
+						template_id: asTemplate.template_id,
+						...asTemplate.variables,
+						[asTemplate.linkVariable]: linkValue(item, asTemplate, links[0][1]),
+					}
+				: {
+						...base,
+						phone_number: phone,
+						message: questionText(question, links),
+						...(buttons
+							? {
+									buttons: JSON.stringify([
+										{ id: buttonId(ask, true), title: question.approveLabel },
+										...(question.disapproveLabel
+											? [{ id: buttonId(ask, false), title: question.disapproveLabel }]
+											: []),
+									]),
+								}
+							: {}),
+					};
+			// WhatsApp's limits (an interactive message's body: 1,024 characters), refused naming the field before any request.
+			return checkWhatsAppLimits(target, url, fields);
+		};
+		const buttons = question.inChat && question.responseType === 'approval';
+		const url = asTemplate ? TEMPLATE_URL : buttons ? BUTTONS_URL : SEND_URL;
+		const more = question.inChat ? moreRecipients(target, param, String(base.phone_number)) : [];
+		const questions = [String(base.phone_number), ...more].map((phone) => ({
+			phone,
+			fields: questionFor(phone),
+		}));
 
-		// 3. The send, at most once (Retry On Fail outputs an earlier outcome instead of sending again).
-		const fingerprint = fingerprintOf(url, {
-			...base,
-			question: question.message,
-			...(asTemplate ? { template_id: asTemplate.template_id } : {}),
-		});
-		const once = atMostOnce(sendRecordOf(this), 0, fingerprint);
-		let confirmation: IDataObject;
-		if ('records' in once) confirmation = once.records[0] ?? {};
-		else {
-			const credentials =
-				await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-			// The node's Options (timeout, proxy, certificates), as every send applies them.
-			const request = requestTemplate(
-				node,
-				url,
-				this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
-			);
+		// 3. The sends, each at most once (Retry On Fail outputs an earlier outcome instead of sending again).
+		const record = sendRecordOf(this);
+		const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+		// The node's Options (timeout, proxy, certificates), as every send applies them.
+		const request = requestTemplate(
+			node,
+			url,
+			this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
+		);
+		const sendOnce = async (slot: number, phone: string, fields: IDataObject) => {
+			const fingerprint = fingerprintOf(url, {
+				...base,
+				phone_number: phone,
+				question: question.message,
+				...(asTemplate ? { template_id: asTemplate.template_id } : {}),
+			});
+			const once = atMostOnce(record, slot, fingerprint);
+			if ('records' in once) return once.records[0] ?? {};
+			const [sent] = await once.send(async () => {
+				try {
+					return [
+						await deliver(
+							node,
+							0,
+							async () => await sendRequest.call(this, { ...request, body: fields }, 0),
+							{
+								options: { concurrency: sendsInFlight(credentials) },
+								cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
+							},
+						),
+					];
+				} catch (error) {
+					// A template is not bound to the 24-hour window: its refusal stays the platform's text as it is.
+					throw asNodeError(node, asTemplate ? error : explainRefusal(error), 0);
+				}
+			});
+			return sent;
+		};
+		// The first recipient's question must go out (else nothing waits); another recipient's failure is reported.
+		const confirmation = await sendOnce(0, questions[0].phone, questions[0].fields);
+		const unreached: IDataObject[] = [];
+		for (const [index, other] of questions.slice(1).entries()) {
 			try {
-				[confirmation] = await once.send(async () => [
-					await deliver(
-						node,
-						0,
-						async () => await sendRequest.call(this, { ...request, body: fields }, 0),
-						{
-							options: { concurrency: sendsInFlight(credentials) },
-							cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
-						},
-					),
-				]);
+				await sendOnce(index + 1, other.phone, other.fields);
 			} catch (error) {
-				// A template is not bound to the 24-hour window: its refusal stays the platform's text as it is.
-				throw asNodeError(node, asTemplate ? error : explainRefusal(error), 0);
+				unreached.push({ phone_number: other.phone, error: (error as Error).message });
 			}
 		}
 
@@ -179,6 +265,10 @@ export async function sendAndWaitOperation(
 				},
 				recipient,
 				wa_message_id: confirmation.wa_message_id,
+				// Several recipients: who else was asked, and whom the question did not reach.
+				...(more.length
+					? { also_asked: more, ...(unreached.length ? { not_asked: unreached } : {}) }
+					: {}),
 			},
 			...(item.binary ? { binary: item.binary } : {}),
 			pairedItem: { item: index },

@@ -23,7 +23,17 @@ export interface Question {
 	formDescription: string;
 	submitLabel: string;
 	fields: FormField[];
+	/** Answered in the WhatsApp chat (reply buttons, the next message) rather than on a page (issue 45). */
+	inChat: boolean;
+	/** The text sent in the chat once a chat answer resumed the run ('' for none). */
+	chatConfirmation: string;
 }
+
+/** The default text of Confirmation in Chat. */
+export const CHAT_CONFIRMATION = 'Thank you, your answer was recorded.';
+
+/** WhatsApp's limit of a reply button's title (shared/whatsAppLimits.ts BUTTON_LIMITS). */
+const BUTTON_TITLE_MAX = 20;
 
 /** A parameter of the item the question is about (item 0, as n8n's own Send and Wait nodes). */
 export type ParameterReader = (name: string, fallback: unknown) => unknown;
@@ -124,8 +134,29 @@ export function readQuestion(
 			fields.push({ label, type, options, required: entry.requiredField === true });
 		}
 	}
+	const inChat =
+		text(param('answerIn', 'webPage')) === 'chat' &&
+		text(param('sendAs', 'text')) !== 'template' &&
+		responseType !== 'customForm';
+	if (inChat && responseType === 'approval') {
+		const labels: Array<[string, string | undefined]> = [
+			['Approve Button Label', approveLabel],
+			['Disapprove Button Label', disapproveLabel],
+		];
+		for (const [field, label] of labels) {
+			const length = Array.from(label ?? '').length;
+			if (length > BUTTON_TITLE_MAX)
+				refuse(
+					node,
+					`${field} is too long for a WhatsApp reply button: ${length} characters, at most ${BUTTON_TITLE_MAX}`,
+					`Parameter "${field}" is "${label}". With Answer In: WhatsApp Chat it is the button's title; shorten it.`,
+				);
+		}
+	}
 	const options = (param('options', {}) ?? {}) as Record<string, unknown>;
 	return {
+		inChat,
+		chatConfirmation: inChat ? text(param('chatConfirmation', CHAT_CONFIRMATION)).trim() : '',
 		responseType,
 		message,
 		approveLabel: approveLabel || 'Approve',

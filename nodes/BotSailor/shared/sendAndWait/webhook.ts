@@ -4,6 +4,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
+import { answerKeyOf, verifiedResponder } from '../../../shared/chatAnswer';
 import { approvalPage, choicePage, donePage, formPage } from './page';
 import { isHumanReview, readQuestion, type FormField, type Question } from './question';
 
@@ -225,9 +226,34 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 				? { text: checked.answers['Your answer'] }
 				: checked.answers;
 	}
+	// Posted by a BotSailor trigger that took the answer in the chat: the responder, under our HMAC (shared/chatAnswer.ts).
+	const chat = question.inChat
+		? verifiedResponder(
+				await answerKeyOf(this),
+				String(query.q ?? ''),
+				question.responseType === 'approval' ? String(approved) : String(body['field-0'] ?? ''),
+				body,
+			)
+		: undefined;
 	const respondedAt = new Date().toISOString();
 	remember(key, respondedAt);
-	const name = askedName(this, phoneNumber);
+	const name = askedName(this, phoneNumber) ?? chat?.name;
+	if (chat)
+		return {
+			webhookResponse: { resumed: true, confirmation: question.chatConfirmation },
+			workflowData: [
+				[
+					{
+						json: {
+							data: { ...data, respondedAt },
+							...(question.responseType === 'approval' ? { answer: option } : {}),
+							recipient: { phone_number: chat.phone_number, ...(name ? { name } : {}) },
+							answeredIn: 'chat',
+						},
+					},
+				],
+			],
+		};
 	return {
 		webhookResponse: donePage('Thank you', 'Your answer was recorded. You can close this page.'),
 		workflowData: [

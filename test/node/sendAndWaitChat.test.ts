@@ -1,0 +1,475 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code in plain Node.js (an HTTP stand-in for n8n's waiting URLs), not node code */
+/**
+ * Send and Wait answered in the WhatsApp chat (issue 45) inside n8n-core's engine: the question as reply buttons (or
+ * text for Free Text), the labels checked before any request, and the Webhook Trigger taking the answer: a tap or the
+ * next message resumes the waiting execution through its waiting URL (here an HTTP stand-in that hands the request to
+ * the waiting run as n8n's WaitingWebhooks does) and starts no run; a second tap, a tap after the wait ended, a
+ * message of someone else, a forged link and a trigger set to start runs take nothing.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { IDataObject } from 'n8n-workflow';
+import { BotSailorTrigger } from '../../nodes/BotSailorTrigger/BotSailorTrigger.node';
+import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
+import {
+	answerKey,
+	chatLinkParameters,
+	chatLinksIn,
+	checkLink,
+	parseButtonId,
+	responderFields,
+	verifiedResponder,
+} from '../../nodes/shared/chatAnswer';
+import { useSimulator } from '../harness/simulatorFixture';
+import { createPoller } from '../harness/harness';
+import { WaitingRun } from '../harness/waiting';
+import { byPhone, NUMBER, numberById, numberFromList, PHONE, seededPhone } from '../harness/params';
+import { addMessage, tapButton } from '../simulator/control';
+import { startReceiver, type Receiver } from '../webhookTrigger/receiver';
+import { WebhookRunner } from '../webhookTrigger/webhookHarness';
+
+const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
+
+/** n8n's waiting URLs: a POST is handed to the waiting run; one that no longer waits gets n8n's "no action required". */
+let current: WaitingRun | undefined;
+let waitingServer: http.Server;
+let waitingBase = '';
+let receiver: Receiver;
+let runner: WebhookRunner;
+
+beforeAll(async () => {
+	waitingServer = http.createServer(async (request, response) => {
+		const chunks: Buffer[] = [];
+		for await (const chunk of request) chunks.push(chunk as Buffer);
+		const body = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+		const run = current;
+		if (!run || !run.waiting) {
+			response.writeHead(200, { 'content-type': 'text/html' }).end('<p>No action required</p>');
+			return;
+		}
+		const answer = await run.open(`${waitingBase}${request.url}`, { method: 'POST', body });
+		if (answer.response && typeof answer.response === 'object')
+			response
+				.writeHead(200, { 'content-type': 'application/json' })
+				.end(JSON.stringify(answer.response));
+		else response.writeHead(answer.status, { 'content-type': 'text/html' }).end(answer.html);
+	});
+	await new Promise<void>((resolve) => waitingServer.listen(0, '127.0.0.1', resolve));
+	waitingBase = `http://127.0.0.1:${(waitingServer.address() as AddressInfo).port}`;
+	receiver = await startReceiver(() => runner);
+});
+afterAll(async () => {
+	await receiver.close();
+	await new Promise<void>((resolve) => waitingServer.close(() => resolve()));
+});
+
+async function trigger(parameters: IDataObject = {}) {
+	runner = new WebhookRunner({
+		webhookType: new BotSailorWebhookTrigger(),
+		credentials: fx.credentials,
+		parameters: {
+			event: 'incomingMessage',
+			phoneNumberId: numberById,
+			sendAndWaitAnswers: 'take',
+			...parameters,
+		},
+	});
+	await runner.activate();
+	fx.sim.state.webhooks.configure(NUMBER, { urls: { incoming_message: receiver.url } });
+	receiver.received.splice(0);
+}
+
+const base = {
+	resource: 'message',
+	operation: 'sendAndWait',
+	phoneNumberId: numberFromList,
+	phoneNumber: byPhone('+1 555 010 0000'),
+	message: '=Approve order {{ $json.order }}?',
+	answerIn: 'chat',
+};
+const DOUBLE = { approvalOptions: { values: { approvalType: 'double' } } };
+
+async function ask(parameters: IDataObject) {
+	const run = new WaitingRun({
+		parameters: { ...base, ...parameters },
+		credentials: fx.credentials,
+		items: [{ order: 'A-1001' }],
+		baseUrl: waitingBase,
+	});
+	await run.start();
+	current = run;
+	return run;
+}
+
+const requestsTo = (path: string) => fx.sim.requests.filter((request) => request.path === path);
+const texts = () => requestsTo('/whatsapp/send').map((request) => request.body);
+const delivered = async () => await fx.sim.state.webhooks.idle();
+
+describe('the question in the chat', () => {
+	it('Approval goes out once as reply buttons with the labels, the answer links still in the text', async () => {
+		const run = await ask({
+			approvalOptions: {
+				values: { approvalType: 'double', approveLabel: 'Ship it', disapproveLabel: 'Hold' },
+			},
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.waiting).toBe(true);
+		expect(requestsTo('/whatsapp/send')).toHaveLength(0);
+		const [sent] = requestsTo('/whatsapp/send/interactive-buttons');
+		expect(requestsTo('/whatsapp/send/interactive-buttons')).toHaveLength(1);
+		const buttons = JSON.parse(String(sent.body.buttons)) as Array<{ id: string; title: string }>;
+		expect(buttons.map((button) => button.title)).toEqual(['Ship it', 'Hold']);
+		expect(buttons.map((button) => parseButtonId(button.id)?.choice)).toEqual(['true', 'false']);
+		const message = String(sent.body.message);
+		expect(message.startsWith('Approve order A-1001?\n\n')).toBe(true);
+		expect(message).toContain('Tap a button below to answer');
+		const links = chatLinksIn(message);
+		expect(links.map((link) => link.binding.choice)).toEqual(['true', 'false']);
+		expect(links[0].binding).toMatchObject({
+			to: PHONE,
+			target: `${waitingBase}/webhook-waiting/${run.executionId}/node-sw-1`,
+			exp: 0,
+		});
+		expect(message).toContain('signature=');
+	});
+
+	it('Free Text goes out as text saying a reply answers, with the link as the fallback', async () => {
+		await ask({ responseType: 'freeText' });
+		expect(requestsTo('/whatsapp/send/interactive-buttons')).toHaveLength(0);
+		const message = String(texts()[0].message);
+		expect(message).toContain('Reply to this message to answer (or open the link).');
+		expect(chatLinksIn(message).map((link) => link.binding.choice)).toEqual(['text']);
+	});
+
+	it.each([
+		['approveLabel', 'Approve Button Label'],
+		['disapproveLabel', 'Disapprove Button Label'],
+	])(
+		'a %s over 20 characters is refused naming the field, before any request',
+		async (name, field) => {
+			const run = await ask({
+				approvalOptions: {
+					values: { approvalType: 'double', [name]: 'Approve this order now!' },
+				},
+			});
+			expect(run.error?.message).toBe(
+				`${field} is too long for a WhatsApp reply button: 23 characters, at most 20`,
+			);
+			expect(fx.sim.requests).toHaveLength(0);
+		},
+	);
+
+	it('a long label is fine on a web page (Answer In: Web Page keeps what it did)', async () => {
+		const run = await ask({
+			answerIn: 'webPage',
+			approvalOptions: { values: { approveLabel: 'Approve this order now!' } },
+		});
+		expect(run.waiting).toBe(true);
+		expect(requestsTo('/whatsapp/send')).toHaveLength(1);
+		expect(chatLinksIn(String(texts()[0].message))).toEqual([]);
+	});
+});
+
+describe('the Webhook Trigger takes the answer', () => {
+	it('a tap on Approve resumes the execution with the responder, starts no run and confirms in the chat', async () => {
+		const run = await ask(DOUBLE);
+		await trigger();
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		await delivered();
+		expect(receiver.received.map((entry) => entry.body)).toHaveLength(1);
+		expect(runner.started()).toEqual([]);
+		expect(run.waiting).toBe(false);
+		expect(run.output('After')[0].json).toEqual({
+			data: { approved: true, respondedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+			answer: 'Approve',
+			recipient: { phone_number: PHONE, name: expect.any(String) },
+			answeredIn: 'chat',
+		});
+		expect(texts()).toEqual([
+			expect.objectContaining({
+				phone_number: PHONE,
+				message: 'Thank you, your answer was recorded.',
+			}),
+		]);
+	});
+
+	it('a tap on Decline resumes it with approved: false; the confirmation is the one set on the node', async () => {
+		const run = await ask({ ...DOUBLE, chatConfirmation: 'Noted, we hold the order.' });
+		await trigger();
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Decline' });
+		await delivered();
+		expect(runner.started()).toEqual([]);
+		expect(run.output('After')[0].json).toMatchObject({
+			data: { approved: false },
+			answer: 'Decline',
+			answeredIn: 'chat',
+		});
+		expect(texts().map((body) => body.message)).toEqual(['Noted, we hold the order.']);
+	});
+
+	it('a second tap (or a replay) resumes nothing and is answered "already answered" in the chat; no run starts', async () => {
+		const run = await ask(DOUBLE);
+		await trigger();
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		await delivered();
+		const first = run.output('After');
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Decline' });
+		await delivered();
+		expect(runner.started()).toEqual([]);
+		expect(run.output('After')).toEqual(first);
+		expect(texts().map((body) => body.message)).toEqual([
+			'Thank you, your answer was recorded.',
+			expect.stringMatching(
+				/^This question was already answered by .+ \(\+15550100000\) on .+ UTC\./,
+			),
+		]);
+	});
+
+	it('a tap after the wait timed out resumes nothing: "already answered", no run', async () => {
+		const run = await ask({
+			...DOUBLE,
+			options: {
+				limitWaitTime: {
+					values: { limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'hours' },
+				},
+			},
+		});
+		await run.timeOut();
+		expect(run.output('After')[0].json.data).toEqual({ timedOut: true, approved: false });
+		await trigger();
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		await delivered();
+		expect(runner.started()).toEqual([]);
+		expect(texts().map((body) => body.message)).toEqual([
+			'This question was already answered. Only the first answer counts.',
+		]);
+	});
+
+	it("Free Text: the recipient's next message is the answer; the one after it starts a run as usual", async () => {
+		const run = await ask({ responseType: 'freeText' });
+		await trigger();
+		addMessage(fx.sim.state, { phone_number: PHONE, text: 'Tuesday at 10 works' });
+		await delivered();
+		expect(runner.started()).toEqual([]);
+		expect(run.output('After')[0].json).toMatchObject({
+			data: { text: 'Tuesday at 10 works' },
+			recipient: { phone_number: PHONE },
+			answeredIn: 'chat',
+		});
+		addMessage(fx.sim.state, { phone_number: PHONE, text: 'and thanks!' });
+		await delivered();
+		expect(runner.started()).toEqual([expect.objectContaining({ text: 'and thanks!' })]);
+		expect(texts().map((body) => body.message)).toEqual([
+			expect.stringContaining('Reply to this message'),
+			'Thank you, your answer was recorded.',
+		]);
+	});
+
+	it('a delivery without the Webhook Trigger’s secret (a forged webhook) resumes nothing and reads nothing', async () => {
+		const run = await ask(DOUBLE);
+		await trigger({ secret: 'the-url-secret' });
+		const before = fx.sim.requests.length;
+		// The simulator posts to the URL without ?secret=: what anyone who learned the URL could send.
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		await delivered();
+		expect(receiver.received.map((entry) => entry.status)).toEqual([401]);
+		expect(run.waiting).toBe(true);
+		expect(runner.started()).toEqual([]);
+		expect(fx.sim.requests.slice(before)).toEqual([]);
+	});
+
+	it('another subscriber’s message answers nothing: it starts a run, the question keeps waiting', async () => {
+		const run = await ask({ responseType: 'freeText' });
+		await trigger();
+		addMessage(fx.sim.state, { phone_number: seededPhone(2), text: 'Tuesday' });
+		await delivered();
+		expect(runner.started()).toEqual([expect.objectContaining({ text: 'Tuesday' })]);
+		expect(run.waiting).toBe(true);
+	});
+
+	it('with Send and Wait Answers: Start a Run for Every Message, a tap starts a run and answers nothing', async () => {
+		const run = await ask(DOUBLE);
+		await trigger({ sendAndWaitAnswers: 'startRun' });
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		await delivered();
+		expect(runner.started()).toEqual([expect.objectContaining({ text: 'Approve' })]);
+		expect(run.waiting).toBe(true);
+	});
+
+	it('a question answered on the web page (Answer In: Web Page) is never taken from the chat', async () => {
+		const run = await ask({ answerIn: 'webPage', responseType: 'freeText' });
+		await trigger();
+		addMessage(fx.sim.state, { phone_number: PHONE, text: 'Tuesday' });
+		await delivered();
+		expect(runner.started()).toEqual([expect.objectContaining({ text: 'Tuesday' })]);
+		expect(run.waiting).toBe(true);
+	});
+});
+
+describe('several recipients: the first answer wins', () => {
+	it('asks each with links bound to them; the first tap resumes with that responder, a later one is "already answered"', async () => {
+		const other = seededPhone(2);
+		const run = await ask({ ...DOUBLE, moreRecipients: `+${other}, ${PHONE}` });
+		expect(run.waiting).toBe(true);
+		const sent = requestsTo('/whatsapp/send/interactive-buttons');
+		expect(sent.map((request) => request.body.phone_number)).toEqual([PHONE, other]);
+		expect(sent.map((request) => chatLinksIn(String(request.body.message))[0].binding.to)).toEqual([
+			PHONE,
+			other,
+		]);
+		// What the node holds while waiting says who else was asked.
+		expect(run.output('BotSailor')[0].json).toMatchObject({
+			recipient: { phone_number: PHONE },
+			also_asked: [other],
+		});
+		await trigger();
+		tapButton(fx.sim.state, { phone_number: other, title: 'Decline' });
+		await delivered();
+		expect(run.output('After')[0].json).toMatchObject({
+			data: { approved: false },
+			recipient: { phone_number: other },
+			answeredIn: 'chat',
+		});
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		await delivered();
+		expect(runner.started()).toEqual([]);
+		// This process took the first answer: the late one is told by whom and when.
+		expect(texts().map((body) => [body.phone_number, body.message])).toEqual([
+			[other, 'Thank you, your answer was recorded.'],
+			[
+				PHONE,
+				expect.stringMatching(
+					new RegExp(
+						`^This question was already answered by \\S+ \\(\\+${other}\\) on \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\. Only the first answer counts\\.$`,
+					),
+				),
+			],
+		]);
+		expect(run.output('After')).toHaveLength(1);
+	});
+
+	it('a recipient that is not a phone number is refused naming the field, before any request', async () => {
+		const run = await ask({ ...DOUBLE, moreRecipients: '15550100002, call me' });
+		expect(run.error?.message).toBe('More Recipients: "call me" is not a phone number');
+		expect(fx.sim.requests).toHaveLength(0);
+	});
+});
+
+describe("the polling trigger's New Message takes the answer", () => {
+	it('a tap found by the poll resumes the execution and is not emitted; other messages are', async () => {
+		const poller = createPoller(
+			new BotSailorTrigger(),
+			{ event: 'newMessage', phoneNumberId: numberById, sendAndWaitAnswers: 'take' },
+			fx.credentials,
+		);
+		expect(await poller.poll()).toEqual([]);
+		const run = await ask(DOUBLE);
+		const tap = tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		const other = addMessage(fx.sim.state, { phone_number: seededPhone(2), text: 'Open today?' });
+		const emitted = (await poller.poll()).map((item) => item.json.wa_message_id);
+		expect(emitted).toEqual([other.wa_message_id]);
+		expect(emitted).not.toContain(tap.wa_message_id);
+		expect(run.output('After')[0].json).toMatchObject({
+			data: { approved: true },
+			answeredIn: 'chat',
+		});
+		expect(texts().map((body) => body.message)).toEqual(['Thank you, your answer was recorded.']);
+		// A second tap found by a poll: nothing resumes, nothing is emitted, and no reply (a webhook may have sent one).
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Decline' });
+		expect(await poller.poll()).toEqual([]);
+		expect(texts()).toHaveLength(1);
+	});
+
+	it('version 1 (saved workflows) emits every message, a tap too', async () => {
+		const poller = createPoller(
+			new BotSailorTrigger(),
+			{ event: 'newMessage', phoneNumberId: numberById },
+			fx.credentials,
+		);
+		await poller.poll();
+		const run = await ask(DOUBLE);
+		const tap = tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		expect((await poller.poll()).map((item) => item.json.wa_message_id)).toEqual([
+			tap.wa_message_id,
+		]);
+		expect(run.waiting).toBe(true);
+	});
+});
+
+describe('the simulator: a tap on a reply button', () => {
+	it("posts the incoming-message webhook with the button's title; the row carries the button in Meta's shape", async () => {
+		await ask(DOUBLE);
+		await trigger({ sendAndWaitAnswers: 'startRun' });
+		// Over the control API, as the e2e suite and the demo's phone page do.
+		const response = await fetch(`${fx.sim.url}/__control/tap`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ phone_number: PHONE, index: 1 }),
+		});
+		const { result } = (await response.json()) as { result: { wa_message_id: string } };
+		await delivered();
+		const row = fx.sim.state.messages.find(
+			(message) => message.wa_message_id === result.wa_message_id,
+		)!;
+		const buttons = JSON.parse(
+			String(requestsTo('/whatsapp/send/interactive-buttons')[0].body.buttons),
+		) as Array<{ id: string; title: string }>;
+		expect(JSON.parse(row.message_content)).toEqual({
+			type: 'interactive',
+			interactive: { type: 'button_reply', button_reply: buttons[1] },
+		});
+		expect(receiver.received.map((entry) => entry.body)).toEqual([
+			expect.objectContaining({ user_message: 'Decline', wa_message_id: result.wa_message_id }),
+		]);
+	});
+});
+
+describe('the signed binding (shared/chatAnswer.ts)', () => {
+	const key = answerKey('token-1');
+	const binding = {
+		target: 'https://n8n.example.com/webhook-waiting/231/node-1',
+		to: PHONE,
+		q: 'a1b2c3d4e5f6',
+		choice: 'true' as const,
+		exp: 2_000_000_000,
+	};
+	const link = (params: Record<string, string>, at = binding.target) =>
+		chatLinksIn(`x ${at}?${new URLSearchParams(params).toString()}&signature=s`)[0];
+
+	it('holds for the recipient until the limit, and for nobody else', () => {
+		const signed = link(chatLinkParameters(key, binding));
+		expect(checkLink(key, signed, PHONE, 1_000)).toBe('ok');
+		expect(checkLink(key, signed, seededPhone(3), 1_000)).toBe('notRecipient');
+		expect(checkLink(key, signed, PHONE, 2_000_000_000_000)).toBe('expired');
+		// Another credential's key, a changed subscriber, answer or limit: forged.
+		expect(checkLink(answerKey('token-2'), signed, PHONE, 1_000)).toBe('forged');
+		// The same parameters on another host or another execution: forged.
+		for (const at of [
+			'https://evil.example.com/webhook-waiting/231/node-1',
+			'https://n8n.example.com/webhook-waiting/232/node-1',
+		])
+			expect(checkLink(key, link(chatLinkParameters(key, binding), at), PHONE, 1_000)).toBe(
+				'forged',
+			);
+		const changes: Array<Record<string, string>> = [
+			{ to: seededPhone(3) },
+			{ approved: 'false' },
+			{ exp: '0' },
+		];
+		for (const change of changes) {
+			const changed = link({ ...chatLinkParameters(key, binding), ...change });
+			expect(checkLink(key, changed, change.to ?? PHONE, 1_000)).toBe('forged');
+		}
+	});
+
+	it('the responder a trigger posts is taken only under the key', () => {
+		const who = { phone_number: PHONE, name: 'Jonas', at: '2026-11-27T10:00:00.000Z' };
+		const fields = responderFields(key, binding.q, 'true', who);
+		expect(verifiedResponder(key, binding.q, 'true', fields)).toEqual(who);
+		expect(verifiedResponder(key, binding.q, 'false', fields)).toBeUndefined();
+		expect(verifiedResponder(answerKey('other'), binding.q, 'true', fields)).toBeUndefined();
+		expect(
+			verifiedResponder(key, binding.q, 'true', { ...fields, chat_from: seededPhone(3) }),
+		).toBeUndefined();
+	});
+});
