@@ -2,8 +2,8 @@
  * Development tasks, run by the package scripts:
  * - `npm run generate` (gulp generate): runs scripts/generate.ts, which regenerates what is derived from the node
  *   descriptions after adding or renaming an operation: the canvas subtitles in the node files and the display names
- *   errors use (nodes/shared/displayNames.ts), the README's operations table and every count of operations the pages
- *   state, the read endpoints (nodes/shared/readPaths.ts), and the record of what every operation shows and defaults
+ *   errors use (nodes/shared/parameters/displayNames.ts), the README's operations table and every count of operations the pages
+ *   state, the read endpoints (nodes/shared/http/readPaths.ts), and the record of what every operation shows and defaults
  *   per node version (test/node/versions.json: it adds new versions and operations, and never rewrites a recorded entry);
  * - `gulp build:icons`: copies the icons into dist/ for a build made with plain tsc (`n8n-node build` copies them).
  */

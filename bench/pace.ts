@@ -6,8 +6,8 @@
  * and beside the fixed 6 in flight of earlier versions.
  * SPEC-GAP: the spec shows no rate limit; the limit is the simulator's concurrency cap (429 above it, no Retry-After).
  */
-import { paces } from '../nodes/BotSailor/shared/pace';
-import { DEFAULT_SENDS_IN_FLIGHT } from '../nodes/shared/credential';
+import { paces } from '../nodes/BotSailor/sending/pace';
+import { DEFAULT_SENDS_IN_FLIGHT } from '../nodes/shared/http/credential';
 import { runNode } from '../test/harness/harness';
 import { fmt, timed, type SimProcess } from './lib';
 import { sendTextNode } from './sendTextNode';

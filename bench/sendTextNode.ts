@@ -11,8 +11,8 @@ import type { INodeType } from 'n8n-workflow';
 const { BotSailor } =
 	require('../nodes/BotSailor/BotSailor.node.ts') as typeof import('../nodes/BotSailor/BotSailor.node');
 /* eslint-enable @typescript-eslint/no-require-imports */
-import type { DeliveryOptions } from '../nodes/BotSailor/shared/delivery';
-import { bulkSends } from '../nodes/BotSailor/shared/bulkSend';
+import type { DeliveryOptions } from '../nodes/BotSailor/sending/delivery';
+import { bulkSends } from '../nodes/BotSailor/sending/bulkSend';
 import { SENDS } from '../nodes/BotSailor/resources/sends';
 
 /** The node with its sends on the declarative path only (delivery: false) or on the bulk path with these delivery settings. */

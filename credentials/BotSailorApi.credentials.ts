@@ -10,11 +10,11 @@ import {
 	DEFAULT_RATE_LIMIT_BUDGET_SECONDS,
 	DEFAULT_SENDS_IN_FLIGHT,
 	MAX_SENDS_IN_FLIGHT,
-} from '../nodes/shared/credential';
-import { DEFAULT_PLATFORM_TIME_ZONE } from '../nodes/shared/platformTime';
+} from '../nodes/shared/http/credential';
+import { DEFAULT_PLATFORM_TIME_ZONE } from '../nodes/shared/http/platformTime';
 
 /**
- * No `test` here: the nodes test this credential (testedBy → nodes/shared/credentialTest.ts), because n8n prefers a
+ * No `test` here: the nodes test this credential (testedBy → nodes/shared/http/credentialTest.ts), because n8n prefers a
  * credential's own `test` to a node's and words none of a declarative test's connection failures (ENOTFOUND).
  */
 export class BotSailorApi implements ICredentialType {

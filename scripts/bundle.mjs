@@ -6,7 +6,7 @@
 //
 // Why: n8n requires every node and credential of a community package at startup. One file instead of about
 // 150 saves the loader's per-file work (resolve, stat, read, wrap), roughly half of the cold load (bench
-// row 5). One bundle, not one per node: the two triggers share module state (nodes/shared/deliveryMemory.ts),
+// row 5). One bundle, not one per node: the two triggers share module state (nodes/shared/triggers/deliveryMemory.ts),
 // which must stay one instance per process.
 // n8n-workflow and zod stay `require`s: n8n provides them (the package has no runtime dependencies).
 //

@@ -254,7 +254,7 @@ function replyWorkflow(phoneNumberId: string) {
 async function testAccount(baseUrl: string, apiToken: string): Promise<void> {
 	const [{ CredentialTestContext }, { testBotSailorApi }] = await Promise.all([
 		import('n8n-core'),
-		import('../nodes/shared/credentialTest'),
+		import('../nodes/shared/http/credentialTest'),
 	]);
 	const result = await testBotSailorApi.call(new CredentialTestContext(), {
 		id: 'demo',

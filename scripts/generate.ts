@@ -2,10 +2,10 @@
 /**
  * `npm run generate` (gulp generate runs this with tsx): writes what is derived from the node descriptions, after an
  * operation, an option or an event is added or renamed. The tests that check these files only read them.
- * - the canvas subtitles in the three node files, and nodes/shared/displayNames.ts (scripts/subtitle.ts);
+ * - the canvas subtitles in the three node files, and nodes/shared/parameters/displayNames.ts (scripts/subtitle.ts);
  * - the README's operations table, and every count of operations and resources the pages state
  *   (scripts/operations-table.ts);
- * - nodes/shared/readPaths.ts, the endpoints retried as reads (scripts/read-paths.ts);
+ * - nodes/shared/http/readPaths.ts, the endpoints retried as reads (scripts/read-paths.ts);
  * - test/node/versions.json, additions only: a recorded entry is never rewritten (scripts/versions-record.ts).
  * Prints each file it changed; a second run changes nothing.
  */
@@ -58,7 +58,7 @@ const GENERATED: Array<[string, (current: string) => string]> = [
 				optionSubtitle(new BotSailorWebhookTrigger().description.properties, 'event'),
 			),
 	],
-	['nodes/shared/displayNames.ts', () => displayNamesModule(properties)],
+	['nodes/shared/parameters/displayNames.ts', () => displayNamesModule(properties)],
 	['README.md', (text) => withStatedCounts(withOperationsTable(text, properties), properties)],
 	['CONTRIBUTING.md', (text) => withStatedCounts(text, properties)],
 	...readdirSync(join(ROOT, 'docs'))
@@ -67,7 +67,7 @@ const GENERATED: Array<[string, (current: string) => string]> = [
 			`docs/${name}`,
 			(text) => withStatedCounts(text, properties),
 		]),
-	['nodes/shared/readPaths.ts', () => readPathsSource()],
+	['nodes/shared/http/readPaths.ts', () => readPathsSource()],
 	[
 		'test/node/versions.json',
 		(text) => {

@@ -1,5 +1,5 @@
 /*
- * nodes/shared/readPaths.ts, generated from the operations of kind `read` (`npm run generate` writes it through
+ * nodes/shared/http/readPaths.ts, generated from the operations of kind `read` (`npm run generate` writes it through
  * scripts/generate.ts; test/node/operationKinds.test.ts checks it).
  */
 import { RESOURCES } from '../nodes/BotSailor/resources';

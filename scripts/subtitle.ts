@@ -105,7 +105,7 @@ function objectLiteral(map: Record<string, string>): string {
 	return entries.length ? `{\n${entries.join('')}}` : '{}';
 }
 
-/** The source of nodes/shared/displayNames.ts, which error messages read (operationLabel.ts). */
+/** The source of nodes/shared/parameters/displayNames.ts, which error messages read (operationLabel.ts). */
 export function displayNamesModule(properties: INodeProperties[]): string {
 	const names = displayNames(properties);
 	const map = (doc: string, name: string, entries: Record<string, string>) =>

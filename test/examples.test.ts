@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
-import { messageItem } from '../nodes/shared/messageItem';
+import { messageItem } from '../nodes/shared/conversation/messageItem';
 import { seedState } from './simulator/seed';
 import { NUMBER } from './harness/params';
 

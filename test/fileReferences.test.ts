@@ -112,7 +112,7 @@ describe('file references', () => {
 			expect.arrayContaining(['README.md', 'CONTRIBUTING.md', join('docs', 'triggers.md')]),
 		);
 		expect(
-			missingPaths('see nodes/shared/foo.ts and docs/bar.md, not nodes/shared/retry.ts'),
+			missingPaths('see nodes/shared/foo.ts and docs/bar.md, not nodes/shared/http/retry.ts'),
 		).toEqual(['nodes/shared/foo.ts', 'docs/bar.md']);
 		expect(
 			missingPaths('`nodes/BotSailor/resources/<resource>/<operation>.ts`, test/**/*.ts'),

@@ -2,6 +2,7 @@
 /**
  * The package's layout rules, read from the source's own imports: no import cycles (load order must not
  * decide what a module sees), and the nodes share code through nodes/shared/, not through each other.
+ * The helper modules stand in named wings; no import runs from a lower wing to a higher one.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -100,5 +101,66 @@ describe('layout', () => {
 				.map((target) => `${name(file)} → ${name(target)}`);
 		});
 		expect(crossings).toEqual([]);
+	});
+});
+
+// The wings (issue 43): the folders the helper modules stand in, from the ground up, each with the wings it may import
+// besides itself. A node's own files (its node file, resources/, methods/, events/) stand above every wing.
+const SHARED_WINGS = ['parameters', 'http', 'conversation', 'whatsapp', 'triggers'].map(
+	(wing) => `nodes/shared/${wing}`,
+);
+const WINGS: Record<string, string[]> = {
+	'nodes/shared/parameters': [],
+	'nodes/shared/http': ['nodes/shared/parameters'],
+	'nodes/shared/conversation': ['nodes/shared/parameters', 'nodes/shared/http'],
+	'nodes/shared/whatsapp': [
+		'nodes/shared/parameters',
+		'nodes/shared/http',
+		'nodes/shared/conversation',
+	],
+	'nodes/shared/triggers': ['nodes/shared/parameters', 'nodes/shared/http'],
+	'nodes/BotSailor/running': SHARED_WINGS,
+	'nodes/BotSailor/reading': [...SHARED_WINGS, 'nodes/BotSailor/running'],
+	'nodes/BotSailor/sending': [
+		...SHARED_WINGS,
+		'nodes/BotSailor/running',
+		'nodes/BotSailor/reading',
+	],
+	'nodes/BotSailor/sendAndWait': [
+		...SHARED_WINGS,
+		'nodes/BotSailor/running',
+		'nodes/BotSailor/reading',
+		'nodes/BotSailor/sending',
+	],
+	'nodes/BotSailorTrigger/polling': SHARED_WINGS,
+	'nodes/BotSailorWebhookTrigger/payload': SHARED_WINGS,
+};
+const wingOf = (file: string) =>
+	Object.keys(WINGS).find((wing) => name(file).startsWith(`${wing}/`));
+
+describe('wings', () => {
+	it('every wing holds modules, and no helper is left in a drawer (nodes/shared/ itself, a shared/ or lib/ folder of a node)', () => {
+		for (const wing of Object.keys(WINGS))
+			expect([wing, files.filter((file) => wingOf(file) === wing).length]).not.toEqual([wing, 0]);
+		const loose = files
+			.map(name)
+			.filter(
+				(path) => /^nodes\/shared\/[^/]+$/.test(path) || /^nodes\/[^/]+\/(shared|lib)\//.test(path),
+			);
+		expect(loose).toEqual([]);
+	});
+
+	it('no import runs upward: a wing imports only itself and the wings below it', () => {
+		const upward = [...graph].flatMap(([file, targets]) => {
+			const from = wingOf(file);
+			if (from === undefined) return [];
+			return targets
+				.filter((target) => {
+					const to = wingOf(target);
+					return to !== from && (to === undefined || !WINGS[from].includes(to));
+				})
+				.map((target) => `${name(file)} → ${name(target)}`);
+		});
+		expect(upward).toEqual([]);
 	});
 });

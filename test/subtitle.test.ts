@@ -109,8 +109,8 @@ describe('canvas subtitles', () => {
 		);
 	});
 
-	it('nodes/shared/displayNames.ts, which error messages read, holds the same names (`npm run generate` rewrites it)', () => {
-		const file = join(__dirname, '..', 'nodes', 'shared', 'displayNames.ts');
+	it('nodes/shared/parameters/displayNames.ts, which error messages read, holds the same names (`npm run generate` rewrites it)', () => {
+		const file = join(__dirname, '..', 'nodes', 'shared', 'parameters', 'displayNames.ts');
 		expect(readFileSync(file, 'utf8')).toBe(displayNamesModule(action.description.properties));
 	});
 

@@ -1,14 +1,14 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { testBotSailorApi } from '../shared/credentialTest';
+import { testBotSailorApi } from '../shared/http/credentialTest';
 import { listSearch } from './methods/listSearch';
 import { loadOptions } from './methods/loadOptions';
 import { resourceMapping } from './methods/resourceMapping';
-import { FORM_CONTENT_TYPE } from '../shared/transport';
+import { FORM_CONTENT_TYPE } from '../shared/http/transport';
 import { RESOURCES } from './resources';
 import { SENDS } from './resources/sends';
-import { bulkSends } from './shared/bulkSend';
-import { sendAndWaitWebhooks, withSendAndWait } from './shared/sendAndWait';
-import { sendAndWaitWebhookOf } from './shared/sendAndWait/webhookGate';
+import { bulkSends } from './sending/bulkSend';
+import { sendAndWaitWebhooks, withSendAndWait } from './sendAndWait';
+import { sendAndWaitWebhookOf } from './sendAndWait/webhookGate';
 
 export class BotSailor implements INodeType {
 	description: INodeTypeDescription = {
@@ -43,7 +43,7 @@ export class BotSailor implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'botSailorApi', required: true, testedBy: 'botSailorApiTest' }],
-		// Message → Send and Wait for Response: the answer links of a waiting execution (shared/sendAndWait/).
+		// Message → Send and Wait for Response: the answer links of a waiting execution (sendAndWait/).
 		webhooks: sendAndWaitWebhooks,
 		// No baseURL here: the credential's authenticate sets it from the Base URL (normalised). An
 		// expression would be evaluated twice per item by RoutingNode, and expressions are its main cost.
@@ -101,7 +101,7 @@ export class BotSailor implements INodeType {
 	// was delivered); n8n's declarative engine, used by some AI Agent tool paths, runs the same definitions.
 	customOperations = withSendAndWait(bulkSends([...SENDS]));
 
-	/** The answers to Send and Wait, where n8n can use them safely (shared/sendAndWait/webhookGate.ts says when). */
+	/** The answers to Send and Wait, where n8n can use them safely (sendAndWait/webhookGate.ts says when). */
 	get webhook(): INodeType['webhook'] {
 		return sendAndWaitWebhookOf(this);
 	}

@@ -8,17 +8,17 @@ import {
 	type INodeTypeDescription,
 	type IPollFunctions,
 } from 'n8n-workflow';
-import { testBotSailorApi } from '../shared/credentialTest';
-import { searchWhatsAppNumbers, whatsAppNumberLocator } from '../shared/whatsAppNumber';
+import { testBotSailorApi } from '../shared/http/credentialTest';
+import { searchWhatsAppNumbers, whatsAppNumberLocator } from '../shared/whatsapp/whatsAppNumber';
 import { catalogOrderStatusChanged } from './events/catalogOrderStatusChanged';
 import { messageStatusChanged } from './events/messageStatusChanged';
 import { newCatalogOrder } from './events/newCatalogOrder';
 import { newMessage } from './events/newMessage';
 import { newSubscriber } from './events/newSubscriber';
 import { templateStatusChanged } from './events/templateStatusChanged';
-import { firstStarts } from '../shared/startedOnce';
-import type { TriggerEvent } from './lib/event';
-import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/chatAnswer';
+import { firstStarts } from '../shared/triggers/startedOnce';
+import type { TriggerEvent } from './polling/event';
+import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation/chatAnswer';
 
 /**
  * Every event, alphabetised by name as n8n lists options. Each keeps its own state type: the node
@@ -198,7 +198,7 @@ export class BotSailorTrigger implements INodeType {
 	/**
 	 * The first step of every execution this trigger starts (n8n runs a trigger's execute() when it has one, on
 	 * the worker in queue mode). New Message: passes on only the messages no execution of this workflow started
-	 * before (the Webhook Trigger records them the same way; shared/startedOnce.ts), so that in queue mode too
+	 * before (the Webhook Trigger records them the same way; shared/triggers/startedOnce.ts), so that in queue mode too
 	 * each message starts the workflow once. Other events pass unchanged. In a manual run n8n calls this
 	 * instead of poll(): it reads the sample poll() would.
 	 */
@@ -235,7 +235,7 @@ export class BotSailorTrigger implements INodeType {
 		stored.scope = scope;
 		stored.version = event.stateVersion;
 		stored.state = state;
-		// A new message that answers a waiting Send and Wait question resumes it and starts nothing (shared/chatAnswer.ts).
+		// A new message that answers a waiting Send and Wait question resumes it and starts nothing (shared/conversation/chatAnswer.ts).
 		// Late answers get no reply here: the Webhook Trigger, where there is one, has answered them already.
 		if (
 			items.length &&

@@ -10,24 +10,24 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
-import { testBotSailorApi } from '../shared/credentialTest';
-import { searchWhatsAppNumbers, whatsAppNumberLocator } from '../shared/whatsAppNumber';
+import { testBotSailorApi } from '../shared/http/credentialTest';
+import { searchWhatsAppNumbers, whatsAppNumberLocator } from '../shared/whatsapp/whatsAppNumber';
 import {
 	claimDelivery,
 	ID_TTL_SECONDS,
 	isShared,
 	refreshSnapshot,
 	releaseMemory,
-} from '../shared/deliveryMemory';
-import { locatorValue } from '../shared/parameters';
-import { firstStarts } from '../shared/startedOnce';
+} from '../shared/triggers/deliveryMemory';
+import { locatorValue } from '../shared/parameters/locatorValue';
+import { firstStarts } from '../shared/triggers/startedOnce';
 import { ANY_EVENT, EVENTS, eventOf } from './events';
 import { OUTGOING_WEBHOOK, outgoingMessage } from './events/outgoingMessage';
-import { showForEvents } from '../shared/triggerOptions';
-import { setupNotice } from './lib/event';
-import { checkSecret, readBody, type Refusal } from './lib/request';
-import { chatId, text } from './lib/fields';
-import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/chatAnswer';
+import { showForEvents } from '../shared/triggers/triggerOptions';
+import { setupNotice } from './payload/event';
+import { checkSecret, readBody, type Refusal } from './payload/request';
+import { chatId, text } from './payload/fields';
+import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation/chatAnswer';
 
 /** The WhatsApp number the URL is set on: fills phone_number_id (as the polling trigger does) and is read by Fetch Full Message. */
 function whatsAppNumberProperty(): INodeProperties {
@@ -180,7 +180,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 	/**
 	 * There is no API to register a webhook URL on the platform: the user pastes it in Bot Settings →
 	 * Webhook. So these register nothing. What there is to set up is on n8n's side: the workflow's
-	 * duplicate memory (shared/deliveryMemory.ts). checkExists says whether this process holds it,
+	 * duplicate memory (shared/triggers/deliveryMemory.ts). checkExists says whether this process holds it,
 	 * create loads it from the static data (or starts it) on every activation, after a restart too,
 	 * delete saves it and releases it. Listening in the editor (mode manual) touches no memory: a test
 	 * must not change what the published workflow remembers.
@@ -221,7 +221,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 	 * always saves what an execution writes. Without this, a restart or an update in place forgot what
 	 * the webhook had started, and the polling trigger in the same workflow started it again.
 	 * It also passes on only the incoming messages no execution of this workflow started before (the polling
-	 * trigger records them the same way; shared/startedOnce.ts): in queue mode the webhook process and the
+	 * trigger records them the same way; shared/triggers/startedOnce.ts): in queue mode the webhook process and the
 	 * main that polls share no memory, only the database.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -263,7 +263,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 		}
 
 		const phoneNumberId = locatorValue(this, 'phoneNumberId');
-		// An answer to a waiting Send and Wait question resumes it and starts no run (shared/chatAnswer.ts).
+		// An answer to a waiting Send and Wait question resumes it and starts no run (shared/conversation/chatAnswer.ts).
 		if (
 			event.value === 'incomingMessage' &&
 			this.getMode() !== 'manual' &&

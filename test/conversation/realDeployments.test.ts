@@ -2,7 +2,7 @@
  * What real deployments send in a conversation (issue 25), served by the simulator's SPEC-GAP deployment
  * variants (state.ts: conversationOrder, conversationListShape, incomingAsMetaWebhook,
  * templateSendsAsTemplate; panel events and other senders through control.ts addMessage), read through
- * n8n's engine by every reader of the one conversation reader (nodes/shared/conversation.ts): Message →
+ * n8n's engine by every reader of the one conversation reader (nodes/shared/conversation/conversation.ts): Message →
  * Get Many and Download Media, the polling trigger's New Message and Message Status Changed, the Webhook
  * Trigger's Fetch Full Message and Download Media.
  */

@@ -1,10 +1,10 @@
 /**
- * The one walk back through a conversation (nodes/shared/conversation.ts walkBack), used by Message → Get Unanswered
+ * The one walk back through a conversation (nodes/shared/conversation/conversation.ts walkBack), used by Message → Get Unanswered
  * and the reply guards: panel events left out, no page read beyond the one holding the row sought unless the caller
  * reads on.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
-import { conversationSource, walkBack } from '../../nodes/shared/conversation';
+import { conversationSource, walkBack } from '../../nodes/shared/conversation/conversation';
 
 /** 120 rows, newest first on page 1: every 10th from the bot, every 7th a panel event, the rest the customer's. */
 function pagedSource() {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CredentialTestContext } from 'n8n-core';
 import type { IHttpRequestOptions, INodeCredentialTestResult, INodeType } from 'n8n-workflow';
-import { apiBaseUrl } from '../../nodes/shared/credential';
+import { apiBaseUrl } from '../../nodes/shared/http/credential';
 import {
 	CREDENTIAL_TEST,
 	NOT_FOUND_MESSAGE,
@@ -13,7 +13,7 @@ import {
 	STATUS_ZERO_MESSAGE,
 	testBotSailorApi,
 	TEST_PASSED_MESSAGE,
-} from '../../nodes/shared/credentialTest';
+} from '../../nodes/shared/http/credentialTest';
 import { BotSailorApi } from '../../credentials/BotSailorApi.credentials';
 import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
 import { BotSailorTrigger } from '../../nodes/BotSailorTrigger/BotSailorTrigger.node';

@@ -1,14 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- reads the installed n8n's code from plain Node.js, not node code */
 /**
  * The code paths of the installed n8n (N8N_VERSION, provisioned: this file fails when it cannot be) that decide how
- * the action node exposes its Send and Wait webhook (nodes/BotSailor/shared/sendAndWait/webhookGate.ts). When n8n
+ * the action node exposes its Send and Wait webhook (nodes/BotSailor/sendAndWait/webhookGate.ts). When n8n
  * changes one of them, this file fails and names it, before a user's workflow does.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INodeType } from 'n8n-workflow';
 import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
-import { sendAndWaitWebhook } from '../../nodes/BotSailor/shared/sendAndWait';
+import { sendAndWaitWebhook } from '../../nodes/BotSailor/sendAndWait';
 import { provision, versionAtLeast } from './n8n';
 
 const { n8nBin, n8nVersion } = provision();

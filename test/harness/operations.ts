@@ -119,7 +119,7 @@ const textEdges = (field: string, long: boolean | number = false): EdgeValue[] =
 			]
 		: []),
 ];
-/** Issue 34: text one character over WhatsApp's limit (nodes/shared/whatsAppLimits.ts) is refused before any request. */
+/** Issue 34: text one character over WhatsApp's limit (nodes/shared/whatsapp/whatsAppLimits.ts) is refused before any request. */
 const overLimit = (max: number): InvalidValue[] => [
 	{
 		why: `${(max + 1).toLocaleString('en')} characters (over WhatsApp's ${max.toLocaleString('en')})`,

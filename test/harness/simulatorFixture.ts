@@ -1,7 +1,7 @@
 /** One simulator per test file, reset before each test, with credentials that point at it. */
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server';
 import type { TestCredentials } from './harness';
-import { paces } from '../../nodes/BotSailor/shared/pace';
+import { paces } from '../../nodes/BotSailor/sending/pace';
 
 export interface Fixture {
 	sim: Simulator;

@@ -5,7 +5,7 @@ import type { IBinaryData, IDataObject } from 'n8n-workflow';
 import { runNode, useBinaryMode, type BinaryMode, type InputItem } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { addMediaFile, addMediaMessage, SEED_FILES } from '../simulator/media';
-import { messageItem } from '../../nodes/shared/messageItem';
+import { messageItem } from '../../nodes/shared/conversation/messageItem';
 import { NUMBER, PHONE, numberById } from '../harness/params';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5, media: true } });

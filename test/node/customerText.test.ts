@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { MIN_CHARACTERS } from '../../nodes/BotSailor/resources/message/getTranscript';
-import { foldText } from '../../nodes/BotSailor/shared/transcript';
+import { foldText } from '../../nodes/BotSailor/reading/transcript';
 import { runNode } from '../harness/harness';
 import { NUMBER, numberFromList } from '../harness/params';
 import { useSimulator } from '../harness/simulatorFixture';

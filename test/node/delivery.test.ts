@@ -1,9 +1,9 @@
 import { NodeApiError, WorkflowExpression } from 'n8n-workflow';
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
-import { DELIVERY_DEFAULTS } from '../../nodes/BotSailor/shared/delivery';
-import { Limiter } from '../../nodes/BotSailor/shared/limiter';
-import { connectionVerdict, isRetryableSend, outcomeOf } from '../../nodes/shared/failures';
-import { retryWait } from '../../nodes/shared/retry';
+import { DELIVERY_DEFAULTS } from '../../nodes/BotSailor/sending/delivery';
+import { Limiter } from '../../nodes/BotSailor/sending/limiter';
+import { connectionVerdict, isRetryableSend, outcomeOf } from '../../nodes/shared/http/failures';
+import { retryWait } from '../../nodes/shared/http/retry';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { NUMBER } from '../harness/params';

@@ -4,7 +4,7 @@
  * assumption (WhatsApp Cloud API's model and documented error codes).
  */
 import { sleep } from 'n8n-workflow';
-import { messageIdsOf } from '../../nodes/BotSailor/shared/messageStatus';
+import { messageIdsOf } from '../../nodes/BotSailor/reading/messageStatus';
 import { runNode } from '../harness/harness';
 import { NUMBER } from '../harness/params';
 import { useSimulator } from '../harness/simulatorFixture';

@@ -1,11 +1,11 @@
 /**
- * Wait for Delivery (nodes/BotSailor/shared/deliveryWait.ts), through n8n's engine against the simulator, on both
+ * Wait for Delivery (nodes/BotSailor/sending/deliveryWait.ts), through n8n's engine against the simulator, on both
  * send paths: the workflow run (bulk path) and the node type's execute (the declarative path an AI tool runs).
  * SPEC-GAP: the statuses, their delays and the failed_reason texts are the simulator's assumption
  * (test/simulator/statuses.ts: WhatsApp Cloud API's model and documented error codes).
  */
 import { sendTextParameters } from '../../bench/sendTextNode';
-import { lastTotals, TAIL_GAP_MS } from '../../nodes/BotSailor/shared/deliveryWait';
+import { lastTotals, TAIL_GAP_MS } from '../../nodes/BotSailor/sending/deliveryWait';
 import { runNode } from '../harness/harness';
 import { NUMBER } from '../harness/params';
 import { useSimulator } from '../harness/simulatorFixture';

@@ -20,7 +20,7 @@ import {
 	PHONE,
 } from '../harness/params';
 import { OUTSIDE_WINDOW_TEXT } from '../simulator/route';
-import { platformTimeEvidence, platformTimeToDate } from '../../nodes/shared/platformTime';
+import { platformTimeEvidence, platformTimeToDate } from '../../nodes/shared/http/platformTime';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
 const PATHS = ['workflow', 'execute'] as const;

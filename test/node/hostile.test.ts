@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { INodeType } from 'n8n-workflow';
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
-import { redact, redactDeep } from '../../nodes/shared/envelope';
-import { DELIVERY_DEFAULTS } from '../../nodes/BotSailor/shared/delivery';
+import { redact, redactDeep } from '../../nodes/shared/http/envelope';
+import { DELIVERY_DEFAULTS } from '../../nodes/BotSailor/sending/delivery';
 import { runNode, type RunResult } from '../harness/harness';
 import { NUMBER, numberById } from '../harness/params';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mediaTypeFromUrl } from '../../nodes/BotSailor/resources/message/mediaType';
-import { ACCEPTED_MIME_TYPES } from '../../nodes/shared/mediaTypes';
+import { mediaTypeFromUrl } from '../../nodes/BotSailor/resources/message/mediaOptions';
+import { ACCEPTED_MIME_TYPES } from '../../nodes/shared/whatsapp/mediaRules';
 import { callMethod, runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { byId, NUMBER, numberFromList, PHONE, rl } from '../harness/params';

@@ -1,7 +1,7 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads nodes/shared/readPaths.ts in plain Node.js */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- reads nodes/shared/http/readPaths.ts in plain Node.js */
 /**
  * Every operation says what it does to the platform next to its endpoint (resources/<resource>/<operation>.ts `kind`:
- * read, write or send), and the read retries follow from that alone: nodes/shared/readPaths.ts is generated from the
+ * read, write or send), and the read retries follow from that alone: nodes/shared/http/readPaths.ts is generated from the
  * operations of kind read (`npm run generate`, scripts/read-paths.ts), so a new Get cannot silently lose
  * its retries and a write or a send is never retried as a read.
  */
@@ -9,12 +9,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OperationKind } from '../../nodes/BotSailor/resources/resource';
 import { SENDS } from '../../nodes/BotSailor/resources/sends';
-import { READ_PATHS } from '../../nodes/shared/readPaths';
-import { isReadPath } from '../../nodes/shared/transport';
+import { READ_PATHS } from '../../nodes/shared/http/readPaths';
+import { isReadPath } from '../../nodes/shared/http/transport';
 import { operations, readPathsSource } from '../../scripts/read-paths';
 import { describedOperations } from '../reliability/checks';
 
-const READ_PATHS_FILE = join(__dirname, '../../nodes/shared/readPaths.ts');
+const READ_PATHS_FILE = join(__dirname, '../../nodes/shared/http/readPaths.ts');
 
 describe('operation kinds', () => {
 	it('every operation has one of the three kinds', () => {
@@ -43,7 +43,7 @@ describe('operation kinds', () => {
 		expect(mixed).toEqual([]);
 	});
 
-	it('nodes/shared/readPaths.ts is generated from the reads (`npm run generate` rewrites it)', () => {
+	it('nodes/shared/http/readPaths.ts is generated from the reads (`npm run generate` rewrites it)', () => {
 		expect(readFileSync(READ_PATHS_FILE, 'utf8')).toBe(readPathsSource());
 	});
 

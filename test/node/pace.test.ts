@@ -1,19 +1,19 @@
 /**
- * The pace of the sends (nodes/BotSailor/shared/pace.ts): growth while the platform keeps up, shrinking on 429 and
+ * The pace of the sends (nodes/BotSailor/sending/pace.ts): growth while the platform keeps up, shrinking on 429 and
  * 503 (Retry-After honoured), the ceiling (the credential's Max Sends in Flight), one pace per account that outlives a
  * node run, and idle accounts forgotten. The platform's concurrency cap is the simulator's (SPEC-GAP: the spec shows
  * no rate limit; test/simulator/faults.ts).
  */
 import { sleep } from 'n8n-workflow';
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
-import { DEFAULT_SENDS_IN_FLIGHT } from '../../nodes/shared/credential';
+import { DEFAULT_SENDS_IN_FLIGHT } from '../../nodes/shared/http/credential';
 import {
 	INITIAL_SENDS_IN_FLIGHT,
 	Pace,
 	PaceRegistry,
 	paces,
 	PROBE_EVERY,
-} from '../../nodes/BotSailor/shared/pace';
+} from '../../nodes/BotSailor/sending/pace';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { NUMBER } from '../harness/params';

@@ -5,8 +5,8 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
-import { READ_PATHS } from '../../nodes/shared/readPaths';
-import { isReadPath } from '../../nodes/shared/transport';
+import { READ_PATHS } from '../../nodes/shared/http/readPaths';
+import { isReadPath } from '../../nodes/shared/http/transport';
 import { callMethod, runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import type { Fault } from '../simulator/faults';

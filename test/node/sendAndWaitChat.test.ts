@@ -19,7 +19,7 @@ import {
 	parseButtonId,
 	responderFields,
 	verifiedResponder,
-} from '../../nodes/shared/chatAnswer';
+} from '../../nodes/shared/conversation/chatAnswer';
 import { useSimulator } from '../harness/simulatorFixture';
 import { createPoller } from '../harness/harness';
 import { WaitingRun } from '../harness/waiting';
@@ -424,7 +424,7 @@ describe('the simulator: a tap on a reply button', () => {
 	});
 });
 
-describe('the signed binding (shared/chatAnswer.ts)', () => {
+describe('the signed binding (shared/conversation/chatAnswer.ts)', () => {
 	const key = answerKey('token-1');
 	const binding = {
 		target: 'https://n8n.example.com/webhook-waiting/231/node-1',

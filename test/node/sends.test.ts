@@ -135,7 +135,7 @@ describe('the sends are one definition each, registered for both drivers', () =>
 			([resource, operations]) =>
 				Object.keys(operations).map((operation) => `${resource}.${operation}`),
 		);
-		// Besides the sends: Message → Send and Wait for Response (shared/sendAndWait/), which pauses the run.
+		// Besides the sends: Message → Send and Wait for Response (sendAndWait/), which pauses the run.
 		expect(registered.sort()).toEqual(
 			[...SENDS.map((send) => `${send.resource}.${send.operation}`), 'message.sendAndWait'].sort(),
 		);

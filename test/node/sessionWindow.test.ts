@@ -4,8 +4,11 @@
  * workflow's bulk path and `execute`, the tool path). The simulator enforces the window (sessionWindow) on a clock
  * set to now, so the node's clock and the platform's agree.
  */
-import { OUTSIDE_WINDOW_REFUSALS, isOutsideWindowRefusal } from '../../nodes/shared/sessionWindow';
-import { platformTimeToDate } from '../../nodes/shared/platformTime';
+import {
+	OUTSIDE_WINDOW_REFUSALS,
+	isOutsideWindowRefusal,
+} from '../../nodes/shared/whatsapp/sessionWindow';
+import { platformTimeToDate } from '../../nodes/shared/http/platformTime';
 import { NodeApiError } from 'n8n-workflow';
 import { runNode, type InputItem, type RunResult, type TestCredentials } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';

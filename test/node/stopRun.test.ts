@@ -9,8 +9,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
-import { paces, INITIAL_SENDS_IN_FLIGHT } from '../../nodes/BotSailor/shared/pace';
-import { DEFAULT_SENDS_IN_FLIGHT } from '../../nodes/shared/credential';
+import { paces, INITIAL_SENDS_IN_FLIGHT } from '../../nodes/BotSailor/sending/pace';
+import { DEFAULT_SENDS_IN_FLIGHT } from '../../nodes/shared/http/credential';
 import { runNode, type RunResult } from '../harness/harness';
 import { NUMBER } from '../harness/params';
 

@@ -4,7 +4,7 @@
  * value is refused naming the parameter with zero requests; every valid edge value arrives as is.
  */
 import { NodeApiError } from 'n8n-workflow';
-import { operationLabel } from '../../nodes/shared/operationLabel';
+import { operationLabel } from '../../nodes/shared/parameters/operationLabel';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import {

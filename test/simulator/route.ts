@@ -52,7 +52,7 @@ export const SUBSCRIBER_LIMIT_TEXT =
  * The refusal of a free-form send (text, buttons, media) to a subscriber whose last message is more than 24 hours old.
  * SPEC-GAP: the spec says a free-text message only reaches a subscriber within 24 hours of their own message, not
  * what the API answers outside it; this is the text integrators report from deployments of this software (the node
- * recognises it and its variants in nodes/shared/sessionWindow.ts).
+ * recognises it and its variants in nodes/shared/whatsapp/sessionWindow.ts).
  */
 export const OUTSIDE_WINDOW_TEXT =
 	'Sending message outside 24 hour window is not allowed. You can only send template message to this user.';

@@ -18,7 +18,7 @@ import {
 	refreshSnapshot,
 	releaseMemory,
 	STATIC_DATA_KEY,
-} from '../../nodes/shared/deliveryMemory';
+} from '../../nodes/shared/triggers/deliveryMemory';
 import { NUMBER, numberById } from '../harness/params';
 
 const fx = useSimulator();

@@ -5,7 +5,11 @@
  */
 import type { INodeType } from 'n8n-workflow';
 import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
-import { MAX_KEYS, rememberedCount, STATIC_DATA_KEY } from '../../nodes/shared/deliveryMemory';
+import {
+	MAX_KEYS,
+	rememberedCount,
+	STATIC_DATA_KEY,
+} from '../../nodes/shared/triggers/deliveryMemory';
 import { WebhookRunner } from './webhookHarness';
 import { numberById } from '../harness/params';
 

@@ -19,7 +19,7 @@ import type {
 } from 'n8n-workflow';
 import { BotSailorTrigger } from '../../nodes/BotSailorTrigger/BotSailorTrigger.node';
 import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
-import { KEY_PREFIX, MAX_ENTRIES } from '../../nodes/shared/startedOnce';
+import { KEY_PREFIX, MAX_ENTRIES } from '../../nodes/shared/triggers/startedOnce';
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { addMessage } from '../simulator/control';

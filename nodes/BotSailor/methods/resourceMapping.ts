@@ -3,11 +3,11 @@ import type {
 	ResourceMapperField,
 	ResourceMapperFields,
 } from 'n8n-workflow';
-import { locatorValue } from '../../shared/parameters';
-import { listRecords } from '../../shared/envelope';
-import { botSailorRequest } from '../../shared/transport';
-import { recordOf } from '../../shared/values';
-import { jsonFromText } from '../../shared/jsonStrings';
+import { locatorValue } from '../../shared/parameters/locatorValue';
+import { listRecords } from '../../shared/http/envelope';
+import { botSailorRequest } from '../../shared/http/transport';
+import { recordOf } from '../../shared/parameters/values';
+import { jsonFromText } from '../../shared/parameters/jsonStrings';
 
 interface MapEntry {
 	position?: unknown;

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyRouting, PreSendAction } from 'n8n-workflow';
-import { whatsAppNumberLocator } from '../../shared/whatsAppNumber';
-import { unwrap } from '../shared/output';
+import { whatsAppNumberLocator } from '../../shared/whatsapp/whatsAppNumber';
+import { unwrap } from '../running/outputItems';
 
 /**
  * Properties repeated across resources, built in one place. Each builder returns a field without the

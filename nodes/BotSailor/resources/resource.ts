@@ -7,14 +7,14 @@ import type {
 	INodePropertyOptions,
 	INodePropertyRouting,
 } from 'n8n-workflow';
-import { sendOnce, sendRouting } from '../shared/declarativeSend';
-import { operationRequest } from '../shared/operationRequest';
-import { paginate, type PageWalk } from '../shared/pagination';
-import type { SendDefinition } from '../shared/sendDefinition';
+import { sendOnce, sendRouting } from '../sending/declarativeSend';
+import { operationRequest } from '../running/operationRequest';
+import { paginate, type PageWalk } from '../running/pagination';
+import type { SendDefinition } from '../sending/sendDefinition';
 import { toolDescriptionField } from './toolDescriptionField';
 
 // For an operation's own code that reads a list: how many records the user asked for.
-export { requestedLimit } from '../shared/pagination';
+export { requestedLimit } from '../running/pagination';
 
 /** An operation's own code, run by n8n's declarative engine once per item in place of the request (see `routingOf`). */
 export type ItemRun = (
@@ -31,8 +31,8 @@ export type ItemRun = (
 export interface OperationDescription {
 	/**
 	 * What the operation does to the platform, written next to its endpoint: `read` (repeating it changes nothing,
-	 * so its requests are retried: nodes/shared/readPaths.ts is generated from these), `write` (goes out once) or
-	 * `send` (messages a customer: at most once, shared/delivery.ts).
+	 * so its requests are retried: nodes/shared/http/readPaths.ts is generated from these), `write` (goes out once) or
+	 * `send` (messages a customer: at most once, sending/delivery.ts).
 	 */
 	kind: OperationKind;
 	/** The endpoint on deployments with the earlier API form, where it differs (Labels: under /whatsapp). */
@@ -49,9 +49,9 @@ export interface OperationDescription {
 	toolDescription?: string;
 	/** Its answer carries text a customer wrote: the model is told that text is data, never instructions (issue 42). */
 	returnsCustomerText?: true;
-	/** A send: each item is delivered at most once (shared/bulkSend.ts in a workflow, shared/declarativeSend.ts elsewhere). */
+	/** A send: each item is delivered at most once (sending/bulkSend.ts in a workflow, sending/declarativeSend.ts elsewhere). */
 	send?: SendDefinition;
-	/** A list read page by page (shared/pagination.ts): the endpoint's largest page, and whether the earlier API form
+	/** A list read page by page (running/pagination.ts): the endpoint's largest page, and whether the earlier API form
 	 * answers it in one page without paging parameters. */
 	list?: Pick<PageWalk, 'maxPageSize'> & { unpaginatedInEarlierForm?: boolean };
 	/** Its own code, once per item (more than one request, or an answer shaped by us). */

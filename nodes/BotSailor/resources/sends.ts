@@ -1,9 +1,9 @@
-import type { SendDefinition } from '../shared/sendDefinition';
+import type { SendDefinition } from '../sending/sendDefinition';
 import { RESOURCES } from './index';
 
 /**
  * The operations that message subscribers, read from the records (their `send`): each item is delivered at most
- * once (shared/bulkSend.ts, shared/delivery.ts).
+ * once (sending/bulkSend.ts, sending/delivery.ts).
  */
 export const SENDS: readonly SendDefinition[] = RESOURCES.flatMap((resource) =>
 	resource.operations.flatMap((operation) => (operation.send ? [operation.send] : [])),

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { TriggerEvent } from '../lib/event';
+import type { TriggerEvent } from '../polling/event';
 import {
 	catalogIdOf,
 	isNewOrder,
@@ -8,7 +8,7 @@ import {
 	orderIdOf,
 	orderItem,
 	type OrderCursor,
-} from '../lib/orders';
+} from '../polling/orders';
 
 const EVENT = 'catalogOrderStatusChanged';
 

@@ -1,18 +1,23 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { botSailorRequest } from '../../shared/transport';
-import { recordOf } from '../../shared/values';
-import { isIncoming, isSystemRow, messageItem, subscriberName } from '../../shared/messageItem';
-import { compareMessages } from '../lib/api';
-import { readConversation } from '../lib/conversation';
+import { botSailorRequest } from '../../shared/http/transport';
+import { recordOf } from '../../shared/parameters/values';
+import {
+	isIncoming,
+	isSystemRow,
+	messageItem,
+	subscriberName,
+} from '../../shared/conversation/messageItem';
+import { compareMessages } from '../polling/api';
+import { readConversation } from '../polling/conversationReads';
 import {
 	isActivityCursor,
 	recentActivity,
 	startActivity,
 	walkActivity,
 	type ActivityCursor,
-} from '../lib/activityWalk';
-import { chosenStatuses, statusesOption } from '../../shared/triggerOptions';
-import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, type TriggerEvent } from '../lib/event';
+} from '../polling/activityWalk';
+import { chosenStatuses, statusesOption } from '../../shared/triggers/triggerOptions';
+import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, type TriggerEvent } from '../polling/event';
 
 const EVENT = 'messageStatusChanged';
 

@@ -1,4 +1,4 @@
-import type { TriggerEvent } from '../lib/event';
+import type { TriggerEvent } from '../polling/event';
 import {
 	catalogIdOf,
 	isNewOrder,
@@ -7,7 +7,7 @@ import {
 	orderItem,
 	orderOptions,
 	type OrderCursor,
-} from '../lib/orders';
+} from '../polling/orders';
 
 const EVENT = 'newCatalogOrder';
 

@@ -4,26 +4,26 @@ import {
 	type INodeExecutionData,
 	type IPollFunctions,
 } from 'n8n-workflow';
-import { withMedia } from '../../shared/media';
-import { inputs } from '../../shared/inputs';
-import { isIncoming, isSystemRow, messageItem } from '../../shared/messageItem';
-import { compareMessages } from '../lib/api';
+import { withMedia } from '../../shared/whatsapp/mediaDownload';
+import { inputs } from '../../shared/parameters/inputs';
+import { isIncoming, isSystemRow, messageItem } from '../../shared/conversation/messageItem';
+import { compareMessages } from '../polling/api';
 import {
 	recentActivity,
 	startActivity,
 	walkActivity,
 	type ActivityCursor,
 	type SubscriberActivity,
-} from '../lib/activityWalk';
-import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, type TriggerEvent } from '../lib/event';
-import { showForEvents } from '../../shared/triggerOptions';
+} from '../polling/activityWalk';
+import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, type TriggerEvent } from '../polling/event';
+import { showForEvents } from '../../shared/triggers/triggerOptions';
 import {
 	awaitingWebhookMemory,
 	claimDelivery,
 	ID_TTL_SECONDS,
 	isShared,
 	refreshSnapshot,
-} from '../../shared/deliveryMemory';
+} from '../../shared/triggers/deliveryMemory';
 
 const EVENT = 'newMessage';
 
@@ -82,7 +82,7 @@ function itemsOf(
 }
 
 /**
- * With a BotSailor Webhook Trigger in the same workflow (both share its memory, shared/deliveryMemory.ts):
+ * With a BotSailor Webhook Trigger in the same workflow (both share its memory, shared/triggers/deliveryMemory.ts):
  * leaves out the messages the webhook already started the workflow with, and records the others so a
  * late webhook of the same message starts nothing. Without one, the items pass unchanged.
  */

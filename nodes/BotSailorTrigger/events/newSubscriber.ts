@@ -1,9 +1,9 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import type { Page } from '../../shared/envelope';
-import { earlierForm, nextPage, subscriberPage, SUBSCRIBER_PAGE_SIZE } from '../lib/api';
-import { phoneNumberIdOf, type PollResult, type TriggerEvent } from '../lib/event';
-import { listOrderError, subscriberPageOrder, type ListOrder } from '../../shared/listOrder';
-import { findLastPage, onceEach, type PageFetch } from '../../shared/pages';
+import type { Page } from '../../shared/http/envelope';
+import { earlierForm, nextPage, subscriberPage, SUBSCRIBER_PAGE_SIZE } from '../polling/api';
+import { phoneNumberIdOf, type PollResult, type TriggerEvent } from '../polling/event';
+import { listOrderError, subscriberPageOrder, type ListOrder } from '../../shared/http/listOrder';
+import { findLastPage, onceEach, type PageFetch } from '../../shared/http/lastPage';
 
 const EVENT = 'newSubscriber';
 

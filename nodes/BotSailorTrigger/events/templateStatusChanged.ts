@@ -1,8 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { decodeJsonFields } from '../../shared/jsonStrings';
-import { botSailorRequest } from '../../shared/transport';
-import { listPayload } from '../lib/api';
-import { phoneNumberIdOf, type TriggerEvent } from '../lib/event';
+import { decodeJsonFields } from '../../shared/parameters/jsonStrings';
+import { botSailorRequest } from '../../shared/http/transport';
+import { listPayload } from '../polling/api';
+import { phoneNumberIdOf, type TriggerEvent } from '../polling/event';
 
 const EVENT = 'templateStatusChanged';
 

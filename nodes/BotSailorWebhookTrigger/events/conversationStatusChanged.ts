@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { botOf, chatId, subscriberName, text } from '../lib/fields';
-import { botSettingsStep, setupNotice, type WebhookEvent } from '../lib/event';
+import { botOf, chatId, subscriberName, text } from '../payload/fields';
+import { botSettingsStep, setupNotice, type WebhookEvent } from '../payload/event';
 
 const EVENT = 'conversationStatusChanged';
 

@@ -1,5 +1,5 @@
-import { botOf, canonical, chatId, decoded, subscriberName, text } from '../lib/fields';
-import { setupNotice, type WebhookEvent } from '../lib/event';
+import { botOf, canonical, chatId, decoded, subscriberName, text } from '../payload/fields';
+import { setupNotice, type WebhookEvent } from '../payload/event';
 
 const EVENT = 'flowData';
 

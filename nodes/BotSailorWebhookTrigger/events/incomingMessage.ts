@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
-import { withMedia } from '../../shared/media';
-import { fetchFullMessage } from '../lib/fullMessage';
-import { chatId, integerOrText, subscriberName, text } from '../lib/fields';
-import { showForEvents } from '../../shared/triggerOptions';
-import { botSettingsStep, setupNotice, type WebhookEvent } from '../lib/event';
+import { withMedia } from '../../shared/whatsapp/mediaDownload';
+import { fetchFullMessage } from '../payload/fullMessage';
+import { chatId, integerOrText, subscriberName, text } from '../payload/fields';
+import { showForEvents } from '../../shared/triggers/triggerOptions';
+import { botSettingsStep, setupNotice, type WebhookEvent } from '../payload/event';
 
 const EVENT = 'incomingMessage';
 

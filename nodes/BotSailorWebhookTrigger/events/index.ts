@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { canonical } from '../lib/fields';
-import type { WebhookEvent } from '../lib/event';
+import { canonical } from '../payload/fields';
+import type { WebhookEvent } from '../payload/event';
 import { conversationStatusChanged } from './conversationStatusChanged';
 import { flowData } from './flowData';
 import { incomingMessage } from './incomingMessage';

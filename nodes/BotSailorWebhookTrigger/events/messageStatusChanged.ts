@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
-import { flatMessageFields } from '../../shared/messageContent';
-import { botOf, chatId, firstText, integerOrText, subscriberName, text } from '../lib/fields';
-import { chosenStatuses, statusesOption } from '../../shared/triggerOptions';
-import { botSettingsStep, setupNotice, type WebhookEvent } from '../lib/event';
+import { flatMessageFields } from '../../shared/conversation/messageContent';
+import { botOf, chatId, firstText, integerOrText, subscriberName, text } from '../payload/fields';
+import { chosenStatuses, statusesOption } from '../../shared/triggers/triggerOptions';
+import { botSettingsStep, setupNotice, type WebhookEvent } from '../payload/event';
 
 const EVENT = 'messageStatusChanged';
 

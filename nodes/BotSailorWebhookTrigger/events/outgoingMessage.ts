@@ -1,5 +1,5 @@
-import { chatId, text } from '../lib/fields';
-import { setupNotice, type WebhookEvent } from '../lib/event';
+import { chatId, text } from '../payload/fields';
+import { setupNotice, type WebhookEvent } from '../payload/event';
 import { messageItemFromWebhook } from './incomingMessage';
 
 export const OUTGOING_EVENT = 'outgoingMessage';

@@ -1,4 +1,4 @@
-import { searchWhatsAppNumbers } from '../../../shared/whatsAppNumber';
+import { searchWhatsAppNumbers } from '../../../shared/whatsapp/whatsAppNumber';
 import { messagingSearch } from './messaging';
 import { subscriberSearch } from './subscribers';
 import { userGroupSearch } from './userGroups';

@@ -1,8 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { locatorValue } from '../../../shared/parameters';
-import { listRecords } from '../../../shared/envelope';
-import { botSailorRequest } from '../../../shared/transport';
-import { matching } from '../../../shared/matching';
+import { locatorValue } from '../../../shared/parameters/locatorValue';
+import { listRecords } from '../../../shared/http/envelope';
+import { botSailorRequest } from '../../../shared/http/transport';
+import { matching } from '../../../shared/parameters/matching';
 
 /** Rows of a list endpoint of the chosen WhatsApp number, or none until a number is chosen. */
 async function listOfNumber(context: ILoadOptionsFunctions, path: string): Promise<IDataObject[]> {

@@ -4,11 +4,11 @@ import type {
 	INodeListSearchResult,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { locatorValue } from '../../../shared/parameters';
-import { payloadRecords } from '../../../shared/envelope';
-import { botSailorRequest } from '../../../shared/transport';
+import { locatorValue } from '../../../shared/parameters/locatorValue';
+import { payloadRecords } from '../../../shared/http/envelope';
+import { botSailorRequest } from '../../../shared/http/transport';
 import { catalogs, teamMembers } from '../loadOptions/lists';
-import { matching } from '../../../shared/matching';
+import { matching } from '../../../shared/parameters/matching';
 import { withNextPage } from '../../resources/resource';
 
 const searchable = (options: INodePropertyOptions[]) =>

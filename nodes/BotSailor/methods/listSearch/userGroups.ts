@@ -1,10 +1,10 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { payloadRecords } from '../../../shared/envelope';
-import { botSailorRequest } from '../../../shared/transport';
-import { matching } from '../../../shared/matching';
+import { payloadRecords } from '../../../shared/http/envelope';
+import { botSailorRequest } from '../../../shared/http/transport';
+import { matching } from '../../../shared/parameters/matching';
 import { withNextPage } from '../../resources/resource';
-import { recordsOf } from '../../../shared/values';
-import { jsonFromText } from '../../../shared/jsonStrings';
+import { recordsOf } from '../../../shared/parameters/values';
+import { jsonFromText } from '../../../shared/parameters/jsonStrings';
 
 /** Searchable lists of the user group: users, packages, modules, addons (and variations), addon purchases. */
 

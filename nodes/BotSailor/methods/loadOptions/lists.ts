@@ -1,8 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { locatorValue } from '../../../shared/parameters';
-import { listRecords, payloadRecords } from '../../../shared/envelope';
-import { botSailorRequest, usesEarlierForm } from '../../../shared/transport';
+import { locatorValue } from '../../../shared/parameters/locatorValue';
+import { listRecords, payloadRecords } from '../../../shared/http/envelope';
+import { botSailorRequest, usesEarlierForm } from '../../../shared/http/transport';
 
 /** Fetches behind the dropdowns of the subscriber, CRM, label and catalog resources. */
 

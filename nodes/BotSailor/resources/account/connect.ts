@@ -1,4 +1,4 @@
-import { inputs, validateBody, z } from '../../../shared/inputs';
+import { inputs, validateBody, z } from '../../../shared/parameters/inputs';
 import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
 

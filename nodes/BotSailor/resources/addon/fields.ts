@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { inputs } from '../../../shared/inputs';
+import { inputs } from '../../../shared/parameters/inputs';
 import { VALIDITY_TYPES } from './variations';
 
 /** What Addon → Create and Update share: most of their fields and the body they send. */

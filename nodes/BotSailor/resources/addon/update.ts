@@ -1,4 +1,4 @@
-import { inputs, validateBody, z } from '../../../shared/inputs';
+import { inputs, validateBody, z } from '../../../shared/parameters/inputs';
 import { confirmed, updateFields } from '../common';
 import type { OperationDescription } from '../resource';
 import { addonLocator } from '../shared/userGroupLocators';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { inputs, numberAsText, onFirstUse, refuse, z } from '../../../shared/inputs';
-import { recordOf, requestBody } from '../../../shared/values';
-import { jsonFromText } from '../../../shared/jsonStrings';
+import { inputs, numberAsText, onFirstUse, refuse, z } from '../../../shared/parameters/inputs';
+import { recordOf, requestBody } from '../../../shared/parameters/values';
+import { jsonFromText } from '../../../shared/parameters/jsonStrings';
 
 /**
  * Addon variations: the UI holds one row per variation (or a JSON list of rows); the API takes

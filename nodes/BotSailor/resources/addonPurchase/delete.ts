@@ -1,4 +1,4 @@
-import { validateBody, z } from '../../../shared/inputs';
+import { validateBody, z } from '../../../shared/parameters/inputs';
 import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
 import { purchase, purchaseId } from './fields';

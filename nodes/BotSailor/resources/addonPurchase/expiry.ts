@@ -1,6 +1,6 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { refuse } from '../../../shared/inputs';
-import { requestBody } from '../../../shared/values';
+import { refuse } from '../../../shared/parameters/inputs';
+import { requestBody } from '../../../shared/parameters/values';
 
 /**
  * The expiry of an addon purchase update: unchanged, a date, or unlimited. The API reads an

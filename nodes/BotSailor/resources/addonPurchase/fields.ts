@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { inputs } from '../../../shared/inputs';
+import { inputs } from '../../../shared/parameters/inputs';
 import { addonPurchaseLocator, userLocator } from '../shared/userGroupLocators';
 
 /** What several Addon Purchase operations share: the purchase they act on, and its optional owner. */

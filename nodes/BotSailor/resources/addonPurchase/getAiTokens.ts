@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { validateBody, z } from '../../../shared/inputs';
-import { unwrap } from '../../shared/output';
+import { validateBody, z } from '../../../shared/parameters/inputs';
+import { unwrap } from '../../running/outputItems';
 import type { OperationDescription } from '../resource';
 import { buyer, buyerCheck, purchase, purchaseId } from './fields';
 

@@ -1,5 +1,5 @@
-import { validateBody, z } from '../../../shared/inputs';
-import { unwrap } from '../../shared/output';
+import { validateBody, z } from '../../../shared/parameters/inputs';
+import { unwrap } from '../../running/outputItems';
 import { decodeJsonOption, returnAllAndLimit } from '../common';
 import type { OperationDescription } from '../resource';
 import { userLocator } from '../shared/userGroupLocators';

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
-import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
-import { type SendDefinition } from '../../shared/sendDefinition';
+import { checkFields, inputs, onFirstUse, z } from '../../../shared/parameters/inputs';
+import { type SendDefinition } from '../../sending/sendDefinition';
 import type { OperationDescription } from '../resource';
 
 const botFlowLocator: INodeProperties[] = [

@@ -1,4 +1,4 @@
-import { unwrap } from '../../shared/output';
+import { unwrap } from '../../running/outputItems';
 import { decodeJsonOption } from '../common';
 import type { OperationDescription } from '../resource';
 

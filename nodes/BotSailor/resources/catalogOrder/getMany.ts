@@ -3,9 +3,9 @@ import type {
 	IExecutePaginationFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { validateBody, z } from '../../../shared/inputs';
-import { unwrap } from '../../shared/output';
-import { operationRequest } from '../../shared/operationRequest';
+import { validateBody, z } from '../../../shared/parameters/inputs';
+import { unwrap } from '../../running/outputItems';
+import { operationRequest } from '../../running/operationRequest';
 import { decodeJsonOption, returnAllAndLimit } from '../common';
 import { requestedLimit, type OperationDescription } from '../resource';
 

@@ -1,5 +1,5 @@
-import { subscriberKeys, validateBody, z } from '../../../shared/inputs';
-import { unwrap } from '../../shared/output';
+import { subscriberKeys, validateBody, z } from '../../../shared/parameters/inputs';
+import { unwrap } from '../../running/outputItems';
 import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator } from '../shared/subscriber';

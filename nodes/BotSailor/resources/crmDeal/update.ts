@@ -1,4 +1,4 @@
-import { inputs, z } from '../../../shared/inputs';
+import { inputs, z } from '../../../shared/parameters/inputs';
 import type { OperationDescription } from '../resource';
 import { dateField, updateFields, whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';

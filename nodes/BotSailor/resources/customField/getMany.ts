@@ -1,4 +1,4 @@
-import { unwrap } from '../../shared/output';
+import { unwrap } from '../../running/outputItems';
 import type { OperationDescription } from '../resource';
 
 export const getManyOperation: OperationDescription = {

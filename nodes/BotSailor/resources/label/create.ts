@@ -1,4 +1,4 @@
-import { inputs } from '../../../shared/inputs';
+import { inputs } from '../../../shared/parameters/inputs';
 import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
 import { earlierFormNumber, labelForm } from './earlierForm';

@@ -4,10 +4,10 @@ import type {
 	INodeProperties,
 	PreSendAction,
 } from 'n8n-workflow';
-import { inputs, validateBody, z } from '../../../shared/inputs';
-import { usesEarlierForm } from '../../../shared/transport';
+import { inputs, validateBody, z } from '../../../shared/parameters/inputs';
+import { usesEarlierForm } from '../../../shared/http/transport';
 import { whatsAppNumber } from '../common';
-import { requestBody } from '../../../shared/values';
+import { requestBody } from '../../../shared/parameters/values';
 
 /**
  * Label paths differ by API form (spec: Labels, Versioning): the current form is account-wide

@@ -1,5 +1,5 @@
-import { unwrap } from '../../shared/output';
-import { multipartUpload } from '../../shared/upload';
+import { unwrap } from '../../running/outputItems';
+import { multipartUpload } from '../../sending/upload';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
 

@@ -11,15 +11,23 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
-import { conversationSource, findInConversation, isMessage } from '../../../shared/conversation';
-import { innerMessage } from '../../../shared/messageContent';
-import { inputs } from '../../../shared/inputs';
-import { decodeJsonFields, jsonFromText } from '../../../shared/jsonStrings';
-import { FORM_CONTENT_TYPE, sendRequest, usesEarlierForm } from '../../../shared/transport';
-import { limiterFor } from '../../shared/limiter';
-import { asNodeError, errorItem } from '../../shared/itemOutput';
-import { downloadMedia, findMedia, MEDIA_MESSAGE_TYPES } from '../../../shared/media';
-import { isRecord, text } from '../../../shared/values';
+import {
+	conversationSource,
+	findInConversation,
+	isMessage,
+} from '../../../shared/conversation/conversation';
+import { innerMessage } from '../../../shared/conversation/messageContent';
+import { inputs } from '../../../shared/parameters/inputs';
+import { decodeJsonFields, jsonFromText } from '../../../shared/parameters/jsonStrings';
+import { FORM_CONTENT_TYPE, sendRequest, usesEarlierForm } from '../../../shared/http/transport';
+import { limiterFor } from '../../sending/limiter';
+import { asNodeError, errorItem } from '../../running/itemResult';
+import {
+	downloadMedia,
+	findMedia,
+	MEDIA_MESSAGE_TYPES,
+} from '../../../shared/whatsapp/mediaDownload';
+import { isRecord, text } from '../../../shared/parameters/values';
 
 const showBy = (source: string) => ({ show: { messageSource: [source] } });
 
@@ -53,7 +61,7 @@ function conversationReader(
 		);
 }
 
-/** A message of a conversation by id or wa_message_id, newest first in either page order (shared/conversation.ts). */
+/** A message of a conversation by id or wa_message_id, newest first in either page order (shared/conversation/conversation.ts). */
 async function findMessage(
 	context: IExecutePaginationFunctions,
 	read: ConversationReader,

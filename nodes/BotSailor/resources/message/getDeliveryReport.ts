@@ -6,12 +6,12 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, sendsInFlight } from '../../../shared/credential';
-import { refuse } from '../../../shared/inputs';
-import { sendRequest } from '../../../shared/transport';
-import { limiterFor } from '../../shared/limiter';
-import { asNodeError } from '../../shared/itemOutput';
-import { MESSAGE_STATUS_URL, messageIdsOf, statusOf } from '../../shared/messageStatus';
+import { CREDENTIAL_TYPE, sendsInFlight } from '../../../shared/http/credential';
+import { refuse } from '../../../shared/parameters/inputs';
+import { sendRequest } from '../../../shared/http/transport';
+import { limiterFor } from '../../sending/limiter';
+import { asNodeError } from '../../running/itemResult';
+import { MESSAGE_STATUS_URL, messageIdsOf, statusOf } from '../../reading/messageStatus';
 import type { OperationDescription } from '../resource';
 
 /** The most messages one run of the operation reads (one status read each); Offset pages through longer lists. */

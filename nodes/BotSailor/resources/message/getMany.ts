@@ -8,15 +8,15 @@ import {
 	conversationRow,
 	conversationSource,
 	readConversation,
-} from '../../../shared/conversation';
-import { subscriberKeys, validateBody, z } from '../../../shared/inputs';
-import { sendRequest, usesEarlierForm } from '../../../shared/transport';
-import { requestBody } from '../../../shared/values';
+} from '../../../shared/conversation/conversation';
+import { subscriberKeys, validateBody, z } from '../../../shared/parameters/inputs';
+import { sendRequest, usesEarlierForm } from '../../../shared/http/transport';
+import { requestBody } from '../../../shared/parameters/values';
 import { decodeJsonOption, recipient, returnAllAndLimit, whatsAppNumber } from '../common';
 import { requestedLimit, type OperationDescription } from '../resource';
 
 /**
- * Get Many reads through the shared conversation reader (shared/conversation.ts), so its items are
+ * Get Many reads through the shared conversation reader (shared/conversation/conversation.ts), so its items are
  * newest first whichever order the deployment pages in, and lists sent as JSON text are read as lists.
  */
 async function getManyMessages(

@@ -5,16 +5,16 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { conversationRows } from '../../../shared/conversation';
-import { refuse, subscriberKeys, validateBody, z } from '../../../shared/inputs';
-import { isSystemRow } from '../../../shared/messageItem';
+import { conversationRows } from '../../../shared/conversation/conversation';
+import { refuse, subscriberKeys, validateBody, z } from '../../../shared/parameters/inputs';
+import { isSystemRow } from '../../../shared/conversation/messageItem';
 import {
 	conversationOf,
 	platformTime,
 	transcriptLine,
 	transcriptMessage,
 	type TranscriptMessage,
-} from '../../shared/transcript';
+} from '../../reading/transcript';
 import { recipient, whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
 

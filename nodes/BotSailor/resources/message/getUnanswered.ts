@@ -4,10 +4,14 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { walkBack } from '../../../shared/conversation';
-import { subscriberKeys, validateBody, z } from '../../../shared/inputs';
-import { isIncoming } from '../../../shared/messageItem';
-import { conversationOf, transcriptMessage, type TranscriptMessage } from '../../shared/transcript';
+import { walkBack } from '../../../shared/conversation/conversation';
+import { subscriberKeys, validateBody, z } from '../../../shared/parameters/inputs';
+import { isIncoming } from '../../../shared/conversation/messageItem';
+import {
+	conversationOf,
+	transcriptMessage,
+	type TranscriptMessage,
+} from '../../reading/transcript';
 import { recipient, whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
 

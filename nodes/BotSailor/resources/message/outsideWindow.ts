@@ -1,13 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/inputs';
-import type { SendItem } from '../../shared/sendItem';
-import type { WindowChoice } from '../../shared/windowSend';
-import { templateVariables } from '../../shared/templateVariables';
+import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/parameters/inputs';
+import type { SendItem } from '../../sending/sendItem';
+import type { WindowChoice } from '../../sending/windowSend';
+import { templateVariables } from '../../sending/templateVariables';
 import { templateChoiceFields } from './sendTemplate';
 
 /**
  * "Outside the 24-Hour Window" on Send Text, Send Buttons and Send Media: the fields and the item's choice, read and
- * checked before anything is sent (shared/windowSend.ts runs it).
+ * checked before anything is sent (sending/windowSend.ts runs it).
  */
 
 const forTemplate = { outsideWindow: ['template'] };

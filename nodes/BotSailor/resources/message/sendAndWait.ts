@@ -4,13 +4,13 @@ import { recipient, whatsAppNumber } from '../common';
 import { templateLocator } from '../shared/templateLocator';
 import { manualVariables } from './sendTemplate';
 import type { OperationDescription } from '../resource';
-import { CHAT_CONFIRMATION } from '../../shared/sendAndWait/question';
+import { CHAT_CONFIRMATION } from '../../sendAndWait/question';
 
 /**
  * Message → Send and Wait for Response: the parameters. Names follow n8n's own messaging nodes
  * (message, responseType, approvalOptions, formFields, options.limitWaitTime) so that n8n's
  * Human review tool and users who know those nodes find the same fields. The run itself is in
- * shared/sendAndWait/.
+ * sendAndWait/.
  */
 const forTemplate = { show: { sendAs: ['template'] } };
 /** Answer In applies to a question sent as text, with Approval or Free Text (Custom Form stays a page). */

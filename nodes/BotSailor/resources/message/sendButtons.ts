@@ -1,14 +1,21 @@
-import { withWaitForDelivery } from '../../shared/deliveryWait';
+import { withWaitForDelivery } from '../../sending/deliveryWait';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
-import { checkFields, inputs, onFirstUse, refuse, subscriberKeys, z } from '../../../shared/inputs';
-import type { SendDefinition } from '../../shared/sendDefinition';
-import type { SendItem } from '../../shared/sendItem';
+import {
+	checkFields,
+	inputs,
+	onFirstUse,
+	refuse,
+	subscriberKeys,
+	z,
+} from '../../../shared/parameters/inputs';
+import type { SendDefinition } from '../../sending/sendDefinition';
+import type { SendItem } from '../../sending/sendItem';
 import type { OperationDescription } from '../resource';
-import { replyGuardOptions } from '../../shared/replyGuards';
+import { replyGuardOptions } from '../../sending/replyGuards';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
-import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
-import { mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
+import { optOutLabelOf, withSkipOptedOut } from '../../sending/skipOptedOut';
+import { mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaOptions';
 export const BUTTON_COUNT_TEXT = 'You can send between 1 and 3 reply buttons.';
 export const BUTTON_MEDIA_TEXT =
 	'When sending media with buttons, media_type must be one of: image, video, document.';

@@ -1,15 +1,27 @@
-import { withWaitForDelivery } from '../../shared/deliveryWait';
+import { withWaitForDelivery } from '../../sending/deliveryWait';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
-import { checkFields, inputs, onFirstUse, refuse, subscriberKeys, z } from '../../../shared/inputs';
-import type { SendDefinition } from '../../shared/sendDefinition';
-import type { SendItem } from '../../shared/sendItem';
-import { checkedFile, uploadBinary, type CheckedFile } from '../../shared/upload';
+import {
+	checkFields,
+	inputs,
+	onFirstUse,
+	refuse,
+	subscriberKeys,
+	z,
+} from '../../../shared/parameters/inputs';
+import type { SendDefinition } from '../../sending/sendDefinition';
+import type { SendItem } from '../../sending/sendItem';
+import { checkedFile, uploadBinary, type CheckedFile } from '../../sending/upload';
 import type { OperationDescription } from '../resource';
-import { replyGuardOptions } from '../../shared/replyGuards';
+import { replyGuardOptions } from '../../sending/replyGuards';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
-import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
-import { fileNameFromUrl, mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaType';
+import { optOutLabelOf, withSkipOptedOut } from '../../sending/skipOptedOut';
+import {
+	fileNameFromUrl,
+	mediaNameOption,
+	mediaTypeFromUrl,
+	mediaTypeOption,
+} from './mediaOptions';
 
 const showSource = (source: string) => ({ show: { source: [source] } });
 

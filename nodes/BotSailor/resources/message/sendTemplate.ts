@@ -1,12 +1,12 @@
-import { withWaitForDelivery } from '../../shared/deliveryWait';
+import { withWaitForDelivery } from '../../sending/deliveryWait';
 import type { INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
-import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
-import type { SendDefinition } from '../../shared/sendDefinition';
-import { templateVariables } from '../../shared/templateVariables';
+import { checkFields, inputs, onFirstUse, z } from '../../../shared/parameters/inputs';
+import type { SendDefinition } from '../../sending/sendDefinition';
+import { templateVariables } from '../../sending/templateVariables';
 import { templateLocator } from '../shared/templateLocator';
 import type { OperationDescription } from '../resource';
-import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
+import { optOutLabelOf, withSkipOptedOut } from '../../sending/skipOptedOut';
 
 function mappedVariables(displayOptions: INodeProperties['displayOptions']): INodeProperties {
 	return {

@@ -1,12 +1,18 @@
-import { withWaitForDelivery } from '../../shared/deliveryWait';
+import { withWaitForDelivery } from '../../sending/deliveryWait';
 import type { INodeProperties } from 'n8n-workflow';
 import { sendNumber, sendRecipient } from '../common';
-import { checkFields, inputs, onFirstUse, subscriberKeys, z } from '../../../shared/inputs';
-import { type SendDefinition } from '../../shared/sendDefinition';
+import {
+	checkFields,
+	inputs,
+	onFirstUse,
+	subscriberKeys,
+	z,
+} from '../../../shared/parameters/inputs';
+import { type SendDefinition } from '../../sending/sendDefinition';
 import type { OperationDescription } from '../resource';
-import { replyGuardOptions } from '../../shared/replyGuards';
+import { replyGuardOptions } from '../../sending/replyGuards';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
-import { optOutLabelOf, withSkipOptedOut } from '../../shared/skipOptedOut';
+import { optOutLabelOf, withSkipOptedOut } from '../../sending/skipOptedOut';
 
 const fields: INodeProperties[] = [
 	{

@@ -1,6 +1,6 @@
 import type { INodePropertyRouting } from 'n8n-workflow';
-import { inputs, validateBody, z } from '../../../shared/inputs';
-import { unwrap } from '../../shared/output';
+import { inputs, validateBody, z } from '../../../shared/parameters/inputs';
+import { unwrap } from '../../running/outputItems';
 import { decodeJsonOption, whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
 

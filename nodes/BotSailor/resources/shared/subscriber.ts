@@ -1,5 +1,5 @@
 import type { PreSendAction } from 'n8n-workflow';
-import { subscriberKeys, validateBody, z } from '../../../shared/inputs';
+import { subscriberKeys, validateBody, z } from '../../../shared/parameters/inputs';
 import { confirmed, subscriberField } from '../common';
 
 /** The one subscriber an operation acts on (Subscriber, CRM Deal and Note operations): its field, its checked keys, a write on it. */

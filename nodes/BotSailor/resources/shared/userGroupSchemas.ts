@@ -4,9 +4,9 @@ import type {
 	IHttpRequestOptions,
 	PreSendAction,
 } from 'n8n-workflow';
-import { inputs, numberAsText, refuse, z } from '../../../shared/inputs';
-import { usesEarlierForm } from '../../../shared/transport';
-import { requestBody } from '../../../shared/values';
+import { inputs, numberAsText, refuse, z } from '../../../shared/parameters/inputs';
+import { usesEarlierForm } from '../../../shared/http/transport';
+import { requestBody } from '../../../shared/parameters/values';
 
 /** Input schemas and preSends shared by the user-group resources. */
 

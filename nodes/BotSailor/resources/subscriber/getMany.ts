@@ -1,4 +1,4 @@
-import { inputs, subscriberKeys, validateBody, z } from '../../../shared/inputs';
+import { inputs, subscriberKeys, validateBody, z } from '../../../shared/parameters/inputs';
 import type { OperationDescription } from '../resource';
 import { returnAllAndLimit, whatsAppNumber } from '../common';
 

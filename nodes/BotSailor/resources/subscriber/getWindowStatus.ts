@@ -5,11 +5,11 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE } from '../../../shared/credential';
-import { subscriberKeys, validateBody, z } from '../../../shared/inputs';
-import { platformTimeZone } from '../../../shared/platformTime';
-import { readWindowStatus } from '../../../shared/sessionWindow';
-import { conversationOf } from '../../shared/transcript';
+import { CREDENTIAL_TYPE } from '../../../shared/http/credential';
+import { subscriberKeys, validateBody, z } from '../../../shared/parameters/inputs';
+import { platformTimeZone } from '../../../shared/http/platformTime';
+import { readWindowStatus } from '../../../shared/whatsapp/sessionWindow';
+import { conversationOf } from '../../reading/transcript';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator } from '../shared/subscriber';
 import type { OperationDescription } from '../resource';

@@ -5,10 +5,10 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { listRecords } from '../../../shared/envelope';
-import { inputs, refuse, subscriberKeys, validateBody, z } from '../../../shared/inputs';
-import { requestBody, text } from '../../../shared/values';
-import { Steps } from '../../shared/steps';
+import { listRecords } from '../../../shared/http/envelope';
+import { inputs, refuse, subscriberKeys, validateBody, z } from '../../../shared/parameters/inputs';
+import { requestBody, text } from '../../../shared/parameters/values';
+import { Steps } from '../../running/steps';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
 import { subscriberLocator } from '../shared/subscriber';

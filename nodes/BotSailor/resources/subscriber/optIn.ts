@@ -5,9 +5,9 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { subscriberKeys, validateBody, z } from '../../../shared/inputs';
-import { text } from '../../../shared/values';
-import { labelNamed, Steps } from '../../shared/steps';
+import { subscriberKeys, validateBody, z } from '../../../shared/parameters/inputs';
+import { text } from '../../../shared/parameters/values';
+import { labelNamed, Steps } from '../../running/steps';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
 import { subscriberLocator } from '../shared/subscriber';

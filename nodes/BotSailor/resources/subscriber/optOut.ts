@@ -6,16 +6,16 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { listRecords } from '../../../shared/envelope';
-import { refuse, subscriberKeys, validateBody, z } from '../../../shared/inputs';
-import { requestBody, text } from '../../../shared/values';
-import { DEFAULT_OPT_OUT_LABEL } from '../../shared/optOut';
-import { labelNamed, Steps } from '../../shared/steps';
+import { listRecords } from '../../../shared/http/envelope';
+import { refuse, subscriberKeys, validateBody, z } from '../../../shared/parameters/inputs';
+import { requestBody, text } from '../../../shared/parameters/values';
+import { DEFAULT_OPT_OUT_LABEL } from '../../reading/optOut';
+import { labelNamed, Steps } from '../../running/steps';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
 import { subscriberLocator } from '../shared/subscriber';
 
-export { DEFAULT_OPT_OUT_LABEL, hasOptOutLabel } from '../../shared/optOut';
+export { DEFAULT_OPT_OUT_LABEL, hasOptOutLabel } from '../../reading/optOut';
 
 /** The label that marks an opted-out subscriber (both Opt Out and Opt In). */
 export const optOutLabelField: INodeProperties = {
@@ -52,7 +52,7 @@ export function optOutTarget(
 /**
  * Subscriber → Opt Out, one input item: the opt-out label (created when missing), out of every sequence
  * campaign of the number, and, when asked, the conversation blocked. Each step is a request; a failure names
- * the step and what was already done (shared/steps.ts).
+ * the step and what was already done (running/steps.ts).
  */
 async function optOut(
 	this: IExecutePaginationFunctions,

@@ -1,4 +1,4 @@
-import { inputs } from '../../../shared/inputs';
+import { inputs } from '../../../shared/parameters/inputs';
 import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { refuse, z } from '../../../shared/inputs';
+import { refuse, z } from '../../../shared/parameters/inputs';
 import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
-import { requestBody } from '../../../shared/values';
-import { jsonFromText } from '../../../shared/jsonStrings';
+import { requestBody } from '../../../shared/parameters/values';
+import { jsonFromText } from '../../../shared/parameters/jsonStrings';
 
 /** `custom_fields`: a JSON object of field name → value (picked fields arrive as an object, typed JSON as text). */
 const customFieldsJson = z

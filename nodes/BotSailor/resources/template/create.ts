@@ -4,12 +4,12 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { checkBody, inputs, onFirstUse, z } from '../../../shared/inputs';
-import { unwrap } from '../../shared/output';
-import { recordOf, recordsOf, requestBody } from '../../../shared/values';
+import { checkBody, inputs, onFirstUse, z } from '../../../shared/parameters/inputs';
+import { unwrap } from '../../running/outputItems';
+import { recordOf, recordsOf, requestBody } from '../../../shared/parameters/values';
 import { whatsAppNumber } from '../common';
 import type { OperationDescription } from '../resource';
-import { jsonFromText } from '../../../shared/jsonStrings';
+import { jsonFromText } from '../../../shared/parameters/jsonStrings';
 
 /** Template create and status are exemplified with a JSON body; the credential then adds the token to it and as Bearer. */
 export const JSON_HEADERS = { 'Content-Type': 'application/json' };

@@ -1,13 +1,13 @@
 import { jsonParse, NodeOperationError } from 'n8n-workflow';
-import { decodedListPayload } from '../../../shared/listText';
+import { decodedListPayload } from '../../../shared/http/listText';
 import { sendNumber } from '../common';
-import { listRecords } from '../../../shared/envelope';
-import { FORM_CONTENT_TYPE } from '../../../shared/transport';
-import { recordOf } from '../../../shared/values';
-import { labelNamed } from '../../shared/steps';
-import { optOutLabelOf, skipOptedOutFields } from '../../shared/skipOptedOut';
-import { checkFields, inputs, onFirstUse, z } from '../../../shared/inputs';
-import { type SendDefinition } from '../../shared/sendDefinition';
+import { listRecords } from '../../../shared/http/envelope';
+import { FORM_CONTENT_TYPE } from '../../../shared/http/transport';
+import { recordOf } from '../../../shared/parameters/values';
+import { labelNamed } from '../../running/steps';
+import { optOutLabelOf, skipOptedOutFields } from '../../sending/skipOptedOut';
+import { checkFields, inputs, onFirstUse, z } from '../../../shared/parameters/inputs';
+import { type SendDefinition } from '../../sending/sendDefinition';
 import type { OperationDescription } from '../resource';
 
 const schema = onFirstUse(() =>

@@ -1,5 +1,5 @@
-import { inputs, validateBody, z } from '../../../shared/inputs';
-import { unwrap } from '../../shared/output';
+import { inputs, validateBody, z } from '../../../shared/parameters/inputs';
+import { unwrap } from '../../running/outputItems';
 import type { OperationDescription } from '../resource';
 import { email, packageAndExpiry } from './fields';
 

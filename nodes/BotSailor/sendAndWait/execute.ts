@@ -1,0 +1,295 @@
+import { randomBytes } from 'crypto';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { WAIT_INDEFINITELY } from 'n8n-workflow';
+import {
+	answerKey,
+	buttonId,
+	chatLinkParameters,
+	linkTarget,
+} from '../../shared/conversation/chatAnswer';
+import { checkWhatsAppLimits } from '../../shared/whatsapp/whatsAppLimits';
+import { CREDENTIAL_TYPE, sendsInFlight } from '../../shared/http/credential';
+import { checkFields, onFirstUse, refuse, subscriberKeys, z } from '../../shared/parameters/inputs';
+import { sendRequest } from '../../shared/http/transport';
+import { atMostOnce } from '../sending/atMostOnce';
+import {
+	requestDefaults,
+	requestTemplate,
+	type RequestOptionsParameter,
+} from '../running/requestOptions';
+import { deliver } from '../sending/delivery';
+import { asNodeError, errorItem } from '../running/itemResult';
+import { fingerprintOf, sendRecordOf } from '../sending/sendRecord';
+import { isHumanReview, readQuestion, waitTill, type Question } from './question';
+import { subscriberName } from './recipient';
+import { linkValue, readTemplate, type TemplateQuestion } from './template';
+import { isOutsideWindowRefusal } from '../../shared/whatsapp/sessionWindow';
+import { isPlatformRefusal } from '../../shared/http/failures';
+
+const SEND_URL = '/whatsapp/send';
+const TEMPLATE_URL = '/whatsapp/send/template';
+const BUTTONS_URL = '/whatsapp/send/interactive-buttons';
+
+const schema = onFirstUse(() => z.object(subscriberKeys));
+
+/** One link per answer, as `getSignedResumeUrl` gives it (n8n ≥ 1.104) or `$execution.resumeUrl` did before. */
+export function answerLink(context: IExecuteFunctions, parameters: Record<string, string>): string {
+	// Feature-detected, not version-checked: older hosts lack the method (n8n-workflow < 1.104).
+	if (typeof context.getSignedResumeUrl === 'function')
+		return context.getSignedResumeUrl(parameters);
+	const resumeUrl = String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0));
+	return `${resumeUrl}/${context.getNode().id}?${new URLSearchParams(parameters).toString()}`;
+}
+
+/** The WhatsApp text: the question, then one labelled link per answer, then how the links work. */
+export function questionText(question: Question, links: Array<[string, string]>): string {
+	const lines = links.map(([label, url]) => `${label}: ${url}`);
+	const howTo = question.inChat
+		? question.responseType === 'approval'
+			? 'Tap a button below to answer (or open a link, then press the button on the page).'
+			: 'Reply to this message to answer (or open the link).'
+		: question.responseType === 'approval'
+			? 'Open a link, then press the button on the page to answer.'
+			: 'Open the link to answer.';
+	return `${question.message}\n\n${lines.join('\n\n')}\n\n${howTo}`;
+}
+
+/** More Recipients: digits with the country code, each refused naming the field when it is not a number. */
+function moreRecipients(
+	target: { getNode: () => INode; getItemIndex: () => number },
+	param: (name: string, fallback: unknown) => unknown,
+	first: string,
+): string[] {
+	const raw = param('moreRecipients', '');
+	const entries = (Array.isArray(raw) ? raw.map(String) : String(raw ?? '').split(/[,;\n]/))
+		.map((entry) => entry.trim())
+		.filter(Boolean);
+	const phones: string[] = [];
+	for (const entry of entries) {
+		const digits = entry.replace(/[\s().+-]/g, '');
+		if (!/^\d{7,15}$/.test(digits))
+			refuse(
+				target,
+				`More Recipients: "${entry}" is not a phone number`,
+				'Parameter "More Recipients": digits with the country code, e.g. 15550100002, separated by commas.',
+			);
+		if (digits !== first.replace(/\D/g, '') && !phones.includes(digits)) phones.push(digits);
+	}
+	return phones;
+}
+
+/** The refusal of a free-text send, explained: outside the 24-hour window nothing can be sent, so nothing waits. */
+function explainRefusal(error: unknown): unknown {
+	// Only the platform's own refusal (status "0"): no answer (DNS, refused, timeout), an HTML page or a broken answer
+	// is no statement about the window.
+	if (!isPlatformRefusal(error)) return error;
+	const windowText = isOutsideWindowRefusal(error);
+	const rule =
+		'WhatsApp delivers free text (which carries this question) only within 24 hours after the subscriber’s last message.';
+	const fix =
+		'Ask with an approved template instead (Send As: Template, its variable carrying the link), or send one first (Message → Send Template) and ask again once they reply.';
+	const explanation = `${windowText ? `The platform refused the question because the 24-hour window is closed. ${rule}` : `The platform refused the question. If the subscriber has not written in the last 24 hours, this is why: ${rule}`} ${fix} Nothing was sent, and the workflow does not wait.`;
+	error.description = [error.description, explanation].filter(Boolean).join(' ');
+	return error;
+}
+
+/**
+ * Message → Send and Wait for Response in a workflow run: checks every parameter, sends the question
+ * once (the delivery policy of every send: a retry only when the platform provably did not act; n8n's
+ * Retry On Fail does not send it again), then puts the execution to wait. The answer arrives through
+ * the node's webhook (webhook.ts). As n8n's own nodes, it asks once per run, about the first item.
+ */
+export async function sendAndWaitOperation(
+	this: IExecuteFunctions,
+): Promise<INodeExecutionData[][]> {
+	const node = this.getNode();
+	const items = this.getInputData();
+	const param = (name: string, fallback: unknown) =>
+		this.getNodeParameter(name, 0, fallback) as unknown;
+	const target = { getNode: () => node, getItemIndex: () => 0 };
+	try {
+		// 1. Everything checked before any request.
+		const base = checkFields(target, schema(), {
+			phone_number_id: this.getNodeParameter('phoneNumberId', 0, undefined, { extractValue: true }),
+			phone_number: this.getNodeParameter('phoneNumber', 0, undefined, { extractValue: true }),
+		});
+		// As a Human review tool, the input item holds the gated tool's call (n8n's engine request).
+		const question = readQuestion(
+			node,
+			param,
+			isHumanReview(node) ? items[0]?.json.toolParameters : undefined,
+		);
+		const until = waitTill(node, param);
+		const item = {
+			...target,
+			param: (name: string, fallback?: unknown, options?: { extractValue?: boolean }) =>
+				this.getNodeParameter(name, 0, fallback, options) as IDataObject[string],
+		};
+		const asTemplate: TemplateQuestion | undefined =
+			param('sendAs', 'text') === 'template' ? readTemplate(item) : undefined;
+
+		// 2. The links: one per answer, each naming this question (a second answer to it is refused).
+		// A template carries one link: to a page with every answer's button (Approval), or to the form.
+		// Answered in the chat, each link also binds the subscriber and the limit under our HMAC (shared/conversation/chatAnswer.ts).
+		const ask = randomBytes(6).toString('hex');
+		const key = question.inChat
+			? answerKey(
+					String(
+						(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)).apiToken ??
+							'',
+					).trim(),
+				)
+			: undefined;
+		const exp =
+			until.getTime() >= WAIT_INDEFINITELY.getTime() ? 0 : Math.ceil(until.getTime() / 1000);
+		// The address every answer link of this question has (n8n's waiting URL of this execution and node).
+		const address = key ? linkTarget(answerLink(this, {})) : '';
+		// One question per recipient: the same question id, each link bound to its own subscriber.
+		const questionFor = (phone: string) => {
+			const linkOf = (choice: 'true' | 'false' | 'text') =>
+				key
+					? answerLink(
+							this,
+							chatLinkParameters(key, { target: address, to: phone, q: ask, choice, exp }),
+						)
+					: answerLink(this, { ...(choice === 'text' ? {} : { approved: choice }), q: ask });
+			const links: Array<[string, string]> =
+				question.responseType === 'approval' && !asTemplate
+					? [
+							[question.approveLabel, linkOf('true')],
+							...(question.disapproveLabel
+								? [[question.disapproveLabel, linkOf('false')] as [string, string]]
+								: []),
+						]
+					: [[question.buttonLabel, linkOf('text')]];
+			const fields: IDataObject = asTemplate
+				? {
+						...base,
+						phone_number: phone,
+						template_id: asTemplate.template_id,
+						...asTemplate.variables,
+						[asTemplate.linkVariable]: linkValue(item, asTemplate, links[0][1]),
+					}
+				: {
+						...base,
+						phone_number: phone,
+						message: questionText(question, links),
+						...(buttons
+							? {
+									buttons: JSON.stringify([
+										{ id: buttonId(ask, true), title: question.approveLabel },
+										...(question.disapproveLabel
+											? [{ id: buttonId(ask, false), title: question.disapproveLabel }]
+											: []),
+									]),
+								}
+							: {}),
+					};
+			// WhatsApp's limits (an interactive message's body: 1,024 characters), refused naming the field before any request.
+			return checkWhatsAppLimits(target, url, fields);
+		};
+		const buttons = question.inChat && question.responseType === 'approval';
+		const url = asTemplate ? TEMPLATE_URL : buttons ? BUTTONS_URL : SEND_URL;
+		const more = question.inChat ? moreRecipients(target, param, String(base.phone_number)) : [];
+		const questions = [String(base.phone_number), ...more].map((phone) => ({
+			phone,
+			fields: questionFor(phone),
+		}));
+
+		// 3. The sends, each at most once (Retry On Fail outputs an earlier outcome instead of sending again).
+		const record = sendRecordOf(this);
+		const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+		// The node's Options (timeout, proxy, certificates), as every send applies them.
+		const request = requestTemplate(
+			node,
+			url,
+			this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
+		);
+		const sendOnce = async (slot: number, phone: string, fields: IDataObject) => {
+			const fingerprint = fingerprintOf(url, {
+				...base,
+				phone_number: phone,
+				question: question.message,
+				...(asTemplate ? { template_id: asTemplate.template_id } : {}),
+			});
+			const once = atMostOnce(record, slot, fingerprint);
+			if ('records' in once) return once.records[0] ?? {};
+			const [sent] = await once.send(async () => {
+				try {
+					return [
+						await deliver(
+							node,
+							0,
+							async () => await sendRequest.call(this, { ...request, body: fields }, 0),
+							{
+								options: { concurrency: sendsInFlight(credentials) },
+								cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
+							},
+						),
+					];
+				} catch (error) {
+					// A template is not bound to the 24-hour window: its refusal stays the platform's text as it is.
+					throw asNodeError(node, asTemplate ? error : explainRefusal(error), 0);
+				}
+			});
+			return sent;
+		};
+		// The first recipient's question must go out (else nothing waits); another recipient's failure is reported.
+		const confirmation = await sendOnce(0, questions[0].phone, questions[0].fields);
+		const unreached: IDataObject[] = [];
+		for (const [index, other] of questions.slice(1).entries()) {
+			try {
+				await sendOnce(index + 1, other.phone, other.fields);
+			} catch (error) {
+				unreached.push({ phone_number: other.phone, error: (error as Error).message });
+			}
+		}
+
+		// 4. Who was asked, by name when the platform knows it (a read under the node's Options; its failure does not
+		// matter). The answer's webhook reads it from the waiting items: answering never waits on the platform.
+		const name = await subscriberName(
+			this,
+			base,
+			requestDefaults(
+				node,
+				this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
+			),
+		);
+		const recipient = { phone_number: base.phone_number, ...(name ? { name } : {}) };
+
+		// 5. The wait. What the node holds while waiting is also what it outputs when Limit Wait Time runs out:
+		// n8n then passes the node's input through, so the input is replaced by items that say so.
+		const waiting: INodeExecutionData[] = items.map((item, index) => ({
+			json: {
+				...item.json,
+				data: {
+					timedOut: true,
+					...(question.responseType === 'approval' ? { approved: false } : {}),
+				},
+				recipient,
+				wa_message_id: confirmation.wa_message_id,
+				// Several recipients: who else was asked, and whom the question did not reach.
+				...(more.length
+					? { also_asked: more, ...(unreached.length ? { not_asked: unreached } : {}) }
+					: {}),
+			},
+			...(item.binary ? { binary: item.binary } : {}),
+			pairedItem: { item: index },
+		}));
+		const executeData =
+			typeof this.getExecuteData === 'function' ? this.getExecuteData() : undefined;
+		if (executeData?.data?.main) executeData.data = { ...executeData.data, main: [waiting] };
+		await this.putExecutionToWait(until);
+		return [waiting];
+	} catch (error) {
+		const failure = asNodeError(node, error, 0);
+		if (!this.continueOnFail()) throw failure;
+		return [[errorItem(failure, 0)]];
+	}
+}

@@ -1,0 +1,271 @@
+import type {
+	IDataObject,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { answerKeyOf, verifiedResponder } from '../../shared/conversation/chatAnswer';
+import { approvalPage, choicePage, donePage, formPage } from './page';
+import { isHumanReview, readQuestion, type FormField, type Question } from './question';
+
+/**
+ * The answer side of Send and Wait: n8n calls the node's `webhook()` when a link of a waiting execution
+ * is opened (`restartWebhook`). A GET only shows a page (a link preview fetches the link too, and must
+ * not answer); the answer is the POST of the page's button or form, which resumes the execution.
+ */
+export const sendAndWaitWebhooks: IWebhookDescription[] = (['GET', 'POST'] as const).map(
+	(httpMethod) => ({
+		name: 'default',
+		httpMethod,
+		responseMode: 'onReceived',
+		responseData: '',
+		path: '={{ $nodeId }}',
+		restartWebhook: true,
+		isFullPath: true,
+	}),
+);
+
+/**
+ * Questions answered in this n8n process: the first answer counts, a second one (a double tap, a second
+ * person, an old link of a question asked again in a loop) is refused. n8n itself refuses answers to a
+ * finished execution; this covers the moments before. Bounded; per process (queue mode: per webhook process).
+ */
+const answered = new Map<string, string>();
+const MAX_ANSWERED = 10_000;
+
+function remember(key: string, at: string): void {
+	answered.set(key, at);
+	if (answered.size > MAX_ANSWERED) answered.delete(answered.keys().next().value as string);
+}
+
+type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
+
+function sendPage(response: Response, status: number, html: string): IWebhookResponseData {
+	response.status(status);
+	response.setHeader('Content-Type', 'text/html; charset=utf-8');
+	response.setHeader('Cache-Control', 'no-store');
+	response.end(html);
+	return { noWebhookResponse: true };
+}
+
+const digits = (value: unknown) => String(value ?? '').replace(/\D/g, '');
+
+/** What a form's answer must be (issue 42 point 7): checked here, whatever the browser's own checks let through. */
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
+/** A calendar date as the page's date field sends it (YYYY-MM-DD), or undefined. */
+function calendarDate(value: string): string | undefined {
+	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+	if (!match) return undefined;
+	const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+	return date.toISOString().slice(0, 10) === value ? value : undefined;
+}
+
+/** One field's answer, or the error shown next to it. */
+function fieldAnswer(
+	field: FormField,
+	raw: unknown,
+): { value: IDataObject[string] } | { error: string } {
+	if (Array.isArray(raw) && field.type !== 'text' && field.type !== 'textarea')
+		return { error: 'Give one answer.' };
+	const value = Array.isArray(raw) ? raw.join(', ') : String(raw ?? '').trim();
+	if (!value) return field.required ? { error: 'Required: fill this in.' } : { value: null };
+	switch (field.type) {
+		case 'number': {
+			const number = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(value)
+				? Number(value)
+				: Number.NaN;
+			return Number.isFinite(number)
+				? { value: number }
+				: { error: 'Enter a number, e.g. 12 or 2.5.' };
+		}
+		case 'dropdown':
+			return field.options.includes(value)
+				? { value }
+				: { error: `Choose one of: ${field.options.join(', ')}.` };
+		case 'date': {
+			const date = calendarDate(value);
+			return date ? { value: date } : { error: 'Enter a date as YYYY-MM-DD, e.g. 2026-12-01.' };
+		}
+		case 'email':
+			return EMAIL.test(value)
+				? { value }
+				: { error: 'Enter an email address, e.g. name@example.com.' };
+		default:
+			return { value };
+	}
+}
+
+/**
+ * A form's answers by field label: numbers as numbers, dates as YYYY-MM-DD, empty optional fields as null; or, when
+ * any answer is not what its field takes, the error of each such field (by index) and what was sent, to show again.
+ */
+function formAnswers(
+	fields: FormField[],
+	body: IDataObject,
+): { answers: IDataObject } | { errors: Record<number, string>; values: string[] } {
+	const answers: IDataObject = {};
+	const errors: Record<number, string> = {};
+	for (const [index, field] of fields.entries()) {
+		const checked = fieldAnswer(field, body[`field-${index}`]);
+		if ('error' in checked) errors[index] = checked.error;
+		else answers[field.label] = checked.value;
+	}
+	if (Object.keys(errors).length === 0) return { answers };
+	const values = fields.map((_, index) => {
+		const raw = body[`field-${index}`];
+		return Array.isArray(raw) ? raw.join(', ') : String(raw ?? '');
+	});
+	return { errors, values };
+}
+
+/** As a Human review tool: the gated tool's input, as the run saw it (`$tool`), for the page's question. */
+function toolParameters(context: IWebhookFunctions): unknown {
+	// evaluateExpression is feature-detected: older hosts' webhook context lacks it.
+	if (!isHumanReview(context.getNode()) || typeof context.evaluateExpression !== 'function')
+		return undefined;
+	try {
+		return context.evaluateExpression('{{ $tool.parameters }}', 0);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The subscriber's name as the question knew it: the waiting items carry `recipient` (execute.ts looked it up when it
+ * sent the question), and n8n gives the webhook the waiting node's input. Nothing is asked of the platform here: the
+ * answer is taken and the page shown at once, whatever the platform does.
+ */
+function askedName(context: IWebhookFunctions, phoneNumber: string): string | undefined {
+	if (!phoneNumber || typeof context.evaluateExpression !== 'function') return undefined;
+	try {
+		const recipient = context.evaluateExpression('{{ $json.recipient }}', 0) as unknown;
+		if (!recipient || typeof recipient !== 'object') return undefined;
+		const { name, phone_number } = recipient as IDataObject;
+		return digits(phone_number) === phoneNumber && typeof name === 'string' && name.trim()
+			? name
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+const optionOf = (question: Question, approved: boolean) =>
+	approved ? question.approveLabel : (question.disapproveLabel ?? 'Decline');
+
+export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const node = this.getNode();
+	const request = this.getRequestObject();
+	const response = this.getResponseObject();
+	const query = this.getQueryData() as Record<string, string | undefined>;
+	const question = readQuestion(
+		node,
+		(name, fallback) => this.getNodeParameter(name, fallback),
+		toolParameters(this),
+	);
+	const phoneNumber = digits(this.getNodeParameter('phoneNumber', '', { extractValue: true }));
+	const recipient = phoneNumber ? `+${phoneNumber}` : 'the subscriber';
+	const path = String(request.originalUrl ?? request.url ?? '').split('?')[0];
+	const key = `${path}\u0000${query.q ?? ''}`;
+
+	const earlier = answered.get(key);
+	if (earlier)
+		return sendPage(
+			response,
+			409,
+			donePage(
+				'Already answered',
+				`This question was answered on ${earlier.replace('T', ' ').slice(0, 16)} UTC. Only the first answer counts.`,
+			),
+		);
+
+	// A text question has one link per answer (approved=true|false in the signed link); a template's one
+	// link opens a page with every answer's button, and the pressed button's form names the answer.
+	const choosing = question.responseType === 'approval' && query.approved === undefined;
+	const formFields: FormField[] =
+		question.responseType === 'freeText'
+			? [{ label: 'Your answer', type: 'textarea', options: [], required: true }]
+			: question.fields;
+
+	if (request.method !== 'POST') {
+		const html = choosing
+			? choicePage(question, recipient)
+			: question.responseType === 'approval'
+				? approvalPage(question, recipient, optionOf(question, query.approved !== 'false'))
+				: formPage(question, recipient, formFields);
+		return sendPage(response, 200, html);
+	}
+
+	const body = (this.getBodyData() ?? {}) as IDataObject;
+	// The page's buttons name the answer; "Approve Only" offers no decline, so none is taken from a form.
+	const chosen = String(body.approved);
+	if (choosing && !(chosen === 'true' || (chosen === 'false' && question.disapproveLabel)))
+		return sendPage(
+			response,
+			400,
+			donePage('Not sent', 'No answer was chosen. Go back and press one of the buttons.'),
+		);
+	const approved = choosing ? chosen === 'true' : query.approved !== 'false';
+	const option = optionOf(question, approved);
+	let data: IDataObject;
+	if (question.responseType === 'approval') data = { approved };
+	else {
+		const checked = formAnswers(formFields, body);
+		// Refused: the form again, each error next to its field, what was typed kept; the execution keeps waiting.
+		if ('errors' in checked)
+			return sendPage(
+				response,
+				400,
+				formPage(question, recipient, formFields, {
+					errors: checked.errors,
+					values: checked.values,
+				}),
+			);
+		data =
+			question.responseType === 'freeText'
+				? { text: checked.answers['Your answer'] }
+				: checked.answers;
+	}
+	// Posted by a BotSailor trigger that took the answer in the chat: the responder, under our HMAC (shared/conversation/chatAnswer.ts).
+	const chat = question.inChat
+		? verifiedResponder(
+				await answerKeyOf(this),
+				String(query.q ?? ''),
+				question.responseType === 'approval' ? String(approved) : String(body['field-0'] ?? ''),
+				body,
+			)
+		: undefined;
+	const respondedAt = new Date().toISOString();
+	remember(key, respondedAt);
+	const name = askedName(this, phoneNumber) ?? chat?.name;
+	if (chat)
+		return {
+			webhookResponse: { resumed: true, confirmation: question.chatConfirmation },
+			workflowData: [
+				[
+					{
+						json: {
+							data: { ...data, respondedAt },
+							...(question.responseType === 'approval' ? { answer: option } : {}),
+							recipient: { phone_number: chat.phone_number, ...(name ? { name } : {}) },
+							answeredIn: 'chat',
+						},
+					},
+				],
+			],
+		};
+	return {
+		webhookResponse: donePage('Thank you', 'Your answer was recorded. You can close this page.'),
+		workflowData: [
+			[
+				{
+					json: {
+						data: { ...data, respondedAt },
+						...(question.responseType === 'approval' ? { answer: option } : {}),
+						recipient: { phone_number: phoneNumber, ...(name ? { name } : {}) },
+					},
+				},
+			],
+		],
+	};
+}
