@@ -444,11 +444,24 @@ export class Session {
 		await this.login(owner);
 	}
 
+	/**
+	 * Logs in. n8n 1.x answers /healthz/readiness before it mounts the REST routes (404 for a few seconds), also
+	 * after a restart of the same instance: retried on 404 only, for up to a minute.
+	 */
 	async login(owner = OWNER): Promise<void> {
-		await this.request('POST', '/login', {
-			emailOrLdapLoginId: owner.email,
-			password: owner.password,
-		});
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			try {
+				await this.request('POST', '/login', {
+					emailOrLdapLoginId: owner.email,
+					password: owner.password,
+				});
+				return;
+			} catch (error) {
+				if (!/HTTP 404/.test((error as Error).message) || Date.now() > deadline) throw error;
+				await new Promise((done) => setTimeout(done, 500));
+			}
+		}
 	}
 }
 

@@ -11,6 +11,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../simulator/server';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS, chromiumPath } from './editor';
 import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
 import { addMessage, tapButton } from '../simulator/control';
 import {
@@ -34,6 +36,7 @@ import {
 	pack,
 	PACKAGE_NAME,
 	provision,
+	ROOT,
 	readExecution,
 	Session,
 	sinceN8n,
@@ -327,6 +330,40 @@ async function waitFor(workflowId: string, id: string, status: string, timeoutMs
 }
 
 /** Starts a workflow's Manual Trigger beside the running server; returns the execution once it waits. */
+/**
+ * The chat as the subscriber sees it, on the simulator's phone page in headless Chromium: the question with its reply
+ * buttons, the tap, the confirmation. Saved to a temporary folder, or to docs/send-and-wait-chat.png with
+ * UPDATE_SCREENSHOTS=1 (then a missing Chromium fails; otherwise it is a reported skip).
+ */
+async function chatScreenshot(phone: string, waitForText: string): Promise<void> {
+	const executablePath = chromiumPath();
+	if (!executablePath) {
+		if (process.env.UPDATE_SCREENSHOTS === '1')
+			throw new Error('UPDATE_SCREENSHOTS=1 needs Chromium: apt-get install chromium');
+		process.stdout.write('SKIPPED the chat screenshot: no Chromium (set CHROMIUM_PATH)\n');
+		return;
+	}
+	const folder =
+		process.env.UPDATE_SCREENSHOTS === '1'
+			? join(ROOT, 'docs')
+			: mkdtempSync(join(tmpdir(), 'botsailor-screenshots-'));
+	const browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
+	try {
+		const page = await browser.newPage({ viewport: { width: 820, height: 840 } });
+		await page.goto(`${sim.url}/phone?phone=${phone}&number=${NUMBER}`);
+		await page
+			.locator('.msg.business .bubble', { hasText: waitForText })
+			.last()
+			.waitFor({ timeout: 15_000 });
+		await page.locator('.buttons button', { hasText: 'Confirm' }).first().waitFor();
+		const file = join(folder, 'send-and-wait-chat.png');
+		await page.screenshot({ path: file });
+		process.stdout.write(`chat screenshot: ${file}\n`);
+	} finally {
+		await browser.close();
+	}
+}
+
 async function run(workflowId: string) {
 	const before = new Set((await executionsOf(workflowId)).map((execution) => execution.id));
 	const broker = String((await findFreePortPair()) + 1);
@@ -417,6 +454,7 @@ test('approval by tap: the Webhook Trigger in another workflow resumes it (appro
 	const deadline = Date.now() + 10_000;
 	while (textsTo(PHONE).length < 2 && Date.now() < deadline) await sleep(200);
 	expect([...textsTo(PHONE)].sort()).toEqual(['Order A-2001 confirmed.', 'Thanks, noted.']);
+	await chatScreenshot(PHONE, 'Thanks, noted.');
 
 	// A second tap on the same question: nothing resumes, no run starts, the chat says so.
 	tapButton(sim.state, { phone_number: PHONE, title: 'Hold' });

@@ -21,9 +21,9 @@ const FILES = {
 			"the version's code paths that decide how the action node exposes its Send and Wait webhook",
 	},
 	sendAndWaitChat: {
-		since: '2.0.0',
+		since: '1.123.0',
 		proves: 'Send and Wait answered in the WhatsApp chat, taken by the Webhook Trigger',
-		before: 'run on the pinned n8n only so far (1.x not yet exercised)',
+		before: 'run on n8n 1.123 and 2.x only so far (the floor 1.85 not yet exercised)',
 	},
 	webhookTrigger: { since: '1.0.0', proves: "the Webhook Trigger on the version's webhook server" },
 	media: { since: '1.0.0', proves: "Download Media and uploads through the version's binary data" },

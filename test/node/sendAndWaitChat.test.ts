@@ -23,8 +23,22 @@ import {
 import { useSimulator } from '../harness/simulatorFixture';
 import { createPoller } from '../harness/harness';
 import { WaitingRun } from '../harness/waiting';
-import { byPhone, NUMBER, numberById, numberFromList, PHONE, seededPhone } from '../harness/params';
-import { addMessage, tapButton } from '../simulator/control';
+import {
+	byId,
+	byPhone,
+	NUMBER,
+	numberById,
+	numberFromList,
+	PHONE,
+	seededPhone,
+} from '../harness/params';
+import {
+	addMessage,
+	addQuickReplyTemplate,
+	QUICK_REPLY_TEMPLATE_ID,
+	tapButton,
+	tapTemplateButton,
+} from '../simulator/control';
 import { startReceiver, type Receiver } from '../webhookTrigger/receiver';
 import { WebhookRunner } from '../webhookTrigger/webhookHarness';
 
@@ -393,6 +407,115 @@ describe("the polling trigger's New Message takes the answer", () => {
 			tap.wa_message_id,
 		]);
 		expect(run.waiting).toBe(true);
+	});
+});
+
+describe('Send As Template in the chat (outside the 24-hour window): a tap on its quick-reply buttons', () => {
+	const templateSends = () => requestsTo('/whatsapp/send/template');
+	const asTemplate = (extra: IDataObject = {}): IDataObject => ({
+		...DOUBLE,
+		sendAs: 'template',
+		templateId: byId(QUICK_REPLY_TEMPLATE_ID),
+		linkVariable: 'templateVariable-answer_link-2',
+		manualVariables: { variable: [{ label: 'order', position: 1, value: '={{ $json.order }}' }] },
+		...extra,
+	});
+	const pickLink = () =>
+		chatLinksIn(String(templateSends()[0].body['templateVariable-answer_link-2']))[0];
+
+	it("the template goes out once, its link bound to the template's button texts; a tap on the second declines (answeredIn: chat), no run starts", async () => {
+		addQuickReplyTemplate(fx.sim.state, NUMBER);
+		const run = await ask(asTemplate({ chatConfirmation: 'Noted.' }));
+		expect(run.error).toBeUndefined();
+		expect(run.waiting).toBe(true);
+		expect(templateSends()).toHaveLength(1);
+		expect(requestsTo('/whatsapp/send/interactive-buttons')).toHaveLength(0);
+		expect(pickLink().binding).toMatchObject({
+			choice: 'pick',
+			to: PHONE,
+			titles: ['Yes, ship it', 'No, hold it'],
+		});
+		await trigger();
+		tapTemplateButton(fx.sim.state, { phone_number: PHONE, title: 'No, hold it' });
+		await delivered();
+		expect(receiver.received.map((entry) => entry.body)).toEqual([
+			expect.objectContaining({ user_message: 'No, hold it' }),
+		]);
+		expect(runner.started()).toEqual([]);
+		expect(run.waiting).toBe(false);
+		expect(run.output('After')[0].json).toEqual({
+			data: { approved: false, respondedAt: expect.stringMatching(/^\d{4}-/) },
+			answer: 'Decline',
+			recipient: { phone_number: PHONE, name: expect.any(String) },
+			answeredIn: 'chat',
+		});
+		expect(texts().map((body) => body.message)).toEqual(['Noted.']);
+		// A second tap: nothing resumes, "already answered".
+		tapTemplateButton(fx.sim.state, { phone_number: PHONE, title: 'Yes, ship it' });
+		await delivered();
+		expect(runner.started()).toEqual([]);
+		expect(texts().at(-1)?.message).toMatch(/^This question was already answered by /);
+	});
+
+	it('a tap on the first button approves, also taken by the polling trigger', async () => {
+		addQuickReplyTemplate(fx.sim.state, NUMBER);
+		const poller = createPoller(
+			new BotSailorTrigger(),
+			{ event: 'newMessage', phoneNumberId: numberById, sendAndWaitAnswers: 'take' },
+			fx.credentials,
+		);
+		await poller.poll();
+		const run = await ask(asTemplate());
+		tapTemplateButton(fx.sim.state, { phone_number: PHONE, title: 'Yes, ship it' });
+		expect(await poller.poll()).toEqual([]);
+		expect(run.output('After')[0].json).toMatchObject({
+			data: { approved: true },
+			answer: 'Approve',
+			answeredIn: 'chat',
+		});
+	});
+
+	it("the button's text typed as a message is not a tap: it starts a run, the question still waits", async () => {
+		addQuickReplyTemplate(fx.sim.state, NUMBER);
+		const run = await ask(asTemplate());
+		await trigger();
+		addMessage(fx.sim.state, { phone_number: PHONE, text: 'Yes, ship it' });
+		await delivered();
+		expect(runner.started()).toHaveLength(1);
+		expect(run.waiting).toBe(true);
+	});
+
+	it('a template without quick-reply buttons: the node cannot tell a tap, the link answers (answeredIn: link)', async () => {
+		addQuickReplyTemplate(fx.sim.state, NUMBER, []);
+		const run = await ask(asTemplate());
+		expect(run.waiting).toBe(true);
+		const link = pickLink();
+		expect(link.binding.titles).toBeUndefined();
+		const answer = await run.open(link.url, { method: 'POST', body: { approved: 'true' } });
+		expect(answer.status).toBe(200);
+		expect(run.output('After')[0].json).toMatchObject({
+			data: { approved: true },
+			answer: 'Approve',
+			answeredIn: 'link',
+		});
+	});
+
+	it('a link whose button texts were changed is forged', () => {
+		const key = answerKey('token-1');
+		const binding = {
+			target: 'https://n8n.example.com/webhook-waiting/231/node-1',
+			to: PHONE,
+			q: 'a1b2c3d4e5f6',
+			choice: 'pick' as const,
+			exp: 0,
+			titles: ['Yes', 'No'],
+		};
+		const at = (params: Record<string, string>) =>
+			chatLinksIn(`${binding.target}?${new URLSearchParams(params).toString()}`)[0];
+		expect(checkLink(key, at(chatLinkParameters(key, binding)), PHONE)).toBe('ok');
+		expect(
+			checkLink(key, at({ ...chatLinkParameters(key, binding), pick: 'No\nYes' }), PHONE),
+		).toBe('forged');
 	});
 });
 

@@ -94,6 +94,77 @@ export function addQuestionTemplate(
 	});
 }
 
+export const QUICK_REPLY_TEMPLATE_ID = '1200000000099002';
+
+/**
+ * An approved template of the number with quick-reply buttons (`titles`, in order) and two body variables: `order` and
+ * `answer_link` (the whole answer link, so the question's row carries it).
+ */
+export function addQuickReplyTemplate(
+	state: SimState,
+	phoneNumberId: string,
+	titles: string[] = ['Yes, ship it', 'No, hold it'],
+): void {
+	const model = state.templates.find((entry) => entry.phone_number_id === phoneNumberId)!;
+	state.templates.push({
+		...model,
+		id: 99002,
+		template_id: QUICK_REPLY_TEMPLATE_ID,
+		template_name: 'order_quick_question',
+		status: 'APPROVED',
+		body_content: 'Order #order# needs your answer. Or answer here: #answer_link#',
+		button_content: JSON.stringify(titles.map((text) => ({ type: 'quick_reply', text }))),
+		button_type: 'quick_reply',
+		variable_map: JSON.stringify({
+			header: [],
+			body: [
+				{ position: 1, label: 'order' },
+				{ position: 2, label: 'answer_link' },
+			],
+		}),
+	});
+}
+
+/**
+ * The subscriber taps a quick-reply button of the newest template the bot sent them, by its text.
+ * SPEC-GAP: the spec does not show what the platform stores and posts for such a tap; assumed Meta's Cloud API shape
+ * (an incoming message `{ type: 'button', button: { text, payload } }`, the payload being the button's text for a
+ * template whose buttons set none), the webhook's text being the button's text.
+ */
+export function tapTemplateButton(
+	state: SimState,
+	input: { phone_number_id?: string; phone_number: string; title: string },
+): ConversationMessage {
+	const phoneNumberId = input.phone_number_id ?? state.bots[0].phone_number_id;
+	const chatId = String(input.phone_number).replace(/\D/g, '');
+	const sent = [...state.messages]
+		.reverse()
+		.find(
+			(message) =>
+				message.phone_number_id === phoneNumberId &&
+				message.whatsapp_bot_subscriber_subscriber_id === chatId &&
+				message.sender !== 'user' &&
+				message.message_content.includes('"template"'),
+		);
+	if (!sent) throw new Error(`no template message to ${chatId}`);
+	const name = (JSON.parse(sent.message_content) as { template?: { name?: string } }).template
+		?.name;
+	const template = state.templates.find(
+		(entry) => entry.phone_number_id === phoneNumberId && entry.template_name === name,
+	);
+	const buttons = JSON.parse(String(template?.button_content ?? '[]')) as Array<{
+		type?: string;
+		text?: string;
+	}>;
+	if (!buttons.some((button) => button.type === 'quick_reply' && button.text === input.title))
+		throw new Error(`no quick-reply button "${input.title}" in the template ${String(name)}`);
+	return addMessage(state, {
+		phone_number_id: phoneNumberId,
+		phone_number: chatId,
+		content: { type: 'button', button: { text: input.title, payload: input.title } },
+	});
+}
+
 /** Records a message in a conversation (incoming from the subscriber, or outgoing from bot/agent). */
 export function addMessage(
 	state: SimState,

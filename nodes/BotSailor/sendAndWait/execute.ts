@@ -28,7 +28,7 @@ import { asNodeError, errorItem } from '../running/itemResult';
 import { fingerprintOf, sendRecordOf } from '../sending/sendRecord';
 import { isHumanReview, readQuestion, waitTill, type Question } from './question';
 import { subscriberName } from './recipient';
-import { linkValue, readTemplate, type TemplateQuestion } from './template';
+import { linkValue, quickReplyTitles, readTemplate, type TemplateQuestion } from './template';
 import { isOutsideWindowRefusal } from '../../shared/whatsapp/sessionWindow';
 import { isPlatformRefusal } from '../../shared/http/failures';
 
@@ -150,13 +150,28 @@ export async function sendAndWaitOperation(
 			until.getTime() >= WAIT_INDEFINITELY.getTime() ? 0 : Math.ceil(until.getTime() / 1000);
 		// The address every answer link of this question has (n8n's waiting URL of this execution and node).
 		const address = key ? linkTarget(answerLink(this, {})) : '';
+		// A template answered in the chat: a tap on its quick-reply buttons (the first approves, the second declines),
+		// where the node can tell them (the template lists them, and its row carries the whole link); else the link.
+		const titles =
+			key && asTemplate && !asTemplate.linkBaseUrl
+				? (
+						await quickReplyTitles(this, String(base.phone_number_id), asTemplate.template_id)
+					).slice(0, question.disapproveLabel ? 2 : 1)
+				: [];
 		// One question per recipient: the same question id, each link bound to its own subscriber.
 		const questionFor = (phone: string) => {
-			const linkOf = (choice: 'true' | 'false' | 'text') =>
+			const linkOf = (choice: 'true' | 'false' | 'text' | 'pick') =>
 				key
 					? answerLink(
 							this,
-							chatLinkParameters(key, { target: address, to: phone, q: ask, choice, exp }),
+							chatLinkParameters(key, {
+								target: address,
+								to: phone,
+								q: ask,
+								choice,
+								exp,
+								...(choice === 'pick' ? { titles } : {}),
+							}),
 						)
 					: answerLink(this, { ...(choice === 'text' ? {} : { approved: choice }), q: ask });
 			const links: Array<[string, string]> =
@@ -167,7 +182,7 @@ export async function sendAndWaitOperation(
 								? [[question.disapproveLabel, linkOf('false')] as [string, string]]
 								: []),
 						]
-					: [[question.buttonLabel, linkOf('text')]];
+					: [[question.buttonLabel, linkOf(asTemplate && key ? 'pick' : 'text')]];
 			const fields: IDataObject = asTemplate
 				? {
 						...base,
@@ -194,7 +209,7 @@ export async function sendAndWaitOperation(
 			// WhatsApp's limits (an interactive message's body: 1,024 characters), refused naming the field before any request.
 			return checkWhatsAppLimits(target, url, fields);
 		};
-		const buttons = question.inChat && question.responseType === 'approval';
+		const buttons = question.inChat && question.responseType === 'approval' && !asTemplate;
 		const url = asTemplate ? TEMPLATE_URL : buttons ? BUTTONS_URL : SEND_URL;
 		const more = question.inChat ? moreRecipients(target, param, String(base.phone_number)) : [];
 		const questions = [String(base.phone_number), ...more].map((phone) => ({

@@ -134,11 +134,13 @@ export function readQuestion(
 			fields.push({ label, type, options, required: entry.requiredField === true });
 		}
 	}
+	// As a template, only Approval is answered in the chat (a tap on the template's quick-reply buttons).
+	const asTemplate = text(param('sendAs', 'text')) === 'template';
 	const inChat =
 		text(param('answerIn', 'webPage')) === 'chat' &&
-		text(param('sendAs', 'text')) !== 'template' &&
-		responseType !== 'customForm';
-	if (inChat && responseType === 'approval') {
+		responseType !== 'customForm' &&
+		!(asTemplate && responseType !== 'approval');
+	if (inChat && !asTemplate && responseType === 'approval') {
 		const labels: Array<[string, string | undefined]> = [
 			['Approve Button Label', approveLabel],
 			['Disapprove Button Label', disapproveLabel],

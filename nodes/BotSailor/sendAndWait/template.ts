@@ -1,4 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { listRecords } from '../../shared/http/envelope';
+import { jsonFromText } from '../../shared/parameters/jsonStrings';
+import { botSailorRequest } from '../../shared/http/transport';
+import { isRecord } from '../../shared/parameters/values';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../shared/parameters/inputs';
 import { templateVariables } from '../sending/templateVariables';
 import type { SendItem } from '../sending/sendItem';
@@ -80,4 +84,48 @@ export function linkValue(
 			`Parameter "Button Base URL" is ${template.linkBaseUrl}, but this n8n's answer links start with ${linkStart(link)}. Make the template's button URL start with that.`,
 		);
 	return link.slice(template.linkBaseUrl.length);
+}
+
+const quickReplyTexts = (buttons: unknown): string[] =>
+	Array.isArray(buttons)
+		? buttons
+				.filter(
+					(button): button is IDataObject =>
+						isRecord(button) && /^quick_?reply$/i.test(String(button.type ?? '')),
+				)
+				.map((button) => String(button.text ?? '').trim())
+				.filter(Boolean)
+		: [];
+
+/**
+ * The texts of a template's quick-reply buttons, in order, as the template list shows them (`button_content`, else
+ * the BUTTONS component of `template_json`). Empty when the template has none or cannot be read: then the node cannot
+ * tell a tap apart, and the answer link is the way to answer. One read, under the node's credential.
+ */
+export async function quickReplyTitles(
+	context: IExecuteFunctions,
+	phoneNumberId: string,
+	templateId: string,
+): Promise<string[]> {
+	try {
+		const envelope = await botSailorRequest.call(context, '/whatsapp/template/list', {
+			phone_number_id: phoneNumberId,
+		});
+		const template = (listRecords(envelope) ?? []).find(
+			(entry) => String(entry.template_id) === templateId,
+		);
+		if (!template) return [];
+		const decode = (value: unknown) => (typeof value === 'string' ? jsonFromText(value) : value);
+		const fromButtons = quickReplyTexts(decode(template.button_content));
+		if (fromButtons.length) return fromButtons;
+		const json = decode(template.template_json);
+		const components = isRecord(json) && Array.isArray(json.components) ? json.components : [];
+		return components.flatMap((component: unknown) =>
+			isRecord(component) && String(component.type ?? '').toUpperCase() === 'BUTTONS'
+				? quickReplyTexts(component.buttons)
+				: [],
+		);
+	} catch {
+		return [];
+	}
 }

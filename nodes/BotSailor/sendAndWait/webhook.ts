@@ -263,6 +263,8 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 						data: { ...data, respondedAt },
 						...(question.responseType === 'approval' ? { answer: option } : {}),
 						recipient: { phone_number: phoneNumber, ...(name ? { name } : {}) },
+						// A question meant for the chat, answered through its link (the fallback) instead.
+						...(question.inChat ? { answeredIn: 'link' } : {}),
 					},
 				},
 			],

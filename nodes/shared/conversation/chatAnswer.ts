@@ -58,15 +58,21 @@ function sameMac(a: string, b: string): boolean {
 	return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
-/** One answer of one question, as bound into its link. `choice`: 'true'/'false' (Approval) or 'text' (Free Text). */
+/**
+ * One answer of one question, as bound into its link. `choice`: 'true'/'false' (Approval), 'text' (Free Text), or
+ * 'pick': a template's one link to the page with both answers, answered in the chat by a tap on the template's own
+ * quick-reply button whose text `titles` binds (the first approves, the second declines).
+ */
 export interface AnswerBinding {
 	/** The link's address without its query (`…/webhook-waiting/<execution>/<node>`): no other host or execution. */
 	target: string;
 	to: string;
 	q: string;
-	choice: 'true' | 'false' | 'text';
+	choice: 'true' | 'false' | 'text' | 'pick';
 	/** Unix seconds of the wait's limit; 0: no limit. */
 	exp: number;
+	/** 'pick': the template's quick-reply button texts, approve first (none: the link is the only way). */
+	titles?: string[];
 }
 
 const bindingParts = (b: AnswerBinding) => [
@@ -76,12 +82,14 @@ const bindingParts = (b: AnswerBinding) => [
 	b.q,
 	b.choice,
 	String(b.exp),
+	...(b.choice === 'pick' ? ['t', ...(b.titles ?? [])] : []),
 ];
 
 /** The parameters a chat question adds to an answer link (n8n then signs the whole link). */
 export function chatLinkParameters(key: Buffer, binding: AnswerBinding): Record<string, string> {
 	return {
-		...(binding.choice === 'text' ? {} : { approved: binding.choice }),
+		...(binding.choice === 'text' || binding.choice === 'pick' ? {} : { approved: binding.choice }),
+		...(binding.choice === 'pick' ? { pick: (binding.titles ?? []).join('\n') } : {}),
 		q: binding.q,
 		to: digits(binding.to),
 		exp: String(binding.exp),
@@ -126,6 +134,7 @@ export function chatLinksIn(text: string): ChatLink[] {
 		const q = params.get('q');
 		if (!linkMac || !q) continue;
 		const approved = params.get('approved');
+		const pick = params.get('pick');
 		found.push({
 			url: raw,
 			mac: linkMac,
@@ -133,8 +142,10 @@ export function chatLinksIn(text: string): ChatLink[] {
 				target: linkTarget(raw),
 				to: params.get('to') ?? '',
 				q,
-				choice: approved === 'true' || approved === 'false' ? approved : 'text',
+				choice:
+					pick !== null ? 'pick' : approved === 'true' || approved === 'false' ? approved : 'text',
 				exp: Number(params.get('exp') ?? 'NaN'),
+				...(pick ? { titles: pick.split('\n') } : {}),
 			},
 		});
 	}
@@ -232,6 +243,19 @@ export function tappedButtonId(row: IDataObject): string | undefined {
 	return undefined;
 }
 
+/**
+ * The text of a template's quick-reply button a row's message tapped, if any.
+ * SPEC-GAP: the spec does not show what the platform passes back on such a tap; assumed Meta's shape (the incoming
+ * message `{ type: 'button', button: { text, payload } }`, the text being the button's).
+ */
+export function tappedTemplateButton(row: IDataObject): string | undefined {
+	const inner = innerMessage(contentOf(row));
+	if (!isRecord(inner) || !isRecord(inner.button)) return undefined;
+	const { text, payload } = inner.button;
+	if (typeof text === 'string' && text) return text;
+	return typeof payload === 'string' && payload ? payload : undefined;
+}
+
 const chatLinksOfRow = (row: IDataObject) => chatLinksIn(stringsOf(contentOf(row)).join('\n'));
 
 /** Where an answer is taken: the Webhook Trigger's webhook, the polling trigger's poll. */
@@ -308,10 +332,27 @@ async function questionAnswered(
 	}
 	// Free Text: the next message after the question. Walking back, the first of our questions answers it; another
 	// message of the subscriber in between means this one is not the answer; a newer approval question takes taps.
+	// A template question ('pick'): a tap on one of its quick-reply buttons, by the button's text, answers the newest
+	// of our questions when that is a template whose link binds that text (taps in between are skipped, as above).
+	const templateTap = tappedTemplateButton(rows[at]);
+	if (templateTap !== undefined) {
+		for (const row of rows.slice(at + 1)) {
+			if (isIncoming(row)) continue;
+			const links = chatLinksOfRow(row);
+			if (links.length === 0) continue;
+			const pick = links.find((link) => link.binding.choice === 'pick');
+			const index = pick ? (pick.binding.titles ?? []).indexOf(templateTap) : -1;
+			return pick && (index === 0 || index === 1)
+				? { link: pick, value: index === 0 ? 'true' : 'false' }
+				: undefined;
+		}
+		return undefined;
+	}
 	for (const row of rows.slice(at + 1)) {
 		if (isIncoming(row)) return undefined;
 		const links = chatLinksOfRow(row);
 		if (links.length === 0) continue;
+		if (links.some((link) => link.binding.choice === 'pick')) return undefined;
 		const text = links.find((link) => link.binding.choice === 'text');
 		return text && message.text.trim() ? { link: text, value: message.text } : undefined;
 	}
@@ -370,7 +411,11 @@ export async function takeAnswer(
 		at: new Date().toISOString(),
 	};
 	const body: IDataObject = {
-		...(found.link.binding.choice === 'text' ? { 'field-0': found.value } : { confirm: '1' }),
+		...(found.link.binding.choice === 'text'
+			? { 'field-0': found.value }
+			: found.link.binding.choice === 'pick'
+				? { approved: found.value }
+				: { confirm: '1' }),
 		...responderFields(key, found.link.binding.q, found.value, who),
 	};
 	let answer: { statusCode: number; body: unknown };

@@ -13,9 +13,12 @@ import { CHAT_CONFIRMATION } from '../../sendAndWait/question';
  * sendAndWait/.
  */
 const forTemplate = { show: { sendAs: ['template'] } };
-/** Answer In applies to a question sent as text, with Approval or Free Text (Custom Form stays a page). */
+/**
+ * Answer In applies to Approval or Free Text (Custom Form stays a page); sent as a template, to Approval only (a tap
+ * on the template's quick-reply buttons).
+ */
 const forChat = {
-	show: { sendAs: ['text'], responseType: ['approval', 'freeText'], answerIn: ['chat'] },
+	show: { responseType: ['approval', 'freeText'], answerIn: ['chat'] },
 };
 
 const fields: INodeProperties[] = [
@@ -93,14 +96,14 @@ const fields: INodeProperties[] = [
 				name: 'WhatsApp Chat',
 				value: 'chat',
 				description:
-					'Approval as reply buttons, Free Text as the next message; taken by a BotSailor trigger on this n8n (the link stays as a fallback)',
+					"Approval as reply buttons (as a template: a tap on the template's first or second quick-reply button), Free Text as the next message; taken by a BotSailor trigger on this n8n (the link stays as a fallback)",
 			},
 		],
-		displayOptions: { show: { sendAs: ['text'], responseType: ['approval', 'freeText'] } },
+		displayOptions: { show: { responseType: ['approval', 'freeText'] } },
 	},
 	{
 		displayName:
-			'The answer in the chat is taken by a <b>BotSailor Webhook Trigger</b> (Incoming Message, with a secret and this credential; or the BotSailor Trigger’s New Message, one poll later) in an active workflow on this n8n, with Send and Wait Answers: Take Them: it resumes this execution and starts no run for that message, then replies with the confirmation. Without one the answer link in the message still works. Button labels: at most 20 characters.',
+			'The answer in the chat is taken by a <b>BotSailor Webhook Trigger</b> (Incoming Message, with a secret and this credential; or the BotSailor Trigger’s New Message, one poll later) in an active workflow on this n8n, with Send and Wait Answers: Take Them: it resumes this execution and starts no run for that message, then replies with the confirmation. Without one the answer link in the message still works. Button labels: at most 20 characters. Sent as a template (Approval only): its first quick-reply button approves, the second declines, and Link Variable must carry the whole link (a body variable); a template without quick-reply buttons is answered through the link. The output’s answeredIn says which way was used (chat or link).',
 		name: 'chatNotice',
 		type: 'notice',
 		default: '',
