@@ -125,6 +125,28 @@ export function addQuickReplyTemplate(
 	});
 }
 
+/** The newest message the bot sent to a subscriber whose content has `kind` ("template", "interactive"). */
+function newestBotMessage(
+	state: SimState,
+	input: { phone_number_id?: string; phone_number: string },
+	kind: string,
+): { phoneNumberId: string; chatId: string; message: ConversationMessage } {
+	const phoneNumberId = input.phone_number_id ?? state.bots[0].phone_number_id;
+	const chatId = String(input.phone_number).replace(/\D/g, '');
+	const message = [...state.messages]
+		.reverse()
+		.find(
+			(candidate) =>
+				candidate.phone_number_id === phoneNumberId &&
+				candidate.whatsapp_bot_subscriber_subscriber_id === chatId &&
+				candidate.sender !== 'user' &&
+				candidate.message_content.includes(`"${kind}"`),
+		);
+	if (!message)
+		throw new Error(`no ${kind === 'template' ? 'template' : 'button'} message to ${chatId}`);
+	return { phoneNumberId, chatId, message };
+}
+
 /**
  * The subscriber taps a quick-reply button of the newest template the bot sent them, by its text.
  * SPEC-GAP: the spec does not show what the platform stores and posts for such a tap; assumed Meta's Cloud API shape
@@ -135,18 +157,7 @@ export function tapTemplateButton(
 	state: SimState,
 	input: { phone_number_id?: string; phone_number: string; title: string },
 ): ConversationMessage {
-	const phoneNumberId = input.phone_number_id ?? state.bots[0].phone_number_id;
-	const chatId = String(input.phone_number).replace(/\D/g, '');
-	const sent = [...state.messages]
-		.reverse()
-		.find(
-			(message) =>
-				message.phone_number_id === phoneNumberId &&
-				message.whatsapp_bot_subscriber_subscriber_id === chatId &&
-				message.sender !== 'user' &&
-				message.message_content.includes('"template"'),
-		);
-	if (!sent) throw new Error(`no template message to ${chatId}`);
+	const { phoneNumberId, chatId, message: sent } = newestBotMessage(state, input, 'template');
 	const name = (JSON.parse(sent.message_content) as { template?: { name?: string } }).template
 		?.name;
 	const template = state.templates.find(
@@ -233,18 +244,11 @@ export function tapButton(
 	state: SimState,
 	input: { phone_number_id?: string; phone_number: string; title?: string; index?: number },
 ): ConversationMessage {
-	const phoneNumberId = input.phone_number_id ?? state.bots[0].phone_number_id;
-	const chatId = String(input.phone_number).replace(/\D/g, '');
-	const question = [...state.messages]
-		.reverse()
-		.find(
-			(message) =>
-				message.phone_number_id === phoneNumberId &&
-				message.whatsapp_bot_subscriber_subscriber_id === chatId &&
-				message.sender !== 'user' &&
-				message.message_content.includes('"interactive"'),
-		);
-	if (!question) throw new Error(`no button message to ${chatId}`);
+	const {
+		phoneNumberId,
+		chatId,
+		message: question,
+	} = newestBotMessage(state, input, 'interactive');
 	const content = JSON.parse(question.message_content) as {
 		interactive?: { buttons?: Array<string | { id?: string; title?: string }> };
 	};
