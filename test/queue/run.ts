@@ -1153,6 +1153,15 @@ async function main(): Promise<void> {
 			urls: { incoming_message: productionUrl(webhookN8n, CHAT_HOOK_ID, WEBHOOK_SECRET) },
 		});
 		await publish(session, askId);
+		try {
+			await askAndTap(askId, hookId, hookEarlier);
+		} finally {
+			await unpublish(session, askId);
+			await unpublish(session, hookId);
+			sim.state.webhooks.configure(NUMBER, { urls: {} });
+		}
+	};
+	const askAndTap = async (askId: string, hookId: string, hookEarlier: number) => {
 		const asked = await postWebhook(webhookN8n, CHAT_ASK_PATH, {});
 		await asked.body?.cancel();
 		check('(f) the question workflow was started through the webhook processor', () =>
@@ -1243,11 +1252,11 @@ async function main(): Promise<void> {
 				expect(askRuns).toBe(1);
 			},
 		);
-		await unpublish(session, askId);
-		await unpublish(session, hookId);
-		sim.state.webhooks.configure(NUMBER, { urls: {} });
+		const approved = run.data.resultData.runData.Ask?.at(-1)?.data?.main[0]?.[0]?.json.data as
+			| { approved?: boolean }
+			| undefined;
 		figures.push(
-			`(f) Send and Wait (Answer In: WhatsApp Chat) asked on ${workerOf(workers, waiting.id).join(' + ') || 'no worker'}, a tap (simulator's tap control) posted to the Webhook Trigger on the webhook processor: answer ${first?.answer?.match(/"sendAndWait":"\w+"/)?.[0] ?? 'none'}, the execution ${run.status} ${resumedMs} ms after the tap (${starts} worker jobs: start + resumption), approved ${String((nodeOutput(run, 'Ask')[0]?.data as { approved?: boolean } | undefined)?.approved)}; the second tap: ${second?.answer?.match(/"sendAndWait":"\w+"/)?.[0] ?? 'none'}; runs of the trigger workflow: ${hookRuns}`,
+			`(f) Send and Wait (Answer In: WhatsApp Chat) asked on ${workerOf(workers, waiting.id).join(' + ') || 'no worker'}, a tap (simulator's tap control) posted to the Webhook Trigger on the webhook processor: answer ${first?.answer?.match(/"sendAndWait":"\w+"/)?.[0] ?? 'none'}, the execution ${run.status} ${resumedMs} ms after the tap (${starts} worker jobs: start + resumption), approved: ${String(approved?.approved)}; the second tap: ${second?.answer?.match(/"sendAndWait":"\w+"/)?.[0] ?? 'none'}; runs of the trigger workflow: ${hookRuns}`,
 		);
 	};
 
