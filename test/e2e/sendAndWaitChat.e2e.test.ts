@@ -5,7 +5,8 @@
  * published workflow holds the BotSailor Webhook Trigger (version 1.1: Send and Wait Answers → Take Them) whose
  * production URL the simulator posts incoming messages to. The subscriber taps a reply button (or writes) in the
  * simulator; the trigger resumes the waiting execution through n8n's own waiting URL, starts no run of its workflow and
- * confirms in the chat; a late tap is answered "already answered".
+ * confirms in the chat; a late tap is answered "already answered". The polling BotSailor Trigger (New Message 1.1) in
+ * a third workflow takes a tap one poll later, with no webhook posted.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
