@@ -5,7 +5,8 @@
  * published workflow holds the BotSailor Webhook Trigger (version 1.1: Send and Wait Answers → Take Them) whose
  * production URL the simulator posts incoming messages to. The subscriber taps a reply button (or writes) in the
  * simulator; the trigger resumes the waiting execution through n8n's own waiting URL, starts no run of its workflow and
- * confirms in the chat; a late tap is answered "already answered".
+ * confirms in the chat; a late tap is answered "already answered". The polling BotSailor Trigger (New Message 1.1) in
+ * a third workflow takes a tap one poll later, with no webhook posted.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import {
 	productionUrl,
 	publish,
 	triggerWorkflow,
+	unpublish,
 	waitForProductionWebhook,
 } from '../webhookTrigger/realN8n';
 import {
@@ -292,6 +294,23 @@ const TRIGGER = (() => {
 	return workflow;
 })();
 
+/**
+ * The polling BotSailor Trigger (New Message, version 1.1: Send and Wait Answers → Take Them) in another workflow,
+ * published only for its test. BENCH_POLL_ANSWERS: how many answers that test times (default 1).
+ */
+const POLL_ANSWERS = Math.max(1, Number(process.env.BENCH_POLL_ANSWERS ?? 1));
+const POLL_TRIGGER = (() => {
+	const workflow = triggerWorkflow({
+		id: 'bsE2eChatPoll',
+		webhookId: 'bs-e2e-chat-poll',
+		phoneNumberId: NUMBER,
+		pollingOnly: true,
+	});
+	for (const node of workflow.nodes)
+		if (node.type === `${PACKAGE_NAME}.botSailorTrigger`) node.typeVersion = 1.1;
+	return workflow;
+})();
+
 let sim: Simulator;
 let standIn: OpenAiStandIn;
 let n8n: N8nInstance;
@@ -405,6 +424,7 @@ beforeAll(async () => {
 			MANY,
 			...(versionAtLeast(installedN8nVersion(), '2.6.0') ? [REVIEWED] : []),
 			TRIGGER,
+			POLL_TRIGGER,
 			...(BENCH_ROUNDS ? [BENCHED] : []),
 		]),
 	);
@@ -608,6 +628,57 @@ HUMAN_REVIEW(
 	},
 	180_000,
 );
+
+test(`the polling trigger (New Message, every minute) in another workflow takes the tap one poll later: resumed, no run started (${POLL_ANSWERS} answer(s) timed)`, async () => {
+	// Only the poll sees the messages here: the platform posts no webhook.
+	sim.state.webhooks.configure(NUMBER, { urls: {} });
+	const seen = sim.requests.length;
+	const webhookRuns = (await triggerExecutions(session, TRIGGER.id)).length;
+	await publish(session, POLL_TRIGGER.id);
+	try {
+		// Activation polls at once and sets the cursor (messages before it are history).
+		const polledBy = Date.now() + 60_000;
+		while (sim.requests.length === seen && Date.now() < polledBy) await sleep(200);
+		expect(sim.requests.length).toBeGreaterThan(seen);
+		await sleep(2000);
+		const delays: number[] = [];
+		for (let round = 0; round < POLL_ANSWERS; round++) {
+			const waiting = await run(APPROVAL.id);
+			const confirmed = textsTo(PHONE).filter((text) => text === 'Order A-2001 confirmed.').length;
+			const tappedAt = Date.now();
+			tapButton(sim.state, { phone_number: PHONE, title: 'Confirm' });
+			const deadline = Date.now() + 150_000;
+			while (
+				textsTo(PHONE).filter((text) => text === 'Order A-2001 confirmed.').length === confirmed
+			) {
+				if (Date.now() > deadline) throw new Error('the poll did not resume the execution');
+				await sleep(100);
+			}
+			delays.push(Date.now() - tappedAt);
+			await waitFor(APPROVAL.id, waiting.id, 'success');
+			const finished = await readExecution(n8n, session, waiting.id);
+			expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({
+				data: { approved: true },
+				answer: 'Confirm',
+				recipient: { phone_number: PHONE },
+				answeredIn: 'chat',
+			});
+			expect(nodeOutput(finished, 'Confirm')).toHaveLength(1);
+		}
+		// One more poll after the last answer: the tap was taken, so no run of the trigger's workflow ever started.
+		await sleep(65_000);
+		expect(await triggerExecutions(session, POLL_TRIGGER.id)).toEqual([]);
+		expect(await triggerExecutions(session, TRIGGER.id)).toHaveLength(webhookRuns);
+		process.stdout.write(
+			`BENCH poll answers (n=${delays.length}): tap → resumed run's next send ${delays.map((ms) => `${ms} ms`).join(', ')}\n`,
+		);
+	} finally {
+		await unpublish(session, POLL_TRIGGER.id);
+		sim.state.webhooks.configure(NUMBER, {
+			urls: { incoming_message: productionUrl(n8n, TRIGGER_OPTIONS.webhookId, SECRET) },
+		});
+	}
+}, 600_000);
 
 if (BENCH_ROUNDS)
 	test(`bench: tap → the resumed run's next send, over ${BENCH_ROUNDS} answers`, async () => {

@@ -10,6 +10,10 @@
  * poll cursors on, then with the main, the webhook processor and the workers restarted on n8n's defaults;
  * (d) 2,000 sends split over both workers against a platform capped at 10 concurrent requests that answers in
  * 300 ms ± 30 %: each worker keeps its own adaptive pace under the default ceiling (Max Sends in Flight unset).
+ * (f) Send and Wait answered in the chat: a worker asks (reply buttons) and the execution waits; a tap (the simulator's
+ * `tap` control) posts the incoming message to the BotSailor Webhook Trigger of another workflow on the webhook
+ * processor, which resumes the execution through n8n's waiting URL (the webhook processor's, WEBHOOK_URL); a worker
+ * finishes it; neither tap starts a run, the second resumes nothing.
  * Prints the figures at the end; exits non-zero when any check fails.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -76,6 +80,10 @@ const POLL_MESSAGES = Number(process.env.QUEUE_POLL_MESSAGES ?? 8);
 const WEBHOOK_SECRET = 'queue-Secret-51c2';
 const HOOK_ID = 'bs-queue-webhook';
 const BOTH_HOOK_ID = 'bs-queue-both';
+/** (f) Send and Wait answered in the chat: the question's workflow and the Webhook Trigger's that takes the answer. */
+const CHAT_ASK_PATH = 'queue-chat-ask';
+const CHAT_HOOK_ID = 'bs-queue-chat-answer';
+const CHAT_PHONE = '15550100001';
 /** (e): messages the webhook delivers (and the next poll sees), and messages whose webhook is missed (the poll starts them). */
 const BOTH_DELIVERED = 3;
 const BOTH_MISSED = 2;
@@ -298,6 +306,49 @@ function sendsWorkflow(count: number) {
 	};
 }
 
+/**
+ * (f) Webhook (production: the job goes to a worker) → Send and Wait (Answer In: WhatsApp Chat, two reply buttons) →
+ * Send Text: the worker sends the question and the execution waits.
+ */
+function chatAskWorkflow() {
+	const node = (name: string, position: [number, number], parameters: Record<string, unknown>) => ({
+		id: `qc-${name.toLowerCase()}`,
+		name,
+		type: `${PACKAGE_NAME}.botSailor`,
+		typeVersion: 1.1,
+		position,
+		credentials,
+		parameters: {
+			resource: 'message',
+			phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
+			phoneNumber: { __rl: true, mode: 'phone', value: CHAT_PHONE },
+			...parameters,
+		},
+	});
+	return {
+		id: 'bsQueueChatAsk',
+		name: 'queue: Send and Wait answered in the chat',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			webhookNode('Start', CHAT_ASK_PATH),
+			node('Ask', [200, 0], {
+				operation: 'sendAndWait',
+				answerIn: 'chat',
+				message: 'Order Q-3001 is 700 €. Confirm it?',
+				approvalOptions: {
+					values: { approvalType: 'double', approveLabel: 'Confirm', disapproveLabel: 'Hold' },
+				},
+			}),
+			node('Confirm', [400, 0], { operation: 'sendText', message: 'Order Q-3001 confirmed.' }),
+		],
+		connections: {
+			Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
+			Ask: { main: [[{ node: 'Confirm', type: 'main', index: 0 }]] },
+		},
+	};
+}
+
 /** POSTs to a production webhook until it is registered (404 before), then returns the answer. */
 async function postWebhook(
 	n8n: N8nInstance,
@@ -374,6 +425,11 @@ async function main(): Promise<void> {
 	const mainN8n = await make('main');
 	const workerN8n = [await make('worker-1'), await make('worker-2')];
 	const webhookN8n = await make('webhook');
+	// The instance's base URL for webhooks is the webhook processor's, on every process: a worker builds the links
+	// of a waiting execution (Send and Wait's answer links, n8n's resume URL) from it, and in n8n 2.41.1 queue mode
+	// /webhook-waiting is served by the webhook processor (and the main); a worker serves no HTTP here.
+	const webhookBase = `${webhookN8n.url.replace('//localhost:', '//127.0.0.1:')}/`;
+	for (const n8n of [mainN8n, ...workerN8n, webhookN8n]) n8n.env.WEBHOOK_URL = webhookBase;
 
 	// Credentials and workflows go into the shared database once (the CLI also runs the migrations).
 	await importCredential(mainN8n, {
@@ -434,6 +490,14 @@ async function main(): Promise<void> {
 		secret: WEBHOOK_SECRET,
 		withPolling: true,
 	});
+	// (f): the BotSailor Webhook Trigger at version 1.1 (Send and Wait Answers: Take Them), same credential.
+	const chatHookWorkflow = triggerWorkflow({
+		id: 'bsQueueChatAnswer',
+		webhookId: CHAT_HOOK_ID,
+		phoneNumberId: NUMBER,
+		secret: WEBHOOK_SECRET,
+	});
+	for (const node of chatHookWorkflow.nodes) if (node.name === WEBHOOK_NODE) node.typeVersion = 1.1;
 	const dir = join(WORK, 'workflows');
 	mkdirSync(dir, { recursive: true });
 	for (const workflow of [
@@ -443,11 +507,13 @@ async function main(): Promise<void> {
 		hookWorkflow,
 		bothWorkflow,
 		sendsWorkflow(SENDS / 2),
+		chatAskWorkflow(),
+		chatHookWorkflow,
 	]) {
 		writeFileSync(join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
 	}
 	await cliOk(mainN8n, ['import:workflow', '--separate', `--input=${dir}`]);
-	log(`imported ${examples.length} examples and 5 test workflows (${elapsed()})`);
+	log(`imported ${examples.length} examples and 7 test workflows (${elapsed()})`);
 
 	// All four start together (the import ran the database migrations already).
 	// Concurrency 1: a worker takes one job at a time, so two jobs queued together run on both workers.
@@ -1073,6 +1139,127 @@ async function main(): Promise<void> {
 	}
 	await bothTriggers();
 
+	// (f) the question asked on a worker, the tap delivered to the webhook processor's Webhook Trigger ---------------
+	const chatAnswerOnQueue = async () => {
+		sim.reset();
+		sim.clearRequests();
+		const askId = 'bsQueueChatAsk';
+		const hookId = chatHookWorkflow.id;
+		const hookEarlier = (await executionsOf(session, hookId)).length;
+		await publish(session, hookId);
+		await waitForProductionWebhook(webhookN8n, CHAT_HOOK_ID);
+		// The platform posts incoming messages to the webhook processor.
+		sim.state.webhooks.configure(NUMBER, {
+			urls: { incoming_message: productionUrl(webhookN8n, CHAT_HOOK_ID, WEBHOOK_SECRET) },
+		});
+		await publish(session, askId);
+		try {
+			await askAndTap(askId, hookId, hookEarlier);
+		} finally {
+			await unpublish(session, askId);
+			await unpublish(session, hookId);
+			sim.state.webhooks.configure(NUMBER, { urls: {} });
+		}
+	};
+	const askAndTap = async (askId: string, hookId: string, hookEarlier: number) => {
+		const asked = await postWebhook(webhookN8n, CHAT_ASK_PATH, {});
+		await asked.body?.cancel();
+		check('(f) the question workflow was started through the webhook processor', () =>
+			expect(asked.status).toBe(200),
+		);
+		let waiting: { id: string; status: string } | undefined;
+		const waitBy = Date.now() + 120_000;
+		while (!waiting && Date.now() < waitBy) {
+			waiting = (await executionsOf(session, askId)).find((entry) => entry.status === 'waiting');
+			if (!waiting) await sleep(500);
+		}
+		if (!waiting) throw new Error('(f) no waiting execution of the question workflow in 120 s');
+		const question = sim.requests.find(
+			(request) => request.path === '/whatsapp/send/interactive-buttons',
+		);
+		check(
+			'(f) the worker sent the question with reply buttons; its links point at the webhook processor',
+			() => {
+				expect(workerOf(workers, waiting.id)).toHaveLength(1);
+				expect(String(question?.body.message)).toContain(
+					`${webhookBase}webhook-waiting/${waiting.id}/`,
+				);
+			},
+		);
+		/** The simulator's `tap` control, as a demo or a person's phone page uses it. */
+		const tap = async (title: string) => {
+			const response = await fetch(`${sim.url}/__control/tap`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ phone_number: CHAT_PHONE, title }),
+			});
+			const answer = (await response.json()) as { result?: { wa_message_id?: string } };
+			if (!response.ok || !answer.result?.wa_message_id)
+				throw new Error(`(f) tap ${title}: ${response.status}`);
+			await sim.state.webhooks.idle();
+			return sim.state.webhooks.deliveries.find(
+				(delivery) => delivery.body.wa_message_id === answer.result?.wa_message_id,
+			);
+		};
+		const tappedAt = Date.now();
+		const first = await tap('Confirm');
+		let status = '';
+		const doneBy = Date.now() + 120_000;
+		while (status !== 'success' && Date.now() < doneBy) {
+			status =
+				(await executionsOf(session, askId)).find((entry) => entry.id === waiting.id)?.status ?? '';
+			if (status !== 'success') await sleep(250);
+		}
+		const resumedMs = Date.now() - tappedAt;
+		const run = await runOf(mainN8n, session, waiting.id);
+		const starts = workers
+			.map(
+				(worker) =>
+					worker.output.match(new RegExp(`Worker started execution ${waiting.id} \\(`, 'g'))
+						?.length ?? 0,
+			)
+			.reduce((sum, count) => sum + count, 0);
+		check(
+			'(f) the tap resumed the execution, which finished on a worker with approved: true and the responder',
+			() => {
+				expect(first?.status).toBe(200);
+				expect(first?.answer).toContain('"sendAndWait":"answered"');
+				expect(run.status).toBe('success');
+				expect(nodeOutput(run, 'Ask')[0]).toMatchObject({
+					data: { approved: true },
+					answer: 'Confirm',
+					recipient: { phone_number: CHAT_PHONE },
+					answeredIn: 'chat',
+				});
+				expect(nodeOutput(run, 'Confirm')).toEqual([expect.objectContaining({ success: true })]);
+				// The start and the resumption: two jobs, each taken by a worker.
+				expect(starts).toBe(2);
+			},
+		);
+		const second = await tap('Hold');
+		await sleep(5000);
+		const again = await runOf(mainN8n, session, waiting.id);
+		const hookRuns = (await executionsOf(session, hookId)).length - hookEarlier;
+		const askRuns = (await executionsOf(session, askId)).length;
+		check(
+			'(f) a second tap resumes nothing and starts no run; no run of the trigger workflow for either tap',
+			() => {
+				expect(second?.status).toBe(200);
+				expect(second?.answer).toContain('"sendAndWait":"alreadyAnswered"');
+				expect(Object.keys(again.data.resultData.runData)).not.toContain('Hold');
+				expect(nodeOutput(again, 'Confirm')).toHaveLength(1);
+				expect(hookRuns).toBe(0);
+				expect(askRuns).toBe(1);
+			},
+		);
+		const approved = run.data.resultData.runData.Ask?.at(-1)?.data?.main[0]?.[0]?.json.data as
+			| { approved?: boolean }
+			| undefined;
+		figures.push(
+			`(f) Send and Wait (Answer In: WhatsApp Chat) asked on ${workerOf(workers, waiting.id).join(' + ') || 'no worker'}, a tap (simulator's tap control) posted to the Webhook Trigger on the webhook processor: answer ${first?.answer?.match(/"sendAndWait":"\w+"/)?.[0] ?? 'none'}, the execution ${run.status} ${resumedMs} ms after the tap (${starts} worker jobs: start + resumption), approved: ${String(approved?.approved)}; the second tap: ${second?.answer?.match(/"sendAndWait":"\w+"/)?.[0] ?? 'none'}; runs of the trigger workflow: ${hookRuns}`,
+		);
+	};
+
 	// (d) 2,000 sends over both workers against a platform capped at 10 concurrent requests, 300 ms ± 30 % ------
 	sim.reset();
 	sim.faults.maxConcurrent = PLATFORM_CAP;
@@ -1133,6 +1320,13 @@ async function main(): Promise<void> {
 		() => expect(share429).toBeLessThanOrEqual(MAX_429_SHARE),
 	);
 	sim.faults.clear();
+
+	// (f) Send and Wait answered in the chat: the tap taken by the webhook processor resumes a worker's execution ------
+	try {
+		await chatAnswerOnQueue();
+	} catch (error) {
+		failures.push(`(f) aborted: ${(error as Error).stack ?? (error as Error).message}`);
+	}
 
 	// No secret in any process's output.
 	const outputs = [...stopped, mainProc, ...workers, webhookProc]
