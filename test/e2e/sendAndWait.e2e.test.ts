@@ -40,6 +40,7 @@ import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, withChromium } from './editor';
 import { AVA, BEN, CHLOE, NUMBER } from '../harness/params';
+import { GATED_TOOL, humanReviewWorkflow, OPENAI_CREDENTIAL } from './humanReview';
 
 const PHONE = AVA;
 const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
@@ -172,84 +173,12 @@ const HUMAN_REVIEW = sinceN8n('2.6.0', 'n8n generates Human review tools from 2.
 const OWNER_PHONE = BEN;
 const CUSTOMER_PHONE = CHLOE;
 const CUSTOMER_TEXT = 'Hi, your order A-1001 is confirmed.';
-const OPENAI_CREDENTIAL = { id: 'OpenAiStandIn001', name: 'OpenAI stand-in' };
-const GATED_TOOL = 'Send_WhatsApp_Text';
-const REVIEWED = {
+const REVIEWED = humanReviewWorkflow({
 	id: 'bsE2eHumanReview',
 	name: 'Send and Wait e2e: AI Agent with Human review',
-	active: false,
-	nodes: [
-		{
-			id: 'manual',
-			name: 'Manual',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'agent',
-			name: 'AI Agent',
-			type: '@n8n/n8n-nodes-langchain.agent',
-			typeVersion: 3.1,
-			position: [220, 0],
-			parameters: {
-				promptType: 'define',
-				text: `Tell ${CUSTOMER_PHONE} that order A-1001 is confirmed.`,
-				options: {},
-			},
-		},
-		{
-			id: 'model',
-			name: 'OpenAI Chat Model',
-			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-			typeVersion: 1.2,
-			position: [100, 240],
-			parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' }, options: {} },
-			credentials: { openAiApi: OPENAI_CREDENTIAL },
-		},
-		{
-			id: 'human-review',
-			name: 'Owner Review',
-			type: `${PACKAGE_NAME}.botSailorHitlTool`,
-			typeVersion: 1.1,
-			position: [320, 240],
-			// The message is n8n's default for Human review tools: which tool, with which input.
-			parameters: {
-				phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
-				phoneNumber: { __rl: true, mode: 'phone', value: OWNER_PHONE },
-				approvalOptions: {
-					values: { approvalType: 'double', approveLabel: 'Allow', disapproveLabel: 'Refuse' },
-				},
-			},
-			credentials,
-		},
-		{
-			id: 'send-text-tool',
-			name: 'Send WhatsApp Text',
-			type: `${PACKAGE_NAME}.botSailorTool`,
-			typeVersion: 1.1,
-			position: [320, 480],
-			parameters: {
-				resource: 'message',
-				operation: 'sendText',
-				phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
-				phoneNumber: `={{ $fromAI('phone_number', 'The subscriber phone number, digits with country code', 'string') }}`,
-				message: `={{ $fromAI('message', 'The text to send', 'string') }}`,
-			},
-			credentials,
-		},
-	],
-	connections: {
-		Manual: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-		'OpenAI Chat Model': {
-			ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
-		},
-		'Owner Review': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
-		'Send WhatsApp Text': { ai_tool: [[{ node: 'Owner Review', type: 'ai_tool', index: 0 }]] },
-	},
-	settings: { executionOrder: 'v1' },
-};
+	text: `Tell ${CUSTOMER_PHONE} that order A-1001 is confirmed.`,
+	ownerPhone: OWNER_PHONE,
+});
 
 /** Send As Template: the question in an approved template, its URL button's variable carrying the link. */
 const TEMPLATE_ID = QUESTION_TEMPLATE_ID;

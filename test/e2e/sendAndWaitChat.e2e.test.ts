@@ -16,6 +16,8 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, chromiumPath } from './editor';
 import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
 import { addMessage, tapButton } from '../simulator/control';
+import { GATED_TOOL, humanReviewWorkflow, OPENAI_CREDENTIAL } from './humanReview';
+import { AVA, BEN, CHLOE, NUMBER, seededPhone } from '../harness/params';
 import {
 	executionsOf as triggerExecutions,
 	productionUrl,
@@ -48,8 +50,7 @@ import {
 	type Server,
 } from './n8n';
 
-const NUMBER = '104382179270221';
-const PHONE = '15550100001';
+const PHONE = AVA;
 const SECRET = 'e2e-Chat-Secret-91c2';
 const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
 const botSailor = (
@@ -132,7 +133,7 @@ const FREE_TEXT = asking(
 	'={{ "Noted: " + $json.data.text }}',
 );
 
-const OTHER_PHONE = '15550100002';
+const OTHER_PHONE = BEN;
 const MANY = asking(
 	'bsE2eChatMany',
 	{
@@ -164,7 +165,7 @@ const EXPIRING = asking(
  * taps, and the time from the tap to the resumed run's next send reaching the platform is measured.
  */
 const BENCH_ROUNDS = Number(process.env.BENCH_CHAT_ANSWERS ?? 0);
-const BENCH_PHONE = '15550100004';
+const BENCH_PHONE = seededPhone(4);
 const BENCH_PATH = 'bs-bench-chat-start';
 const BENCHED = (() => {
 	const workflow = asking(
@@ -198,87 +199,16 @@ const BENCHED = (() => {
  * reply buttons, and the gated send goes out only after the owner's tap (as in sendAndWait.e2e's Human review tests).
  */
 const HUMAN_REVIEW = sinceN8n('2.6.0', 'n8n generates Human review tools from 2.6');
-const OWNER_PHONE = '15550100003';
-const CUSTOMER_PHONE = '15550100000';
+const OWNER_PHONE = CHLOE;
+const CUSTOMER_PHONE = seededPhone(0);
 const CUSTOMER_TEXT = 'Hi, your order A-2004 is confirmed.';
-const OPENAI_CREDENTIAL = { id: 'OpenAiStandIn001', name: 'OpenAI stand-in' };
-const GATED_TOOL = 'Send_WhatsApp_Text';
-const REVIEWED = {
+const REVIEWED = humanReviewWorkflow({
 	id: 'bsE2eChatHumanReview',
 	name: 'Send and Wait in chat e2e: AI Agent with Human review',
-	active: false,
-	nodes: [
-		{
-			id: 'manual',
-			name: 'Manual',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'agent',
-			name: 'AI Agent',
-			type: '@n8n/n8n-nodes-langchain.agent',
-			typeVersion: 3.1,
-			position: [220, 0],
-			parameters: {
-				promptType: 'define',
-				text: `Tell ${CUSTOMER_PHONE} that order A-2004 is confirmed.`,
-				options: {},
-			},
-		},
-		{
-			id: 'model',
-			name: 'OpenAI Chat Model',
-			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-			typeVersion: 1.2,
-			position: [100, 240],
-			parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' }, options: {} },
-			credentials: { openAiApi: OPENAI_CREDENTIAL },
-		},
-		{
-			id: 'human-review',
-			name: 'Owner Review',
-			type: `${PACKAGE_NAME}.botSailorHitlTool`,
-			typeVersion: 1.1,
-			position: [320, 240],
-			parameters: {
-				phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
-				phoneNumber: { __rl: true, mode: 'phone', value: OWNER_PHONE },
-				answerIn: 'chat',
-				approvalOptions: {
-					values: { approvalType: 'double', approveLabel: 'Allow', disapproveLabel: 'Refuse' },
-				},
-			},
-			credentials,
-		},
-		{
-			id: 'send-text-tool',
-			name: 'Send WhatsApp Text',
-			type: `${PACKAGE_NAME}.botSailorTool`,
-			typeVersion: 1.1,
-			position: [320, 480],
-			parameters: {
-				resource: 'message',
-				operation: 'sendText',
-				phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
-				phoneNumber: `={{ $fromAI('phone_number', 'The subscriber phone number, digits with country code', 'string') }}`,
-				message: `={{ $fromAI('message', 'The text to send', 'string') }}`,
-			},
-			credentials,
-		},
-	],
-	connections: {
-		Manual: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-		'OpenAI Chat Model': {
-			ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
-		},
-		'Owner Review': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
-		'Send WhatsApp Text': { ai_tool: [[{ node: 'Owner Review', type: 'ai_tool', index: 0 }]] },
-	},
-	settings: { executionOrder: 'v1' },
-};
+	text: `Tell ${CUSTOMER_PHONE} that order A-2004 is confirmed.`,
+	ownerPhone: OWNER_PHONE,
+	review: { answerIn: 'chat' },
+});
 
 /** The Webhook Trigger's workflow, at version 1.1 (new nodes): it takes Send and Wait answers by default. */
 const TRIGGER_OPTIONS = {
