@@ -40,7 +40,13 @@ import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, withChromium } from './editor';
 import { AVA, BEN, CHLOE, NUMBER } from '../harness/params';
-import { GATED_TOOL, humanReviewWorkflow, OPENAI_CREDENTIAL } from './humanReview';
+import {
+	approvalWorkflow,
+	GATED_TOOL,
+	humanReviewWorkflow,
+	MANUAL_TRIGGER,
+	OPENAI_CREDENTIAL,
+} from './sendAndWaitWorkflows';
 
 const PHONE = AVA;
 const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
@@ -70,14 +76,7 @@ function workflow(id: string, ask: Record<string, unknown>, reply: string, gate 
 			name: `Send and Wait e2e ${id}`,
 			active: false,
 			nodes: [
-				{
-					id: 'manual',
-					name: 'Manual',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
+				MANUAL_TRIGGER,
 				botSailor('Ask', [200, 0], { operation: 'sendAndWait', ...ask }),
 				botSailor('Confirm', [400, 0], { operation: 'sendText', message: reply }),
 			],
@@ -87,47 +86,13 @@ function workflow(id: string, ask: Record<string, unknown>, reply: string, gate 
 			},
 			settings: { executionOrder: 'v1' },
 		};
-	return {
+	return approvalWorkflow(
 		id,
-		name: `Send and Wait e2e ${id}`,
-		active: false,
-		nodes: [
-			{
-				id: 'manual',
-				name: 'Manual',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			botSailor('Ask', [200, 0], { operation: 'sendAndWait', ...ask }),
-			{
-				id: 'if',
-				name: 'Approved?',
-				type: 'n8n-nodes-base.if',
-				typeVersion: 1,
-				position: [400, 0],
-				parameters: {
-					conditions: {
-						boolean: [{ value1: '={{ $json.data.approved === true }}', value2: true }],
-					},
-				},
-			},
-			botSailor('Confirm', [600, -100], { operation: 'sendText', message: reply }),
-			botSailor('Hold', [600, 100], { operation: 'sendText', message: 'Order held.' }),
-		],
-		connections: {
-			Manual: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
-			Ask: { main: [[{ node: 'Approved?', type: 'main', index: 0 }]] },
-			'Approved?': {
-				main: [
-					[{ node: 'Confirm', type: 'main', index: 0 }],
-					[{ node: 'Hold', type: 'main', index: 0 }],
-				],
-			},
-		},
-		settings: { executionOrder: 'v1' },
-	};
+		`Send and Wait e2e ${id}`,
+		botSailor('Ask', [200, 0], { operation: 'sendAndWait', ...ask }),
+		botSailor('Confirm', [600, -100], { operation: 'sendText', message: reply }),
+		botSailor('Hold', [600, 100], { operation: 'sendText', message: 'Order held.' }),
+	);
 }
 
 const APPROVAL = workflow(

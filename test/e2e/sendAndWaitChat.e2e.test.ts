@@ -16,7 +16,12 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, chromiumPath } from './editor';
 import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
 import { addMessage, tapButton } from '../simulator/control';
-import { GATED_TOOL, humanReviewWorkflow, OPENAI_CREDENTIAL } from './humanReview';
+import {
+	approvalWorkflow,
+	GATED_TOOL,
+	humanReviewWorkflow,
+	OPENAI_CREDENTIAL,
+} from './sendAndWaitWorkflows';
 import { AVA, BEN, CHLOE, NUMBER, seededPhone } from '../harness/params';
 import {
 	executionsOf as triggerExecutions,
@@ -73,47 +78,13 @@ const botSailor = (
 });
 
 function asking(id: string, ask: Record<string, unknown>, reply: string) {
-	return {
+	return approvalWorkflow(
 		id,
-		name: `Send and Wait in chat e2e ${id}`,
-		active: false,
-		nodes: [
-			{
-				id: 'manual',
-				name: 'Manual',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			botSailor('Ask', [200, 0], { operation: 'sendAndWait', answerIn: 'chat', ...ask }),
-			{
-				id: 'if',
-				name: 'Approved?',
-				type: 'n8n-nodes-base.if',
-				typeVersion: 1,
-				position: [400, 0],
-				parameters: {
-					conditions: {
-						boolean: [{ value1: '={{ $json.data.approved === true }}', value2: true }],
-					},
-				},
-			},
-			botSailor('Confirm', [600, -100], { operation: 'sendText', message: reply }),
-			botSailor('Hold', [600, 100], { operation: 'sendText', message: 'Order held.' }),
-		],
-		connections: {
-			Manual: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
-			Ask: { main: [[{ node: 'Approved?', type: 'main', index: 0 }]] },
-			'Approved?': {
-				main: [
-					[{ node: 'Confirm', type: 'main', index: 0 }],
-					[{ node: 'Hold', type: 'main', index: 0 }],
-				],
-			},
-		},
-		settings: { executionOrder: 'v1' },
-	};
+		`Send and Wait in chat e2e ${id}`,
+		botSailor('Ask', [200, 0], { operation: 'sendAndWait', answerIn: 'chat', ...ask }),
+		botSailor('Confirm', [600, -100], { operation: 'sendText', message: reply }),
+		botSailor('Hold', [600, 100], { operation: 'sendText', message: 'Order held.' }),
+	);
 }
 
 const APPROVAL = asking(

@@ -8,6 +8,63 @@ export const GATED_TOOL = 'Send_WhatsApp_Text';
 
 const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
 
+/** The Manual Trigger every Send and Wait e2e workflow starts from. */
+export const MANUAL_TRIGGER = {
+	id: 'manual',
+	name: 'Manual',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+/**
+ * Manual → Ask (a Send and Wait node) → Approved? → Confirm when approved, else Hold. The three BotSailor nodes are
+ * built by the caller (its own recipient and options), named Ask, Confirm and Hold.
+ */
+export function approvalWorkflow<BotSailorNode extends { name: string; parameters: object }>(
+	id: string,
+	name: string,
+	ask: BotSailorNode,
+	confirm: BotSailorNode,
+	hold: BotSailorNode,
+) {
+	return {
+		id,
+		name,
+		active: false,
+		nodes: [
+			MANUAL_TRIGGER,
+			ask,
+			{
+				id: 'if',
+				name: 'Approved?',
+				type: 'n8n-nodes-base.if',
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: {
+					conditions: {
+						boolean: [{ value1: '={{ $json.data.approved === true }}', value2: true }],
+					},
+				},
+			},
+			confirm,
+			hold,
+		],
+		connections: {
+			Manual: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
+			Ask: { main: [[{ node: 'Approved?', type: 'main', index: 0 }]] },
+			'Approved?': {
+				main: [
+					[{ node: 'Confirm', type: 'main', index: 0 }],
+					[{ node: 'Hold', type: 'main', index: 0 }],
+				],
+			},
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
 /**
  * An AI Agent whose BotSailor Send Text tool is gated by n8n's Human review tool of this node (the owner approves or
  * refuses the send): the model (the OpenAI stand-in) calls the tool, n8n asks the owner first. `review` adds the
@@ -26,14 +83,7 @@ export function humanReviewWorkflow(options: {
 		name: options.name,
 		active: false,
 		nodes: [
-			{
-				id: 'manual',
-				name: 'Manual',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
+			MANUAL_TRIGGER,
 			{
 				id: 'agent',
 				name: 'AI Agent',
