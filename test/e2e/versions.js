@@ -23,7 +23,7 @@ const FILES = {
 	sendAndWaitChat: {
 		since: '1.123.0',
 		proves: 'Send and Wait answered in the WhatsApp chat, taken by the Webhook Trigger',
-		before: 'run on n8n 1.123 and 2.x only so far (the floor 1.85 not yet exercised)',
+		before: 'in CI on n8n 1.123 and 2.x (on 1.85.4 it passed when run by hand: docs/testing.md)',
 	},
 	webhookTrigger: { since: '1.0.0', proves: "the Webhook Trigger on the version's webhook server" },
 	media: { since: '1.0.0', proves: "Download Media and uploads through the version's binary data" },
