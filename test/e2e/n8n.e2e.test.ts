@@ -15,7 +15,6 @@ import {
 	readFileSync,
 	rmSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addMessage } from '../simulator/control';
@@ -29,6 +28,7 @@ import {
 	ROOT,
 	Session,
 	activateWorkflow,
+	findFreePortPair,
 	deactivateWorkflow,
 	execute,
 	importCredential,
@@ -48,19 +48,6 @@ import {
 	type Server,
 } from './n8n';
 import { AVA, BEN, CHLOE, NUMBER, seededPhone } from '../harness/params';
-
-async function freePortPair(): Promise<number> {
-	for (;;) {
-		const port = 20000 + Math.floor(Math.random() * 20000);
-		const free = async (candidate: number) =>
-			await new Promise<boolean>((resolve) => {
-				const server = createServer();
-				server.once('error', () => resolve(false));
-				server.listen(candidate, '127.0.0.1', () => server.close(() => resolve(true)));
-			});
-		if ((await free(port)) && (await free(port + 1))) return port;
-	}
-}
 
 let sim: Simulator;
 let n8n: N8nInstance;
@@ -236,7 +223,7 @@ beforeAll(async () => {
 	const paths = provision();
 	sim = await startSimulator();
 	work = mkdtempSync(join(tmpdir(), 'botsailor-e2e-'));
-	n8n = instance(paths, join(work, 'user'), await freePortPair());
+	n8n = instance(paths, join(work, 'user'), await findFreePortPair());
 	installCommunityPackage(n8n, pack(join(work, 'pack')));
 	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
 	const workflows = join(work, 'workflows');

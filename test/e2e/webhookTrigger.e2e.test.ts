@@ -25,6 +25,7 @@ import {
 	waitForProductionWebhook,
 } from '../webhookTrigger/realN8n';
 import {
+	findFreePortPair,
 	importCredential,
 	installCommunityPackage,
 	instance,
@@ -65,20 +66,6 @@ let work: string;
 let server: Server;
 let session: Session;
 
-async function freePortPair(): Promise<number> {
-	const { createServer } = await import('node:net');
-	const free = (port: number) =>
-		new Promise<boolean>((resolve) => {
-			const probe = createServer();
-			probe.once('error', () => resolve(false));
-			probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-		});
-	for (;;) {
-		const port = 20000 + Math.floor(Math.random() * 20000);
-		if ((await free(port)) && (await free(port + 1))) return port;
-	}
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Which message ids each execution of a workflow started with, and from which trigger. */
@@ -106,7 +93,7 @@ beforeAll(async () => {
 	const paths = provision();
 	sim = await startSimulator();
 	work = mkdtempSync(join(tmpdir(), 'botsailor-webhook-e2e-'));
-	n8n = instance(paths, join(work, 'user'), await freePortPair());
+	n8n = instance(paths, join(work, 'user'), await findFreePortPair());
 	installCommunityPackage(n8n, pack(join(work, 'pack')));
 	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
 	await importTriggerWorkflows(n8n, [
