@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { flatMessageFields } from '../../shared/conversation/messageContent';
 import { botOf, chatId, firstText, integerOrText, subscriberName, text } from '../payload/fields';
 import { chosenStatuses, statusesOption } from '../../shared/triggers/triggerOptions';
+import { publishStatus } from '../../shared/triggers/statusEvents';
 import { botSettingsStep, setupNotice, type WebhookEvent } from '../payload/event';
 
 const EVENT = 'messageStatusChanged';
@@ -48,6 +49,18 @@ export function statusItemFromWebhook(body: IDataObject, phoneNumberId: string):
 	};
 	if (status !== 'failed') delete item.failed_reason;
 	return item;
+}
+
+/**
+ * Hands a status report to the status hub (shared/triggers/statusEvents.ts) for Wait for Delivery's Webhook Trigger
+ * Events source, whatever the node's Event and Statuses: only reports with a wa_message_id are kept.
+ */
+export function publishStatusReport(body: IDataObject): void {
+	publishStatus({
+		waMessageId: messageIdOf(body),
+		status: statusOf(body),
+		failedReason: text(body, 'failed_reason'),
+	});
 }
 
 export const messageStatusChanged: WebhookEvent = {
