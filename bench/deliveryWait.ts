@@ -7,7 +7,11 @@
  * Status webhooks over HTTP to the BotSailor Webhook Trigger in this process (n8n-core's WebhookContext, as the
  * tests drive it: test/webhookTrigger/webhookHarness.ts), which feeds the status hub the wait listens to.
  */
-import { BotSailorWebhookTrigger } from '../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
+// The explicit .ts: under tsx, `BotSailorWebhookTrigger.node` would resolve to the codex file (.node.json).
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { BotSailorWebhookTrigger } =
+	require('../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node.ts') as typeof import('../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node');
+/* eslint-enable @typescript-eslint/no-require-imports */
 import { clearStatusHub } from '../nodes/shared/triggers/statusEvents';
 import { runNode } from '../test/harness/harness';
 import { startReceiver } from '../test/webhookTrigger/receiver';
