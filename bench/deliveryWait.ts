@@ -19,7 +19,7 @@ import { WebhookRunner } from '../test/webhookTrigger/webhookHarness';
 import { fmt, timed, type SimProcess } from './lib';
 import { sendTextNode, sendTextParameters } from './sendTextNode';
 
-const SECRET = 'bench-status-secret';
+const URL_CHECK = 'bench-status-secret';
 
 type Row = [string, string, string, string, string, string, string];
 
@@ -40,7 +40,7 @@ export async function deliveryWaitRows(
 		}));
 	const runner = new WebhookRunner({
 		webhookType: new BotSailorWebhookTrigger(),
-		parameters: { event: 'incomingMessage', secret: SECRET },
+		parameters: { event: 'incomingMessage', secret: URL_CHECK },
 	});
 	await runner.activate();
 	const receiver = await startReceiver(() => runner);
@@ -50,7 +50,7 @@ export async function deliveryWaitRows(
 		clearStatusHub();
 		await sim.control('webhooks', {
 			phone_number_id: phoneNumberId,
-			urls: events ? { message_status: `${receiver.url}?secret=${SECRET}` } : {},
+			urls: events ? { message_status: `${receiver.url}?secret=${URL_CHECK}` } : {},
 		});
 		await sim.control('delivery-statuses', { delivered_after_ms: [1_000, 10_000], seed: 46 });
 		const started = Date.now();

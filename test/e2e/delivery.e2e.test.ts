@@ -45,13 +45,13 @@ const PHONES = ['15550100011', '15550100012', '15550100013'];
 const UNREACHABLE = PHONES[1];
 const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
 const WORKFLOW = 'bsE2eDelivery';
-const SECRET = 'e2e-Status-Secret-46';
+const URL_CHECK = 'e2e-Status-Secret-46';
 /** The BotSailor Webhook Trigger that receives the number's Message Status webhooks (its Event: Incoming Message). */
 const STATUS_TRIGGER = {
 	id: 'bsE2eStatusTrigger',
 	webhookId: 'bs-e2e-status-trigger',
 	phoneNumberId: NUMBER,
-	secret: SECRET,
+	secret: URL_CHECK,
 };
 /** The send workflows started by n8n's Webhook node: one per Status Updates From. */
 const SEND_BY_EVENTS = {
@@ -263,7 +263,7 @@ describe('Status Updates From: Webhook Trigger Events (n8n start, regular mode)'
 			await publish(session, id);
 		await waitForProductionWebhook(n8n, STATUS_TRIGGER.webhookId);
 		sim.state.webhooks.configure(NUMBER, {
-			urls: { message_status: productionUrl(n8n, STATUS_TRIGGER.webhookId, SECRET) },
+			urls: { message_status: productionUrl(n8n, STATUS_TRIGGER.webhookId, URL_CHECK) },
 		});
 	}, 300_000);
 	afterAll(async () => await server?.stop());

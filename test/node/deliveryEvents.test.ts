@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code in plain Node.js, not node code */
 /**
  * Wait for Delivery with Status Updates From "Webhook Trigger Events, Reads as Backstop" (issue 46, point 5): the
  * simulator posts the number's Message Status webhooks over HTTP to the BotSailor Webhook Trigger (run on n8n-core's
@@ -30,7 +29,7 @@ import { WebhookRunner } from '../webhookTrigger/webhookHarness';
 const fx = useSimulator();
 const PATHS = ['workflow', 'execute'] as const;
 const FAILING = '19990000002';
-const SECRET = 's3cret-for-statuses';
+const URL_CHECK = 's3cret-for-statuses';
 
 let receiver: Receiver;
 let runner: WebhookRunner;
@@ -44,7 +43,7 @@ beforeEach(async () => {
 	// Its Event is Incoming Message: status reports start no run, and still feed the hub.
 	runner = new WebhookRunner({
 		webhookType: new BotSailorWebhookTrigger(),
-		parameters: { event: 'incomingMessage', secret: SECRET },
+		parameters: { event: 'incomingMessage', secret: URL_CHECK },
 	});
 	await runner.activate();
 	receiver.received.splice(0);
@@ -53,7 +52,7 @@ beforeEach(async () => {
 /** The simulator posts the number's Message Status webhooks to the trigger's Production URL. */
 const postStatuses = () =>
 	fx.sim.state.webhooks.configure(NUMBER, {
-		urls: { message_status: `${receiver.url}?secret=${SECRET}` },
+		urls: { message_status: `${receiver.url}?secret=${URL_CHECK}` },
 	});
 
 const items = (count: number) =>
@@ -166,7 +165,7 @@ describe.each(PATHS)('Wait for Delivery from the Webhook Trigger events (%s path
 		const id = `wamid.early-${path}`;
 		const early = await runner.deliver({
 			body: statusBody(id, 'delivered'),
-			query: { secret: SECRET },
+			query: { secret: URL_CHECK },
 		});
 		expect(early.status).toBe(200);
 		expect(recentStatus(id)?.status).toBe('delivered');
@@ -199,11 +198,11 @@ describe.each(PATHS)('Wait for Delivery from the Webhook Trigger events (%s path
 		const id = `wamid.mine-${path}`;
 		await runner.deliver({
 			body: statusBody(`${id}-other`, 'delivered'),
-			query: { secret: SECRET },
+			query: { secret: URL_CHECK },
 		});
 		await runner.deliver({
 			body: statusBody(`x${id}`, 'failed', '(#131026) x'),
-			query: { secret: SECRET },
+			query: { secret: URL_CHECK },
 		});
 		expect(statusHubCounts().kept).toBe(2);
 		sendAnswers(id);
@@ -239,7 +238,7 @@ describe('what reaches the status hub', () => {
 	it('a status report without wa_message_id publishes nothing, and is counted', async () => {
 		const answer = await runner.deliver({
 			body: statusBody(undefined, 'delivered'),
-			query: { secret: SECRET },
+			query: { secret: URL_CHECK },
 		});
 		expect(answer.status).toBe(200);
 		expect(statusHubCounts()).toMatchObject({ published: 0, withoutId: 1, kept: 0 });
@@ -249,18 +248,18 @@ describe('what reaches the status hub', () => {
 		const id = 'wamid.order';
 		await runner.deliver({
 			body: statusBody(id, 'delivered'),
-			query: { secret: SECRET },
+			query: { secret: URL_CHECK },
 			webhook: 'setup',
 		});
 		await runner.deliver({
 			body: { wa_message_id: id, user_message: 'hi', chat_id: '15550100000' },
-			query: { secret: SECRET },
+			query: { secret: URL_CHECK },
 		});
 		expect(recentStatus(id)).toBeUndefined();
-		await runner.deliver({ body: statusBody(id, 'delivered'), query: { secret: SECRET } });
-		await runner.deliver({ body: statusBody(id, 'sent'), query: { secret: SECRET } });
+		await runner.deliver({ body: statusBody(id, 'delivered'), query: { secret: URL_CHECK } });
+		await runner.deliver({ body: statusBody(id, 'sent'), query: { secret: URL_CHECK } });
 		expect(recentStatus(id)?.status).toBe('delivered');
-		await runner.deliver({ body: statusBody(id, 'read'), query: { secret: SECRET } });
+		await runner.deliver({ body: statusBody(id, 'read'), query: { secret: URL_CHECK } });
 		expect(recentStatus(id)?.status).toBe('read');
 	});
 });
