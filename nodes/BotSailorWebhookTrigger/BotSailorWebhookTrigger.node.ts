@@ -247,7 +247,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 		// A post to the Outgoing Message URL is outgoing whatever it carries (the same shape as an incoming one on some deployments).
 		const event = this.getWebhookName() === OUTGOING_WEBHOOK ? outgoingMessage : eventOf(body);
 		// Every authenticated status report feeds Wait for Delivery's Webhook Trigger Events source, started or not.
-		if (event === messageStatusChanged) publishStatusReport(body);
+		if (event === messageStatusChanged) publishStatusReport(body, this.logger);
 		if (chosen !== ANY_EVENT && event.value !== chosen)
 			return ignored(`a ${event.value} event; this node starts on ${chosen}`);
 		const skipped = event.skipReason?.(this, body);

@@ -7,6 +7,7 @@
  */
 import { sendTextParameters } from '../../bench/sendTextNode';
 import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
+import { publishStatusReport } from '../../nodes/BotSailorWebhookTrigger/events/messageStatusChanged';
 import {
 	EVENTS_FIRST_READ_MS,
 	lastTotals,
@@ -235,13 +236,19 @@ describe('what reaches the status hub', () => {
 		expect(delivery(output[0]).source).toBe('status read');
 	});
 
-	it('a status report without wa_message_id publishes nothing, and is counted', async () => {
+	it('a status report without wa_message_id publishes nothing, and is counted; the first is logged once', async () => {
+		const warnings: string[] = [];
+		const logger = { warn: (message: string) => warnings.push(message) };
+		publishStatusReport(statusBody(undefined, 'delivered'), logger);
+		publishStatusReport(statusBody(undefined, 'read'), logger);
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toMatch(/without wa_message_id/);
 		const answer = await runner.deliver({
 			body: statusBody(undefined, 'delivered'),
 			query: { secret: URL_CHECK },
 		});
 		expect(answer.status).toBe(200);
-		expect(statusHubCounts()).toMatchObject({ published: 0, withoutId: 1, kept: 0 });
+		expect(statusHubCounts()).toMatchObject({ published: 0, withoutId: 3, kept: 0 });
 	});
 
 	it('the Outgoing Message URL and other events publish nothing; a late "sent" does not replace "delivered"', async () => {
