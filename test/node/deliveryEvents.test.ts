@@ -280,6 +280,21 @@ describe('the default source is unchanged', () => {
 		});
 	});
 
+	it.each(PATHS)(
+		'a Status Updates From that is not one of its options fails the item before anything is sent (%s path)',
+		async (path) => {
+			const { items: output, error } = await send(
+				path,
+				1,
+				{ deliveryStatusSource: 'pushNotifications' },
+				{ continueOnFail: true },
+			);
+			expect(error).toBeUndefined();
+			expect(String(output[0].json.error)).toBe('Status Updates From is not valid');
+			expect(fx.sim.requests).toHaveLength(0);
+		},
+	);
+
 	it('without the parameter (a saved workflow), statuses are read even when events arrive; source "status read"', async () => {
 		postStatuses();
 		statuses({ delivered_after_ms: 50 });
