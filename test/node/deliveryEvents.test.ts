@@ -15,7 +15,10 @@ import {
 } from '../../nodes/BotSailor/sending/deliveryWait';
 import {
 	clearStatusHub,
+	MAX_IDS,
 	onStatus,
+	publishStatus,
+	TTL_MS,
 	recentStatus,
 	statusHubCounts,
 } from '../../nodes/shared/triggers/statusEvents';
@@ -268,6 +271,23 @@ describe('what reaches the status hub', () => {
 		expect(recentStatus(id)?.status).toBe('delivered');
 		await runner.deliver({ body: statusBody(id, 'read'), query: { secret: URL_CHECK } });
 		expect(recentStatus(id)?.status).toBe('read');
+	});
+});
+
+describe('the status hub is bounded', () => {
+	it('keeps the last MAX_IDS messages and each for TTL_MS', () => {
+		const start = Date.now();
+		for (let index = 0; index < MAX_IDS + 5; index++)
+			publishStatus({ waMessageId: `wamid.bound-${index}`, status: 'delivered' }, start + index);
+		expect(statusHubCounts().kept).toBe(MAX_IDS);
+		expect(recentStatus('wamid.bound-4', start + MAX_IDS)).toBeUndefined();
+		expect(recentStatus('wamid.bound-5', start + MAX_IDS)?.status).toBe('delivered');
+		const last = `wamid.bound-${MAX_IDS + 4}`;
+		expect(recentStatus(last, start + MAX_IDS + 4 + TTL_MS - 1)?.status).toBe('delivered');
+		expect(recentStatus(last, start + MAX_IDS + 4 + TTL_MS)).toBeUndefined();
+		// A later publish drops what expired.
+		publishStatus({ waMessageId: 'wamid.later', status: 'sent' }, start + MAX_IDS + 4 + TTL_MS);
+		expect(statusHubCounts().kept).toBe(1);
 	});
 });
 
