@@ -23,6 +23,7 @@ import { locatorValue } from '../shared/parameters/locatorValue';
 import { firstStarts } from '../shared/triggers/startedOnce';
 import { ANY_EVENT, EVENTS, eventOf } from './events';
 import { OUTGOING_WEBHOOK, outgoingMessage } from './events/outgoingMessage';
+import { messageStatusChanged, publishStatusReport } from './events/messageStatusChanged';
 import { showForEvents } from '../shared/triggers/triggerOptions';
 import { setupNotice } from './payload/event';
 import { checkSecret, readBody, type Refusal } from './payload/request';
@@ -245,6 +246,8 @@ export class BotSailorWebhookTrigger implements INodeType {
 		const chosen = this.getNodeParameter('event') as string;
 		// A post to the Outgoing Message URL is outgoing whatever it carries (the same shape as an incoming one on some deployments).
 		const event = this.getWebhookName() === OUTGOING_WEBHOOK ? outgoingMessage : eventOf(body);
+		// Every authenticated status report feeds Wait for Delivery's Webhook Trigger Events source, started or not.
+		if (event === messageStatusChanged) publishStatusReport(body, this.logger);
 		if (chosen !== ANY_EVENT && event.value !== chosen)
 			return ignored(`a ${event.value} event; this node starts on ${chosen}`);
 		const skipped = event.skipReason?.(this, body);

@@ -17,6 +17,7 @@ import {
 	type StatusReading,
 } from '../reading/messageStatus';
 import type { RecordContext } from './sendRecord';
+import { isFinalStatus, onStatus, recentStatus } from '../../shared/triggers/statusEvents';
 
 /**
  * Wait for Delivery, an option of Send Text, Send Template, Send Buttons and Send Media: after the platform accepted a
@@ -31,6 +32,11 @@ import type { RecordContext } from './sendRecord';
  *   the last read at Max Wait. When few messages are left (at most TAIL_SHARE of those watched, or TAIL_MIN), they are
  *   read every TAIL_GAP_MS, so the run does not end long after the last status arrives; this tail costs at most
  *   TAIL_BUDGET reads per message watched in all.
+ * - Status Updates From "Webhook Trigger Events, Reads as Backstop": a message settles at once, without a read, when
+ *   the BotSailor Webhook Trigger in this process received (or receives) a final status for its wa_message_id (the
+ *   status hub, shared/triggers/statusEvents.ts). Its first read is deferred to EVENTS_FIRST_READ_MS after the send
+ *   (or Max Wait), then the usual backoff: where events never arrive (queue mode, another n8n, no webhook set up) the
+ *   reads still find the outcome, later. The outcome's `source` says which settled it.
  * Run by the drivers at one place each: bulkSend.ts (watch after each send, settle before the output) and
  * declarativeSend.ts (after the item's send).
  */
@@ -42,6 +48,8 @@ export const TAIL_GAP_MS = 1_000;
 export const TAIL_SHARE = 0.05;
 export const TAIL_MIN = 5;
 export const TAIL_BUDGET = 3;
+/** With the Webhook Trigger's events as the source: the first read (the backstop) this long after the send. */
+export const EVENTS_FIRST_READ_MS = 30_000;
 /** How often the poller looks for reads that are due. */
 const TICK_MS = 250;
 /** The longest Max Wait (seconds). */
@@ -57,11 +65,16 @@ export interface SendItem {
 }
 
 export type OnDeliveryFailed = 'fail' | 'output';
+/** Where the statuses come from: the status reads alone, or the Webhook Trigger's events with the reads as backstop. */
+export type DeliveryStatusSource = 'statusReads' | 'webhookEvents';
+/** What settled an outcome. */
+export type DeliverySource = 'webhook' | 'status read';
 
 /** What an item's Wait for Delivery settings say. */
 export interface DeliveryWaitSettings {
 	maxWaitMs: number;
 	onFailed: OnDeliveryFailed;
+	source: DeliveryStatusSource;
 }
 
 /** The outcome put on the item as `delivery`. */
@@ -73,6 +86,8 @@ export interface DeliveryOutcome extends IDataObject {
 	timed_out?: boolean;
 	/** Why the status is unknown (the read's error, or the run was cancelled). */
 	error?: string;
+	/** What gave the status: the Webhook Trigger's event, or a status read. */
+	source?: DeliverySource;
 }
 
 const FAILED_CHOICES: Array<{ name: string; value: OnDeliveryFailed; description: string }> = [
@@ -86,6 +101,21 @@ const FAILED_CHOICES: Array<{ name: string; value: OnDeliveryFailed; description
 		name: 'Output the Item',
 		value: 'output',
 		description: 'The item is output with delivery.status "failed" and delivery.failed_reason',
+	},
+];
+
+const SOURCE_CHOICES: Array<{ name: string; value: DeliveryStatusSource; description: string }> = [
+	{
+		name: 'Status Reads',
+		value: 'statusReads',
+		description:
+			'Read the message status with a backoff (at most about 3 reads per message); works everywhere',
+	},
+	{
+		name: 'Webhook Trigger Events, Reads as Backstop',
+		value: 'webhookEvents',
+		description:
+			'Settle as soon as the BotSailor Webhook Trigger of this n8n receives the status; the first read waits 30 s, so the outcome is still found where no event arrives (queue mode), only later',
 	},
 ];
 
@@ -119,6 +149,16 @@ export function waitForDeliveryFields(): INodeProperties[] {
 			description: 'What to do when WhatsApp reports the message failed',
 			displayOptions: { show: { waitForDelivery: [true] } },
 		},
+		{
+			displayName: 'Status Updates From',
+			name: 'deliveryStatusSource',
+			type: 'options',
+			options: SOURCE_CHOICES,
+			default: 'statusReads',
+			description:
+				"Pick Webhook Trigger Events when an active BotSailor Webhook Trigger on this n8n receives this number's Message Status webhooks (regular mode: one n8n process). The status reads stay as a backstop.",
+			displayOptions: { show: { waitForDelivery: [true] } },
+		},
 	];
 }
 
@@ -146,7 +186,14 @@ export function deliveryWaitOf(item: SendItem): DeliveryWaitSettings | undefined
 			'When Delivery Fails is not valid',
 			'Parameter "When Delivery Fails": choose "fail" or "output".',
 		);
-	return { maxWaitMs: Math.round(seconds * 1000), onFailed };
+	const source = item.param('deliveryStatusSource', 'statusReads');
+	if (source !== 'statusReads' && source !== 'webhookEvents')
+		refuse(
+			item,
+			'Status Updates From is not valid',
+			'Parameter "Status Updates From": choose "statusReads" or "webhookEvents".',
+		);
+	return { maxWaitMs: Math.round(seconds * 1000), onFailed, source };
 }
 
 /** One message being watched. */
@@ -156,6 +203,12 @@ interface Watch {
 	cancelled: () => boolean;
 	started: number;
 	deadline: number;
+	/** No read before this (the deferred backstop of the events source; the send's time otherwise). */
+	notBefore: number;
+	/** Settled: later reads and events change nothing. */
+	done: boolean;
+	/** Stops listening to the status hub. */
+	unsubscribe?: () => void;
 	nextRead: number;
 	lastRead: number;
 	reads: number;
@@ -169,13 +222,15 @@ interface Watch {
 export interface PollerTotals {
 	watched: number;
 	reads: number;
+	/** Settled by a Webhook Trigger event. */
+	fromEvents: number;
 }
 
 /** The poller of one node run: one schedule for all its watched messages. */
 class DeliveryPoller {
 	private readonly watches = new Set<Watch>();
 	private running = false;
-	readonly totals: PollerTotals = { watched: 0, reads: 0 };
+	readonly totals: PollerTotals = { watched: 0, reads: 0, fromEvents: 0 };
 	private tailReads = 0;
 
 	constructor(
@@ -188,27 +243,58 @@ class DeliveryPoller {
 		maxWaitMs: number,
 		read: Watch['read'],
 		cancelled: Watch['cancelled'],
+		events = false,
 	): Promise<DeliveryOutcome> {
 		return new Promise((resolve) => {
 			const started = Date.now();
-			this.watches.add({
+			const deadline = started + maxWaitMs;
+			const notBefore = events ? Math.min(started + EVENTS_FIRST_READ_MS, deadline) : started;
+			const watch: Watch = {
 				id,
 				read,
 				cancelled,
 				started,
-				deadline: started + maxWaitMs,
-				nextRead: Math.min(started + FIRST_READ_MS, started + maxWaitMs),
+				deadline,
+				notBefore,
+				done: false,
+				nextRead: Math.max(notBefore, Math.min(started + FIRST_READ_MS, deadline)),
 				lastRead: started,
 				reads: 0,
 				reading: false,
 				resolve,
-			});
+			};
 			this.totals.watched++;
+			if (events) {
+				// A status that arrived before the wait started (even before the send's answer) settles it at once.
+				const known = recentStatus(id);
+				if (known && isFinalStatus(known.status)) {
+					this.settleFromEvent(watch, known);
+					// Nothing left to watch and no loop to end: the run forgets this poller.
+					if (this.watches.size === 0 && !this.running) this.onIdle();
+					return;
+				}
+				watch.unsubscribe = onStatus(id, (event) => {
+					if (isFinalStatus(event.status)) this.settleFromEvent(watch, event);
+				});
+			}
+			this.watches.add(watch);
 			if (!this.running) void this.run();
 		});
 	}
 
+	private settleFromEvent(watch: Watch, event: { status: string; failed_reason?: string }): void {
+		this.totals.fromEvents++;
+		this.settle(watch, {
+			status: event.status,
+			...(event.status === 'failed' ? { failed_reason: event.failed_reason ?? '' } : {}),
+			source: 'webhook',
+		});
+	}
+
 	private settle(watch: Watch, outcome: Omit<DeliveryOutcome, 'waited_ms'>): void {
+		if (watch.done) return;
+		watch.done = true;
+		watch.unsubscribe?.();
 		this.watches.delete(watch);
 		if (this.watches.size === 0) lastTotals = { ...this.totals };
 		watch.resolve({ ...outcome, waited_ms: Date.now() - watch.started } as DeliveryOutcome);
@@ -229,7 +315,10 @@ class DeliveryPoller {
 						continue;
 					}
 					if (watch.reading) continue;
-					const at = tail ? Math.min(watch.nextRead, watch.lastRead + TAIL_GAP_MS) : watch.nextRead;
+					const at = Math.max(
+						watch.notBefore,
+						tail ? Math.min(watch.nextRead, watch.lastRead + TAIL_GAP_MS) : watch.nextRead,
+					);
 					if (now >= at) due.push(watch);
 				}
 				if (tail) this.tailReads += due.length;
@@ -254,11 +343,12 @@ class DeliveryPoller {
 			reading = await watch.read(watch.id);
 		} catch (error) {
 			// A read that fails (after the read policy's retries) leaves the outcome unknown; nothing is sent again.
-			this.settle(watch, { status: 'unknown', error: errorMessage(error) });
+			this.settle(watch, { status: 'unknown', error: errorMessage(error), source: 'status read' });
 			return;
 		} finally {
 			this.limiter.release();
 		}
+		if (watch.done) return;
 		const now = Date.now();
 		watch.reads++;
 		watch.last = reading;
@@ -267,11 +357,16 @@ class DeliveryPoller {
 			this.settle(watch, {
 				status: reading.status,
 				...(reading.status === 'failed' ? { failed_reason: reading.failed_reason ?? '' } : {}),
+				source: 'status read',
 			});
 			return;
 		}
 		if (now >= watch.deadline) {
-			this.settle(watch, { status: reading.status || 'unknown', timed_out: true });
+			this.settle(watch, {
+				status: reading.status || 'unknown',
+				timed_out: true,
+				source: 'status read',
+			});
 			return;
 		}
 		const gap = Math.min(MAX_GAP_MS, FIRST_READ_MS * BACKOFF ** watch.reads);
@@ -297,7 +392,7 @@ function pollerOf(context: RecordContext, limiter: Limiter): DeliveryPoller {
 }
 
 /** The totals of the poller whose watches all ended last (tests). */
-export let lastTotals: PollerTotals = { watched: 0, reads: 0 };
+export let lastTotals: PollerTotals = { watched: 0, reads: 0, fromEvents: 0 };
 
 /** The wa_message_id of a send's output records, when the platform gave one. */
 function messageIdOf(records: IDataObject[]): string | undefined {
@@ -330,6 +425,7 @@ export async function waitForDelivery(
 		settings.maxWaitMs,
 		async (waMessageId) => statusOf(await item.request(statusRequest(waMessageId))),
 		cancelled,
+		settings.source === 'webhookEvents',
 	);
 	return withOutcome(item, records, id, outcome, settings.onFailed);
 }

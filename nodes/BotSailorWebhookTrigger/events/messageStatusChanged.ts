@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { flatMessageFields } from '../../shared/conversation/messageContent';
 import { botOf, chatId, firstText, integerOrText, subscriberName, text } from '../payload/fields';
 import { chosenStatuses, statusesOption } from '../../shared/triggers/triggerOptions';
+import { publishStatus } from '../../shared/triggers/statusEvents';
 import { botSettingsStep, setupNotice, type WebhookEvent } from '../payload/event';
 
 const EVENT = 'messageStatusChanged';
@@ -48,6 +49,33 @@ export function statusItemFromWebhook(body: IDataObject, phoneNumberId: string):
 	};
 	if (status !== 'failed') delete item.failed_reason;
 	return item;
+}
+
+/** Whether this process has already logged a status report without wa_message_id (once is enough). */
+let warnedWithoutId = false;
+
+/**
+ * Hands a status report to the status hub (shared/triggers/statusEvents.ts) for Wait for Delivery's Webhook Trigger
+ * Events source, whatever the node's Event and Statuses: only reports with a wa_message_id are kept. The first
+ * report without one is logged (a warning, once per process): the platform's webhook is not documented to carry it
+ * (SPEC-GAP), and without it the waits fall back on their status reads.
+ */
+export function publishStatusReport(
+	body: IDataObject,
+	logger?: { warn(message: string): void },
+): void {
+	const waMessageId = messageIdOf(body);
+	publishStatus({
+		waMessageId,
+		status: statusOf(body),
+		failedReason: text(body, 'failed_reason'),
+	});
+	if (!waMessageId && statusOf(body) && !warnedWithoutId) {
+		warnedWithoutId = true;
+		logger?.warn(
+			'BotSailor Webhook Trigger: a Message Status report without wa_message_id; Wait for Delivery with Webhook Trigger Events cannot use such reports, its status reads decide',
+		);
+	}
 }
 
 export const messageStatusChanged: WebhookEvent = {
