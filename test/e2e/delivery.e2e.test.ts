@@ -39,8 +39,8 @@ import {
 	type N8nInstance,
 	type Server,
 } from './n8n';
+import { NUMBER } from '../harness/params';
 
-const NUMBER = '104382179270221';
 const PHONES = ['15550100011', '15550100012', '15550100013'];
 const UNREACHABLE = PHONES[1];
 const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };

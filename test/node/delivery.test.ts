@@ -5,16 +5,13 @@ import { Limiter } from '../../nodes/BotSailor/sending/limiter';
 import { connectionVerdict, isRetryableSend, outcomeOf } from '../../nodes/shared/http/failures';
 import { retryWait } from '../../nodes/shared/http/retry';
 import { runNode } from '../harness/harness';
+import { sendTextItems } from '../harness/deliveryStatuses';
 import { useSimulator } from '../harness/simulatorFixture';
 import { NUMBER } from '../harness/params';
 
 const fx = useSimulator();
 const withDelivery = sendTextNode({});
 const plain = sendTextNode(false);
-const items = (count: number) =>
-	Array.from({ length: count }, (_, index) => ({
-		json: { phone: `1999000${String(index).padStart(4, '0')}`, text: `Hello ${index}` },
-	}));
 
 function sentTo() {
 	const counts = new Map<string, number>();
@@ -39,7 +36,7 @@ function send(
 	return runNode({
 		nodeType,
 		credentials: fx.credentials,
-		items: items(count),
+		items: sendTextItems(count),
 		continueOnFail: extra.continueOnFail,
 		parameters: { ...sendTextParameters(NUMBER), ...extra.parameters } as never,
 	});
@@ -122,7 +119,7 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 			const { items: output, error } = await runNode({
 				nodeType,
 				credentials: { ...fx.credentials, maxSendsInFlight: 2 },
-				items: items(60),
+				items: sendTextItems(60),
 				parameters: sendTextParameters(NUMBER) as never,
 			});
 			expect(error).toBeUndefined();
@@ -169,7 +166,7 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 		const { error } = await runNode({
 			nodeType: sendTextNode({ retries: 2, baseDelayMs: 1 }),
 			credentials: { ...fx.credentials, baseUrl: `${fx.sim.url}/` },
-			items: items(1),
+			items: sendTextItems(1),
 			parameters: sendTextParameters(NUMBER) as never,
 		});
 		expect(error?.name).toBe('NodeApiError');
@@ -189,7 +186,7 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 			nodeType: sendTextNode({ retries: 1, baseDelayMs: 1, concurrency: 1 }),
 			credentials: fx.credentials,
 			continueOnFail: true,
-			items: items(3),
+			items: sendTextItems(3),
 			parameters: sendTextParameters(NUMBER) as never,
 		});
 		expect(error).toBeUndefined();
@@ -217,7 +214,7 @@ describe('delivery: Send Text on the bulk path (customOperations)', () => {
 			nodeType: sendTextNode({ retries: 1, baseDelayMs: 1 }),
 			credentials: fx.credentials,
 			continueOnFail: true,
-			items: items(1),
+			items: sendTextItems(1),
 			parameters: sendTextParameters(NUMBER) as never,
 		});
 		expect(unavailable.items[0].json.error).toBe(

@@ -24,9 +24,8 @@ import {
 } from '../../nodes/shared/triggers/statusEvents';
 import { runNode } from '../harness/harness';
 import { NUMBER } from '../harness/params';
+import { deliveryStatuses, sendTextItems } from '../harness/deliveryStatuses';
 import { useSimulator } from '../harness/simulatorFixture';
-import { controlRoutes } from '../simulator/control';
-import type { DeliveryProgression } from '../simulator/statuses';
 import { startReceiver, type Receiver } from '../webhookTrigger/receiver';
 import { WebhookRunner } from '../webhookTrigger/webhookHarness';
 
@@ -59,21 +58,7 @@ const postStatuses = () =>
 		urls: { message_status: `${receiver.url}?secret=${URL_CHECK}` },
 	});
 
-const items = (count: number) =>
-	Array.from({ length: count }, (_, index) => ({
-		json: { phone: `1999000${String(index).padStart(4, '0')}`, text: `Hello ${index}` },
-	}));
-
-function statuses(input: DeliveryProgression & { off?: boolean }) {
-	return controlRoutes['delivery-statuses']({
-		state: fx.sim.state,
-		faults: fx.sim.faults,
-		requests: fx.sim.requests,
-		input,
-		reset: () => undefined,
-		refuseConnections: () => undefined,
-	});
-}
+const statuses = (input: Parameters<typeof deliveryStatuses>[1]) => deliveryStatuses(fx.sim, input);
 
 async function send(
 	path: (typeof PATHS)[number],
@@ -83,7 +68,7 @@ async function send(
 ) {
 	return await runNode({
 		credentials: fx.credentials,
-		items: items(count),
+		items: sendTextItems(count),
 		path,
 		continueOnFail: extra.continueOnFail,
 		parameters: {
@@ -320,7 +305,7 @@ describe('the default source is unchanged', () => {
 		statuses({ delivered_after_ms: 50 });
 		const { items: output, error } = await runNode({
 			credentials: fx.credentials,
-			items: items(2),
+			items: sendTextItems(2),
 			parameters: {
 				...sendTextParameters(NUMBER),
 				waitForDelivery: true,

@@ -7,22 +7,14 @@ import { sleep } from 'n8n-workflow';
 import { messageIdsOf } from '../../nodes/BotSailor/reading/messageStatus';
 import { runNode } from '../harness/harness';
 import { NUMBER } from '../harness/params';
+import { deliveryStatuses } from '../harness/deliveryStatuses';
 import { useSimulator } from '../harness/simulatorFixture';
-import { addMessage, controlRoutes, setMessageStatus } from '../simulator/control';
-import { failedReasonOf, type DeliveryProgression } from '../simulator/statuses';
+import { addMessage, setMessageStatus } from '../simulator/control';
+import { failedReasonOf } from '../simulator/statuses';
 
 const fx = useSimulator();
 
-function statuses(input: DeliveryProgression & { off?: boolean }) {
-	return controlRoutes['delivery-statuses']({
-		state: fx.sim.state,
-		faults: fx.sim.faults,
-		requests: fx.sim.requests,
-		input,
-		reset: () => undefined,
-		refuseConnections: () => undefined,
-	});
-}
+const statuses = (input: Parameters<typeof deliveryStatuses>[1]) => deliveryStatuses(fx.sim, input);
 
 /** Outgoing messages to fresh numbers, with their statuses set. */
 function sent(statusesOf: Array<{ status: string; failed_code?: number }>): string[] {

@@ -8,29 +8,14 @@ import { sendTextParameters } from '../../bench/sendTextNode';
 import { lastTotals, TAIL_GAP_MS } from '../../nodes/BotSailor/sending/deliveryWait';
 import { runNode } from '../harness/harness';
 import { NUMBER } from '../harness/params';
+import { deliveryStatuses, sendTextItems } from '../harness/deliveryStatuses';
 import { useSimulator } from '../harness/simulatorFixture';
-import { controlRoutes } from '../simulator/control';
-import type { DeliveryProgression } from '../simulator/statuses';
 
 const fx = useSimulator();
 const PATHS = ['workflow', 'execute'] as const;
 const FAILING = '19990000002';
 
-const items = (count: number) =>
-	Array.from({ length: count }, (_, index) => ({
-		json: { phone: `1999000${String(index).padStart(4, '0')}`, text: `Hello ${index}` },
-	}));
-
-function statuses(input: DeliveryProgression & { off?: boolean }) {
-	return controlRoutes['delivery-statuses']({
-		state: fx.sim.state,
-		faults: fx.sim.faults,
-		requests: fx.sim.requests,
-		input,
-		reset: () => undefined,
-		refuseConnections: () => undefined,
-	});
-}
+const statuses = (input: Parameters<typeof deliveryStatuses>[1]) => deliveryStatuses(fx.sim, input);
 
 async function send(
 	path: (typeof PATHS)[number],
@@ -43,7 +28,7 @@ async function send(
 ) {
 	return await runNode({
 		credentials: fx.credentials,
-		items: items(count),
+		items: sendTextItems(count),
 		path,
 		continueOnFail: extra.continueOnFail,
 		retryOnFail: extra.retryOnFail,
@@ -182,7 +167,7 @@ describe('Wait for Delivery is off by default', () => {
 		statuses({ delivered_after_ms: 10 });
 		const { items: output, error } = await runNode({
 			credentials: fx.credentials,
-			items: items(2),
+			items: sendTextItems(2),
 			parameters: sendTextParameters(NUMBER) as never,
 		});
 		expect(error).toBeUndefined();
