@@ -34,12 +34,12 @@ import {
 	provision,
 	sendChatMessage,
 	sinceN8n,
-	start,
 	versionAtLeast,
 	waitForWebhook,
 	type N8nInstance,
 	type Server,
 	type Workflow,
+	startWithOwner,
 } from './n8n';
 import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
 import { AVA, NUMBER } from '../harness/params';
@@ -175,9 +175,7 @@ beforeAll(async () => {
 			JSON.stringify(runnable(agent), null, 2),
 		);
 	await importWorkflows(n8n, workflows);
-	server = await start(n8n);
-	session = new Session(n8n.url);
-	await session.setupOwner();
+	({ server, session } = await startWithOwner(n8n));
 	for (const agent of AGENTS) {
 		await activateWorkflow(session, agent.workflowId);
 		await waitForWebhook(n8n, `${agent.webhookId}/chat`);

@@ -35,9 +35,9 @@ import {
 	pack,
 	provision,
 	Session,
-	start,
 	type N8nInstance,
 	type Server,
+	startWithOwner,
 } from './n8n';
 import { NUMBER } from '../harness/params';
 
@@ -256,9 +256,7 @@ describe('Status Updates From: Webhook Trigger Events (n8n start, regular mode)'
 	let session: Session;
 
 	beforeAll(async () => {
-		server = await start(n8n);
-		session = new Session(n8n.url);
-		await session.setupOwner();
+		({ server, session } = await startWithOwner(n8n));
 		for (const id of [STATUS_TRIGGER.id, SEND_BY_EVENTS.id, SEND_BY_READS.id])
 			await publish(session, id);
 		await waitForProductionWebhook(n8n, STATUS_TRIGGER.webhookId);

@@ -33,11 +33,11 @@ import {
 	pack,
 	provision,
 	sinceN8n,
-	start,
 	versionAtLeast,
 	type N8nInstance,
 	type Server,
 	type Workflow,
+	startWithOwner,
 } from './n8n';
 import { AVA, NUMBER, OTHER_NUMBER } from '../harness/params';
 
@@ -152,9 +152,7 @@ beforeAll(async () => {
 	mkdirSync(workflows);
 	writeFileSync(join(workflows, 'mcp.json'), JSON.stringify(runnable(), null, 2));
 	await importWorkflows(n8n, workflows);
-	server = await start(n8n);
-	session = new Session(n8n.url);
-	await session.setupOwner();
+	({ server, session } = await startWithOwner(n8n));
 	await activateWorkflow(session, EXAMPLE.id);
 	mcpUrl = `${n8n.url}/mcp/${String(
 		EXAMPLE.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger')?.parameters

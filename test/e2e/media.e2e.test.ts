@@ -30,10 +30,10 @@ import {
 	deactivateWorkflow,
 	latestExecution,
 	Session,
-	start,
 	type IRun,
 	type N8nInstance,
 	type Server,
+	startWithOwner,
 } from './n8n';
 import { AVA, BEN, NUMBER, seededPhone } from '../harness/params';
 
@@ -394,9 +394,7 @@ describe('n8n start, filesystem binary mode', () => {
 	let session: Session;
 
 	beforeAll(async () => {
-		server = await start(n8n);
-		session = new Session(n8n.url);
-		await session.setupOwner();
+		({ server, session } = await startWithOwner(n8n));
 	}, 300_000);
 
 	afterAll(async () => {

@@ -41,11 +41,11 @@ import {
 	provision,
 	readWorkflows,
 	sinceN8n,
-	start,
 	versionAtLeast,
 	type IRun,
 	type N8nInstance,
 	type Server,
+	startWithOwner,
 } from './n8n';
 import { AVA, BEN, CHLOE, NUMBER, seededPhone } from '../harness/params';
 
@@ -331,9 +331,7 @@ describe('n8n start', () => {
 	let session: Session;
 
 	beforeAll(async () => {
-		server = await start(n8n);
-		session = new Session(n8n.url);
-		await session.setupOwner();
+		({ server, session } = await startWithOwner(n8n));
 	}, 300_000);
 
 	afterAll(async () => {

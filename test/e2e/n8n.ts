@@ -621,3 +621,13 @@ export async function waitForWebhook(
 		await new Promise((done) => setTimeout(done, 250));
 	}
 }
+
+/** `n8n start`, then the owner account set up and signed in: what most e2e files do first. */
+export async function startWithOwner(
+	n8n: N8nInstance,
+): Promise<{ server: Server; session: Session }> {
+	const server = await start(n8n);
+	const session = new Session(n8n.url);
+	await session.setupOwner();
+	return { server, session };
+}

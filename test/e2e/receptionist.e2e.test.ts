@@ -36,11 +36,11 @@ import {
 	provision,
 	installedN8nVersion,
 	sinceN8n,
-	start,
 	versionAtLeast,
 	type N8nInstance,
 	type Server,
 	type Workflow,
+	startWithOwner,
 } from './n8n';
 import { signedInEditor, withChromium } from './editor';
 import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
@@ -149,9 +149,7 @@ beforeAll(async () => {
 	mkdirSync(workflows);
 	writeFileSync(join(workflows, 'receptionist.json'), JSON.stringify(runnable(), null, 2));
 	await importWorkflows(n8n, workflows);
-	server = await start(n8n);
-	session = new Session(n8n.url);
-	await session.setupOwner();
+	({ server, session } = await startWithOwner(n8n));
 	await activateWorkflow(session, EXAMPLE.id);
 	await waitForProductionWebhook(n8n, WEBHOOK_ID);
 }, 600_000);

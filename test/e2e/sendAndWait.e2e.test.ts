@@ -31,10 +31,10 @@ import {
 	readExecution,
 	Session,
 	sinceN8n,
-	start,
 	versionAtLeast,
 	type N8nInstance,
 	type Server,
+	startWithOwner,
 } from './n8n';
 import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
 import { chromium } from 'playwright-core';
@@ -239,9 +239,7 @@ beforeAll(async () => {
 	);
 	const imported = await cli(n8n, ['import:workflow', `--input=${file}`]);
 	if (imported.code !== 0) throw new Error(imported.stderr);
-	server = await start(n8n);
-	session = new Session(n8n.url);
-	await session.setupOwner();
+	({ server, session } = await startWithOwner(n8n));
 }, 600_000);
 
 afterAll(async () => {

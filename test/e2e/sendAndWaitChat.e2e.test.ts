@@ -53,6 +53,7 @@ import {
 	versionAtLeast,
 	type N8nInstance,
 	type Server,
+	startWithOwner,
 } from './n8n';
 
 const PHONE = AVA;
@@ -331,9 +332,7 @@ beforeAll(async () => {
 	);
 	const imported = await cli(n8n, ['import:workflow', `--input=${file}`]);
 	if (imported.code !== 0) throw new Error(imported.stderr);
-	server = await start(n8n);
-	session = new Session(n8n.url);
-	await session.setupOwner();
+	({ server, session } = await startWithOwner(n8n));
 	await publish(session, TRIGGER.id);
 	await waitForProductionWebhook(n8n, TRIGGER_OPTIONS.webhookId);
 	sim.state.webhooks.configure(NUMBER, {

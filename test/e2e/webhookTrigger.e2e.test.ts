@@ -33,9 +33,9 @@ import {
 	PACKAGE_NAME,
 	provision,
 	Session,
-	start,
 	type N8nInstance,
 	type Server,
+	startWithOwner,
 } from './n8n';
 import { NUMBER, seededPhone } from '../harness/params';
 
@@ -101,9 +101,7 @@ beforeAll(async () => {
 		triggerWorkflow(ANY_EVENT),
 		triggerWorkflow(BOTH),
 	]);
-	server = await start(n8n);
-	session = new Session(n8n.url);
-	await session.setupOwner();
+	({ server, session } = await startWithOwner(n8n));
 }, 600_000);
 
 afterAll(async () => {
