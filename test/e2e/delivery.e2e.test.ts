@@ -205,8 +205,8 @@ afterAll(async () => {
 	if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test('Wait for Delivery puts delivered and failed (with the reason) on the items; Get Delivery Report counts them; nothing sent twice', async () => {
-	// Each customer wrote first (the 24-hour window is open), then the platform reports statuses after a delay.
+/** Each customer wrote first (the 24-hour window is open); the platform reports statuses 0.3–1.5 s after a send. */
+function customersWroteAndStatusesFlow(): void {
 	for (const phone of PHONES)
 		addMessage(sim.state, { phone_number_id: NUMBER, phone_number: phone, text: 'Is it ready?' });
 	sim.state.statuses.configure({
@@ -214,6 +214,10 @@ test('Wait for Delivery puts delivered and failed (with the reason) on the items
 		read_after_ms: null,
 		fail_numbers: { [UNREACHABLE]: 131026 },
 	});
+}
+
+test('Wait for Delivery puts delivered and failed (with the reason) on the items; Get Delivery Report counts them; nothing sent twice', async () => {
+	customersWroteAndStatusesFlow();
 	sim.clearRequests();
 	const started = Date.now();
 	const run = await execute(n8n, WORKFLOW);
@@ -288,13 +292,7 @@ describe('Status Updates From: Webhook Trigger Events (n8n start, regular mode)'
 	}
 
 	test('the sends settle from the status webhooks (source "webhook"), with 0 status reads, where Status Reads reads', async () => {
-		for (const phone of PHONES)
-			addMessage(sim.state, { phone_number_id: NUMBER, phone_number: phone, text: 'Is it ready?' });
-		sim.state.statuses.configure({
-			delivered_after_ms: [300, 1500],
-			read_after_ms: null,
-			fail_numbers: { [UNREACHABLE]: 131026 },
-		});
+		customersWroteAndStatusesFlow();
 		const requests = (path: string) => sim.requests.filter((request) => request.path === path);
 
 		const outcomes: Record<string, { items: Array<Record<string, unknown>>; reads: number }> = {};
