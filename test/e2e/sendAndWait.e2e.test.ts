@@ -15,8 +15,6 @@ import { startSimulator, type Simulator } from '../simulator/server';
 import { addQuestionTemplate, QUESTION_TEMPLATE_ID } from '../simulator/control';
 import {
 	cli,
-	CREDENTIAL_ID,
-	CREDENTIAL_NAME,
 	EXAMPLES_DIR,
 	findFreePortPair,
 	importCredential,
@@ -42,6 +40,7 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH, withChromium } from './editor';
 import { AVA, BEN, CHLOE, NUMBER } from '../harness/params';
 import {
 	approvalWorkflow,
+	botSailorMessageNode,
 	GATED_TOOL,
 	humanReviewWorkflow,
 	MANUAL_TRIGGER,
@@ -49,25 +48,8 @@ import {
 } from './sendAndWaitWorkflows';
 
 const PHONE = AVA;
-const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
-const botSailor = (
-	name: string,
-	position: [number, number],
-	parameters: Record<string, unknown>,
-) => ({
-	id: name.toLowerCase().replace(/\W+/g, '-'),
-	name,
-	type: `${PACKAGE_NAME}.botSailor`,
-	typeVersion: 1.1,
-	position,
-	parameters: {
-		resource: 'message',
-		phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
-		phoneNumber: { __rl: true, mode: 'phone', value: PHONE },
-		...parameters,
-	},
-	credentials,
-});
+const botSailor = (name: string, position: [number, number], parameters: Record<string, unknown>) =>
+	botSailorMessageNode(name, position, parameters, PHONE);
 
 function workflow(id: string, ask: Record<string, unknown>, reply: string, gate = true) {
 	if (!gate)
@@ -86,13 +68,7 @@ function workflow(id: string, ask: Record<string, unknown>, reply: string, gate 
 			},
 			settings: { executionOrder: 'v1' },
 		};
-	return approvalWorkflow(
-		id,
-		`Send and Wait e2e ${id}`,
-		botSailor('Ask', [200, 0], { operation: 'sendAndWait', ...ask }),
-		botSailor('Confirm', [600, -100], { operation: 'sendText', message: reply }),
-		botSailor('Hold', [600, 100], { operation: 'sendText', message: 'Order held.' }),
-	);
+	return approvalWorkflow(id, `Send and Wait e2e ${id}`, ask, reply, PHONE);
 }
 
 const APPROVAL = workflow(

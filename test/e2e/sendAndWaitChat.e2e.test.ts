@@ -33,8 +33,6 @@ import {
 } from '../webhookTrigger/realN8n';
 import {
 	cli,
-	CREDENTIAL_ID,
-	CREDENTIAL_NAME,
 	findFreePortPair,
 	importCredential,
 	importOpenAiCredential,
@@ -58,33 +56,13 @@ import {
 
 const PHONE = AVA;
 const SECRET = 'e2e-Chat-Secret-91c2';
-const credentials = { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
-const botSailor = (
-	name: string,
-	position: [number, number],
-	parameters: Record<string, unknown>,
-) => ({
-	id: name.toLowerCase().replace(/\W+/g, '-'),
-	name,
-	type: `${PACKAGE_NAME}.botSailor`,
-	typeVersion: 1.1,
-	position,
-	parameters: {
-		resource: 'message',
-		phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
-		phoneNumber: { __rl: true, mode: 'phone', value: PHONE },
-		...parameters,
-	},
-	credentials,
-});
-
 function asking(id: string, ask: Record<string, unknown>, reply: string) {
 	return approvalWorkflow(
 		id,
 		`Send and Wait in chat e2e ${id}`,
-		botSailor('Ask', [200, 0], { operation: 'sendAndWait', answerIn: 'chat', ...ask }),
-		botSailor('Confirm', [600, -100], { operation: 'sendText', message: reply }),
-		botSailor('Hold', [600, 100], { operation: 'sendText', message: 'Order held.' }),
+		{ answerIn: 'chat', ...ask },
+		reply,
+		PHONE,
 	);
 }
 

@@ -18,24 +18,52 @@ export const MANUAL_TRIGGER = {
 	parameters: {},
 };
 
+/** A BotSailor Message node (version 1.1) on the seeded number, to `phone`. */
+export function botSailorMessageNode(
+	name: string,
+	position: [number, number],
+	parameters: Record<string, unknown>,
+	phone: string,
+) {
+	return {
+		id: name.toLowerCase().replace(/\W+/g, '-'),
+		name,
+		type: `${PACKAGE_NAME}.botSailor`,
+		typeVersion: 1.1,
+		position,
+		parameters: {
+			resource: 'message',
+			phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
+			phoneNumber: { __rl: true, mode: 'phone', value: phone },
+			...parameters,
+		},
+		credentials,
+	};
+}
+
 /**
- * Manual → Ask (a Send and Wait node) → Approved? → Confirm when approved, else Hold. The three BotSailor nodes are
- * built by the caller (its own recipient and options), named Ask, Confirm and Hold.
+ * Manual → Ask (Send and Wait with `ask`'s parameters) → Approved? → Confirm (Send Text `reply`) when approved, else
+ * Hold (Send Text "Order held."), all to `phone`.
  */
-export function approvalWorkflow<BotSailorNode extends { name: string; parameters: object }>(
+export function approvalWorkflow(
 	id: string,
 	name: string,
-	ask: BotSailorNode,
-	confirm: BotSailorNode,
-	hold: BotSailorNode,
+	ask: Record<string, unknown>,
+	reply: string,
+	phone: string,
 ) {
+	const node = (
+		nodeName: string,
+		position: [number, number],
+		parameters: Record<string, unknown>,
+	) => botSailorMessageNode(nodeName, position, parameters, phone);
 	return {
 		id,
 		name,
 		active: false,
 		nodes: [
 			MANUAL_TRIGGER,
-			ask,
+			node('Ask', [200, 0], { operation: 'sendAndWait', ...ask }),
 			{
 				id: 'if',
 				name: 'Approved?',
@@ -48,8 +76,8 @@ export function approvalWorkflow<BotSailorNode extends { name: string; parameter
 					},
 				},
 			},
-			confirm,
-			hold,
+			node('Confirm', [600, -100], { operation: 'sendText', message: reply }),
+			node('Hold', [600, 100], { operation: 'sendText', message: 'Order held.' }),
 		],
 		connections: {
 			Manual: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
