@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import { sendsInFlight } from '../../shared/http/credential';
+import { beforeCollections } from '../../shared/parameters/fieldOrder';
 import { refuse } from '../../shared/parameters/inputs';
 import { errorMessage, text } from '../../shared/parameters/values';
 import { limiterFor, type Limiter } from './limiter';
@@ -164,9 +165,7 @@ export function waitForDeliveryFields(): INodeProperties[] {
 
 /** An operation's fields with Wait for Delivery added before its collections (Additional Fields, Options). */
 export function withWaitForDelivery(fields: INodeProperties[]): INodeProperties[] {
-	const at = fields.findIndex((field) => field.type === 'collection');
-	const end = at < 0 ? fields.length : at;
-	return [...fields.slice(0, end), ...waitForDeliveryFields(), ...fields.slice(end)];
+	return beforeCollections(fields, waitForDeliveryFields());
 }
 
 /** The item's settings, checked (a bad value fails the item before anything is sent); undefined when it does not wait. */

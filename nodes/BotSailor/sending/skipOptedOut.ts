@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { beforeCollections } from '../../shared/parameters/fieldOrder';
 import { refuse } from '../../shared/parameters/inputs';
 import { DEFAULT_OPT_OUT_LABEL } from '../reading/optOut';
 import type { SendItem } from './sendItem';
@@ -65,14 +66,10 @@ const unreadableField: INodeProperties = {
 
 /** An operation's fields with Skip Opted-Out Subscribers added before its collections (Additional Fields, Options). */
 export function withSkipOptedOut(fields: INodeProperties[]): INodeProperties[] {
-	const at = fields.findIndex((field) => field.type === 'collection');
-	const end = at < 0 ? fields.length : at;
-	return [
-		...fields.slice(0, end),
+	return beforeCollections(fields, [
 		...skipOptedOutFields(
 			'Whether to send nothing to a subscriber who carries the opt-out label (Subscriber → Opt Out): the item is output with skipped: true. Costs one request per item (Subscriber → Get).',
 		),
 		unreadableField,
-		...fields.slice(end),
-	];
+	]);
 }

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { beforeCollections } from '../../../shared/parameters/fieldOrder';
 import { checkFields, inputs, onFirstUse, refuse, z } from '../../../shared/parameters/inputs';
 import type { SendItem } from '../../sending/sendItem';
 import type { WindowChoice } from '../../sending/windowSend';
@@ -14,9 +15,7 @@ const forTemplate = { outsideWindow: ['template'] };
 
 /** An operation's fields with the window fields added before its collections (Additional Fields, Options). */
 export function withWindowFields(fields: INodeProperties[]): INodeProperties[] {
-	const at = fields.findIndex((field) => field.type === 'collection');
-	const end = at < 0 ? fields.length : at;
-	return [...fields.slice(0, end), ...outsideWindowFields(), ...fields.slice(end)];
+	return beforeCollections(fields, outsideWindowFields());
 }
 
 function outsideWindowFields(): INodeProperties[] {
