@@ -3,7 +3,8 @@
  * The install a user makes, in the editor (scripts/test-release.sh runs it inside its namespace, after
  * run.ts): a fresh n8n 2.41.1, Settings → Community Nodes → Install → `n8n-nodes-botsailor` → Install;
  * the package is listed with the build under test's version and its nodes are found in the nodes panel.
- * Saves docs/community-nodes-install.png (the installed package) and docs/community-nodes-panel.png.
+ * Saves community-nodes-install.png (the installed package) and community-nodes-panel.png in the run's work folder,
+ * or in docs/ when asked (UPDATE_SCREENSHOTS=1): no CI run writes into the repository.
  */
 import { join } from 'node:path';
 import { signedInEditor } from '../e2e/editor';
@@ -20,6 +21,8 @@ import {
 
 const WORK = process.env.RELEASE_WORK ?? '';
 const NEXT = process.env.RELEASE_NEXT_VERSION ?? '';
+/** Where the screenshots go: docs/ only when asked, so that the working tree stays clean after a run. */
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs') : WORK;
 const log = (text: string) => process.stderr.write(`test:release (browser): ${text}\n`);
 
 async function main() {
@@ -56,7 +59,7 @@ async function main() {
 				`the editor lists ${PACKAGE_NAME} v${NEXT} after ${((Date.now() - started) / 1000).toFixed(1)} s`,
 			);
 			await page.waitForTimeout(1500);
-			await page.screenshot({ path: join(ROOT, 'docs', 'community-nodes-install.png') });
+			await page.screenshot({ path: join(SHOTS, 'community-nodes-install.png') });
 
 			await page.goto(`${n8n.url}/workflow/new`);
 			await page.locator('[data-test-id="canvas-add-button"]').first().click({ timeout: 30_000 });
@@ -66,7 +69,7 @@ async function main() {
 			if (!found.some((text) => /BotSailor/.test(text)))
 				throw new Error(`the nodes panel finds no BotSailor node: ${found.join(', ')}`);
 			log(`the nodes panel finds ${found.join(', ')}`);
-			await page.screenshot({ path: join(ROOT, 'docs', 'community-nodes-panel.png') });
+			await page.screenshot({ path: join(SHOTS, 'community-nodes-panel.png') });
 		} catch (error) {
 			await page.screenshot({ path: join(WORK, 'browser-failure.png') }).catch(() => undefined);
 			throw error;
@@ -79,9 +82,7 @@ async function main() {
 		);
 		if (installed[0]?.installedVersion !== NEXT)
 			throw new Error(`n8n lists ${JSON.stringify(installed)}, not ${NEXT}`);
-		log(
-			'ok: installed from the editor; screenshots docs/community-nodes-install.png, docs/community-nodes-panel.png',
-		);
+		log(`ok: installed from the editor; screenshots in ${SHOTS}`);
 	} finally {
 		await server?.stop();
 	}
