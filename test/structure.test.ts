@@ -164,3 +164,12 @@ describe('wings', () => {
 		expect(upward).toEqual([]);
 	});
 });
+
+describe("n8n's types", () => {
+	it("names n8n's per-item slot type in one file: every operation's own code takes OperationContext (running/operationRequest.ts)", () => {
+		const naming = files
+			.filter((file) => readFileSync(file, 'utf8').includes('IExecutePaginationFunctions'))
+			.map(name);
+		expect(naming).toEqual(['nodes/BotSailor/running/operationRequest.ts']);
+	});
+});

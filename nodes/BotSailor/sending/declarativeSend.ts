@@ -1,7 +1,6 @@
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
-	IExecutePaginationFunctions,
 	INodeExecutionData,
 	INodePropertyRouting,
 } from 'n8n-workflow';
@@ -15,6 +14,7 @@ import { unwrap } from '../running/outputItems';
 import { performSend, prepareSend, type SendDefinition } from './sendDefinition';
 import { sendItemOf } from './sendItem';
 import { runKeyOf, sendRecordOf } from './sendRecord';
+import type { OperationContext } from '../running/operationRequest';
 
 /**
  * The items of one try of a node run that are sending now, and whether one of them failed: n8n's RoutingNode starts
@@ -50,7 +50,7 @@ function leaveTry(key: string, current: Try): void {
  */
 export function sendOnce(definition: SendDefinition) {
 	async function send(
-		this: IExecutePaginationFunctions,
+		this: OperationContext,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
 		const item = sendItemOf(this);

@@ -1,7 +1,6 @@
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
-	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
@@ -12,7 +11,7 @@ import { sendRequest } from '../../../shared/http/transport';
 import { limiterFor } from '../../sending/limiter';
 import { asNodeError } from '../../running/itemResult';
 import { MESSAGE_STATUS_URL, messageIdsOf, statusOf } from '../../reading/messageStatus';
-import type { OperationDescription } from '../resource';
+import type { OperationContext, OperationDescription } from '../resource';
 
 /** The most messages one run of the operation reads (one status read each); Offset pages through longer lists. */
 export const MAX_REPORT_MESSAGES = 1_000;
@@ -35,7 +34,7 @@ interface ReportEntry extends IDataObject {
  * found.") is counted as unknown with the reason; any other failure (credential, network) fails the item.
  */
 async function getDeliveryReport(
-	this: IExecutePaginationFunctions,
+	this: OperationContext,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = this.getItemIndex();
