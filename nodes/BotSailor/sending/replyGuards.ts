@@ -232,6 +232,11 @@ export async function checkReplyGuards(
 		const time = platformTimeEvidence(row.conversation_time, zone, now);
 		return 'at' in time ? time.at : undefined;
 	};
+	/** Why a row's time is no evidence (platformTime.ts), undefined when it is. */
+	const timeProblem = (row: IDataObject) => {
+		const time = platformTimeEvidence(row.conversation_time, zone, now);
+		return 'problem' in time ? time.problem : undefined;
+	};
 	// Back to the message the send answers (conversation.ts walkBack, as Get Unanswered walks).
 	const walk = await walkBack(checked, isMessage(guards.messageId), { maxPages: MAX_PAGES });
 	const found = walk.at;
@@ -249,12 +254,25 @@ export async function checkReplyGuards(
 	const newer = walk.newer.find(isIncoming);
 	const reply = walk.newer.find((row) => !isIncoming(row) && !isPerson(row));
 	let person = walk.newer.find(isPerson);
+	// Rows are sorted by their times: one whose time is no evidence may be newer than it was sorted (issue 50).
+	const matters = (row: IDataObject) =>
+		guards.onlyIfUnanswered || (guards.skipIfPersonTookOver && isPerson(row));
+	const foundProblem = timeProblem(found);
+	let unordered: IDataObject | undefined =
+		foundProblem && walk.atPage.some((row) => row !== found && matters(row))
+			? found
+			: walk.atPage.find((row) => row !== found && matters(row) && timeProblem(row));
 	if (guards.skipIfPersonTookOver && !person) {
 		// Before the customer's message: a team member within the takeover window still counts.
 		const cutoff = now - guards.takeoverMinutes * 60_000;
 		for await (const row of walk.older) {
 			const at = timeOf(row);
-			if (!at || at.getTime() < cutoff) break;
+			if (!at) {
+				// A team member's row without a time may be inside the window: not "no takeover".
+				if (isPerson(row)) unordered ??= row;
+				continue;
+			}
+			if (at.getTime() < cutoff) break;
 			if (isPerson(row)) {
 				person = row;
 				break;
@@ -296,6 +314,15 @@ export async function checkReplyGuards(
 				answered_by: senderKind(answer),
 				answered_at: timeOf(answer)?.toISOString() ?? null,
 			},
+		);
+	}
+	if (unordered) {
+		const problem = timeProblem(unordered) ?? 'has no time';
+		fail(
+			unordered === found
+				? `The reply guards cannot tell whether to send: the message ${guards.messageId} ${problem}, so the rows around it cannot be ordered`
+				: `The reply guards cannot tell whether to send: the ${senderKind(unordered)} message ${String(unordered.id ?? unordered.wa_message_id ?? '')} ${problem}, so it may be newer than ${guards.messageId}`,
+			'The conversation is ordered by its times (conversation_time); a row whose time is no evidence is never taken for an older one. Retry once the platform shows its time, or turn the guard off for this send.',
 		);
 	}
 	if (guards.includesAssignment) {
