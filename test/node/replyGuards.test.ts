@@ -398,7 +398,7 @@ describe.each(['newestFirst', 'oldestFirst'] as const)(
 	(order) => {
 		const at = (secondsAgo: number) =>
 			new Date(Date.now() - secondsAgo * 1000).toISOString().slice(0, 19).replace('T', ' ');
-		const row = (id: number, sender: string, time: unknown) => ({
+		const row = (id: number, sender: string, time: string | null): IDataObject => ({
 			id,
 			whatsapp_bot_subscriber_subscriber_id: PHONE,
 			sender,
