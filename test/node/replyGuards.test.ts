@@ -363,6 +363,31 @@ describe.each(CASES)('reply guards: %s (%s path)', (operation, path) => {
 	});
 });
 
+it('a run that fails reports each skipped item with its own reason (issue 52, point 6)', async () => {
+	const question = await write('user', 'Price?');
+	await write('bot', 'It is 20 EUR');
+	// The second item's send is refused: the run's failure lists what happened to every item.
+	fx.sim.faults.add('/whatsapp/send', { kind: 'status0', message: 'Invalid phone number.' });
+	const result = await runNode({
+		path: 'workflow',
+		credentials: { ...fx.credentials, maxSendsInFlight: 1 },
+		items: [{ json: { guard: true } }, { json: { guard: false } }],
+		parameters: {
+			resource: 'message',
+			operation: 'sendText',
+			phoneNumberId: numberFromList,
+			phoneNumber: PHONE,
+			message: 'Yes',
+			additionalFields: { onlyIfUnanswered: '={{ $json.guard }}', answersMessageId: question },
+		} as never,
+	});
+	expect(result.error?.message).toBe('Invalid phone number.');
+	expect(result.error?.description).toContain(
+		'Skipped (nothing sent): item 0 (Already answered: bot replied after this message).',
+	);
+	expect(result.error?.description).not.toContain('24-hour window');
+});
+
 it('Send Media carries the guards too', async () => {
 	const first = await write('user', 'Hi');
 	await write('user', 'Hello?');
