@@ -1,10 +1,7 @@
 import {
 	NodeApiError,
 	NodeOperationError,
-	type ICredentialDataDecryptedObject,
 	type IDataObject,
-	type IHttpRequestOptions,
-	type INode,
 	type INodeProperties,
 } from 'n8n-workflow';
 import {
