@@ -74,7 +74,13 @@ async function getDeliveryReport(
 					},
 					itemIndex,
 				);
-				return { wa_message_id: id, ...statusOf(envelope) } as ReportEntry;
+				const reading = statusOf(envelope);
+				// An answer without a status is shown with the word the counts use for it.
+				return {
+					wa_message_id: id,
+					...reading,
+					status: reading.status || 'unknown',
+				} as ReportEntry;
 			} catch (error) {
 				failure = error;
 			} finally {
@@ -89,8 +95,7 @@ async function getDeliveryReport(
 	);
 	const counts: IDataObject = {};
 	for (const entry of entries) {
-		const status = entry.status || 'unknown';
-		counts[status] = Number(counts[status] ?? 0) + 1;
+		counts[entry.status] = Number(counts[entry.status] ?? 0) + 1;
 	}
 	const next = offset + page.length;
 	return [
