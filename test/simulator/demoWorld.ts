@@ -7,8 +7,8 @@ import { controlRoutes } from './control';
 import type { SeedOptions } from './seed';
 import type { SimState } from './state';
 
-/** The seed options of the demo: the real clock. */
-export const DEMO_SEED: SeedOptions = { realClock: true };
+/** The seed options of the demo: the real clock, and customers with names of their own. */
+export const DEMO_SEED: SeedOptions = { realClock: true, distinctNames: true };
 
 export interface DemoCustomer {
 	phone_number: string;

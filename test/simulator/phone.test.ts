@@ -29,6 +29,17 @@ describe("the demo's world and the customer's phone page", () => {
 		expect(timestamp(state.clock)).toBe('2026-01-15 09:00:00');
 	});
 
+	it('no two demo customers share a name, nor do the five the ready message names share a first name', () => {
+		const state = seedState(DEMO_SEED);
+		const names = state.subscribers.map((entry) => `${entry.first_name} ${entry.last_name}`);
+		expect(names.length).toBe(300);
+		expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+		const world = prepareDemoWorld(state);
+		const firstNames = [...world.inside, ...world.outside].map((entry) => entry.name.split(' ')[0]);
+		expect(new Set(firstNames).size).toBe(firstNames.length);
+		expect(phoneSubscribers(state, { limit: 40 }).length).toBe(40);
+	});
+
 	it('names customers inside and outside the 24-hour window, which is enforced', () => {
 		const state = seedState(DEMO_SEED);
 		const world = prepareDemoWorld(state);
