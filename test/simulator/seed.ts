@@ -1,5 +1,11 @@
 import { seedMedia, seedMediaFiles } from './media';
-import { SimState, timestamp, type ConversationMessage, type Subscriber } from './state';
+import {
+	SimState,
+	realClockIdBase,
+	timestamp,
+	type ConversationMessage,
+	type Subscriber,
+} from './state';
 
 /** The modules of the spec's module table (id, name). */
 export const MODULES: Array<[number, string]> = [
@@ -148,6 +154,7 @@ export function seedState({
 	if (realClock) {
 		state.realClock = true;
 		state.clock = Date.now();
+		state.waIdBase = realClockIdBase();
 	}
 	const random = prng(42);
 	const at = (daysAgo: number) => timestamp(state.clock - daysAgo * 86_400_000);
