@@ -23,6 +23,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSimulator, type Simulator } from '../test/simulator/server';
+import { restoreState, stateSaver } from '../test/simulator/persist';
 import { DEMO_SEED, prepareDemoWorld, type DemoCustomer } from '../test/simulator/demoWorld';
 import {
 	CREDENTIAL_ID,
@@ -156,13 +157,22 @@ const running: {
 	server?: Server;
 	stopping?: boolean;
 	unlock?: () => void;
+	/** Writes the simulator's world to the demo folder when it changed. */
+	saveWorld?: () => boolean;
 } = {};
+
+/** Keeps the simulator's world in `file`: every 5 s when it changed, and when the demo stops. */
+function keepWorld(simulator: Simulator, file: string) {
+	running.saveWorld = stateSaver(() => simulator.state, file);
+	setInterval(() => running.saveWorld?.(), 5000).unref();
+}
 
 async function stopAll(code: number) {
 	if (running.stopping) return;
 	running.stopping = true;
 	if (running.server || running.simulator) say('\nStopping n8n and the simulator …');
 	await running.server?.stop();
+	running.saveWorld?.();
 	await running.simulator?.close();
 	running.unlock?.();
 	process.exit(code);
@@ -338,11 +348,12 @@ async function pointSimulatorAtDemoWorkflow(
 }
 
 function customerLine(customer: DemoCustomer): string {
-	const when =
-		customer.hoursAgo < 1
-			? `${Math.round(customer.hoursAgo * 60)} minutes ago`
-			: `${customer.hoursAgo} hours ago`;
-	return `${customer.name} (${customer.phone_number}, wrote ${when})`;
+	const when = !Number.isFinite(customer.hoursAgo)
+		? 'never wrote'
+		: customer.hoursAgo < 1
+			? `wrote ${Math.round(customer.hoursAgo * 60)} minutes ago`
+			: `wrote ${customer.hoursAgo} hours ago`;
+	return `${customer.name} (${customer.phone_number}, ${when})`;
 }
 
 async function main() {
@@ -400,11 +411,19 @@ async function main() {
 		credential = { baseUrl: values['base-url']!, apiToken: values.token! };
 		say(`3/6 Using the real account at ${credential.baseUrl}`);
 	} else {
+		// The simulator's world is kept beside n8n's folder, so conversations survive a restart as executions do.
+		const stateFile = join(folder, 'simulator-state.json');
+		if (values.reset && existsSync(stateFile)) {
+			rmSync(stateFile);
+			say(`--reset: deleted the simulator's conversations ${stateFile}`);
+		}
 		running.simulator = await startSimulator({ port: simulatorPort, seed: DEMO_SEED });
-		customers = prepareDemoWorld(running.simulator.state);
+		const keptWorld = restoreState(running.simulator.state, stateFile);
+		customers = prepareDemoWorld(running.simulator.state, { kept: keptWorld });
+		keepWorld(running.simulator, stateFile);
 		credential = { baseUrl: running.simulator.url, apiToken: running.simulator.token };
 		say(
-			`3/6 API simulator with demo data at ${running.simulator.url} (real clock, 24-hour window enforced)`,
+			`3/6 API simulator with demo data at ${running.simulator.url} (real clock, 24-hour window enforced; ${keptWorld ? `the conversations of the last run, from ${stateFile}` : 'a fresh world'})`,
 		);
 	}
 
