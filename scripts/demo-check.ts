@@ -167,7 +167,7 @@ async function main() {
 	const simulator = `http://127.0.0.1:${simulatorPort}`;
 	check(current.log().includes(`${simulator}/phone`), 'the ready message links the phone page');
 	check(
-		/open for Ava Smith/.test(current.log()) && /closed for .*Ava Khan/.test(current.log()),
+		/open for Ava Smith/.test(current.log()) && /closed for .*Daniel Müller/.test(current.log()),
 		'the ready message names customers inside and outside the window',
 	);
 	done();
@@ -213,7 +213,7 @@ async function main() {
 	check(inside.window_open === true, `Ava (inside) window_open: ${JSON.stringify(inside)}`);
 	check(
 		outside.window_open === false,
-		`Ava Khan (outside) window_open: ${JSON.stringify(outside)}`,
+		`Daniel Müller (outside) window_open: ${JSON.stringify(outside)}`,
 	);
 	done('15550100001 open, 15550100004 closed');
 

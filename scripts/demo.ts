@@ -8,7 +8,7 @@
  * between runs; `--reset` starts clean. Ctrl-C stops everything.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
 	existsSync,
 	mkdirSync,
@@ -23,6 +23,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSimulator, type Simulator } from '../test/simulator/server';
+import { restoreState, stateSaver } from '../test/simulator/persist';
 import { DEMO_SEED, prepareDemoWorld, type DemoCustomer } from '../test/simulator/demoWorld';
 import {
 	CREDENTIAL_ID,
@@ -156,13 +157,22 @@ const running: {
 	server?: Server;
 	stopping?: boolean;
 	unlock?: () => void;
+	/** Writes the simulator's world to the demo folder when it changed. */
+	saveWorld?: () => boolean;
 } = {};
+
+/** Keeps the simulator's world in `file`: every 5 s when it changed, and when the demo stops. */
+function keepWorld(simulator: Simulator, file: string) {
+	running.saveWorld = stateSaver(() => simulator.state, file);
+	setInterval(() => running.saveWorld?.(), 5000).unref();
+}
 
 async function stopAll(code: number) {
 	if (running.stopping) return;
 	running.stopping = true;
 	if (running.server || running.simulator) say('\nStopping n8n and the simulator …');
 	await running.server?.stop();
+	running.saveWorld?.();
 	await running.simulator?.close();
 	running.unlock?.();
 	process.exit(code);
@@ -220,10 +230,18 @@ async function importChanged(
 	return { credential: credentialChanged, workflows: changed };
 }
 
-/** The demo's webhook workflow: a customer's message → a reply from n8n (the phone page shows it). */
-function replyWorkflow(phoneNumberId: string) {
-	const base = triggerWorkflow({ ...WEBHOOK_DEMO, phoneNumberId });
-	const trigger = base.nodes[0];
+/**
+ * The demo's webhook workflow: a customer's message → a reply from n8n (the phone page shows it). Its trigger is set
+ * up as the docs ask for Send and Wait answers in the chat (a Secret, Send and Wait Answers → Take Them), so a tap on
+ * a question's button resumes the waiting execution instead of getting a reply.
+ */
+function replyWorkflow(phoneNumberId: string, secret: string) {
+	const base = triggerWorkflow({ ...WEBHOOK_DEMO, phoneNumberId, secret });
+	const trigger = {
+		...base.nodes[0],
+		typeVersion: 1.1,
+		parameters: { ...base.nodes[0].parameters, sendAndWaitAnswers: 'take' },
+	};
 	return {
 		...base,
 		name: 'Demo: BotSailor Webhook Trigger (the simulator posts here)',
@@ -283,12 +301,59 @@ function nodesNeedingANumber(simulatorNumber: string): string[] {
 	return found;
 }
 
+/** The demo trigger's Secret: made once per demo folder (kept in it), so the imported workflow stays the same. */
+function demoSecret(userFolder: string): string {
+	const file = join(userFolder, 'botsailor-demo-secret');
+	if (!existsSync(file)) {
+		mkdirSync(userFolder, { recursive: true });
+		writeFileSync(file, randomBytes(18).toString('base64url'), { mode: 0o600 });
+	}
+	return readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * What a user does by hand on the platform (Bot Settings → Webhook), from the demo workflow as saved in n8n (not as
+ * imported): its trigger's number, production URL and Secret, so a Secret the user changed holds after a restart.
+ * Returns the URL, or undefined when the workflow or its trigger is gone.
+ */
+async function pointSimulatorAtDemoWorkflow(
+	session: Session,
+	n8n: N8nInstance,
+	simulator: Simulator,
+): Promise<string | undefined> {
+	const saved = await session
+		.request<{
+			nodes: Array<{
+				type: string;
+				webhookId?: string;
+				disabled?: boolean;
+				parameters: Record<string, unknown>;
+			}>;
+		}>('GET', `/workflows/${WEBHOOK_DEMO.id}`)
+		.catch(() => undefined);
+	const trigger = saved?.nodes.find(
+		(node) => node.type === `${PACKAGE_NAME}.botSailorWebhookTrigger` && !node.disabled,
+	);
+	if (!trigger?.webhookId) return undefined;
+	await publish(session, WEBHOOK_DEMO.id);
+	await waitForProductionWebhook(n8n, trigger.webhookId);
+	const numberId = String(
+		(trigger.parameters.phoneNumberId as { value?: unknown } | undefined)?.value ??
+			simulator.state.bots[0].phone_number_id,
+	);
+	const secret = typeof trigger.parameters.secret === 'string' ? trigger.parameters.secret : '';
+	const url = productionUrl(n8n, trigger.webhookId, secret || undefined);
+	simulator.state.webhooks.configure(numberId, { urls: { incoming_message: url } });
+	return url;
+}
+
 function customerLine(customer: DemoCustomer): string {
-	const when =
-		customer.hoursAgo < 1
-			? `${Math.round(customer.hoursAgo * 60)} minutes ago`
-			: `${customer.hoursAgo} hours ago`;
-	return `${customer.name} (${customer.phone_number}, wrote ${when})`;
+	const when = !Number.isFinite(customer.hoursAgo)
+		? 'never wrote'
+		: customer.hoursAgo < 1
+			? `wrote ${Math.round(customer.hoursAgo * 60)} minutes ago`
+			: `wrote ${customer.hoursAgo} hours ago`;
+	return `${customer.name} (${customer.phone_number}, ${when})`;
 }
 
 async function main() {
@@ -346,11 +411,19 @@ async function main() {
 		credential = { baseUrl: values['base-url']!, apiToken: values.token! };
 		say(`3/6 Using the real account at ${credential.baseUrl}`);
 	} else {
+		// The simulator's world is kept beside n8n's folder, so conversations survive a restart as executions do.
+		const stateFile = join(folder, 'simulator-state.json');
+		if (values.reset && existsSync(stateFile)) {
+			rmSync(stateFile);
+			say(`--reset: deleted the simulator's conversations ${stateFile}`);
+		}
 		running.simulator = await startSimulator({ port: simulatorPort, seed: DEMO_SEED });
-		customers = prepareDemoWorld(running.simulator.state);
+		const keptWorld = restoreState(running.simulator.state, stateFile);
+		customers = prepareDemoWorld(running.simulator.state, { kept: keptWorld });
+		keepWorld(running.simulator, stateFile);
 		credential = { baseUrl: running.simulator.url, apiToken: running.simulator.token };
 		say(
-			`3/6 API simulator with demo data at ${running.simulator.url} (real clock, 24-hour window enforced)`,
+			`3/6 API simulator with demo data at ${running.simulator.url} (real clock, 24-hour window enforced; ${keptWorld ? `the conversations of the last run, from ${stateFile}` : 'a fresh world'})`,
 		);
 	}
 
@@ -382,7 +455,12 @@ async function main() {
 		userFolder,
 		credential,
 		simulated
-			? { 'demo-webhook.json': replyWorkflow(simulated.state.bots[0].phone_number_id) }
+			? {
+					'demo-webhook.json': replyWorkflow(
+						simulated.state.bots[0].phone_number_id,
+						demoSecret(userFolder),
+					),
+				}
 			: {},
 	);
 	say('6/6 Starting n8n …');
@@ -396,17 +474,8 @@ async function main() {
 	running.server = server;
 	const session = new Session(n8n.url);
 	await session.setupOwner();
-	// What a user does by hand on the platform (Bot Settings → Webhook): the simulator posts incoming
-	// messages of its first number to the published demo workflow, so the Webhook Trigger answers at once.
-	let hookUrl = '';
-	if (simulated) {
-		await publish(session, WEBHOOK_DEMO.id);
-		await waitForProductionWebhook(n8n, WEBHOOK_DEMO.webhookId);
-		hookUrl = productionUrl(n8n, WEBHOOK_DEMO.webhookId);
-		simulated.state.webhooks.configure(simulated.state.bots[0].phone_number_id, {
-			urls: { incoming_message: hookUrl },
-		});
-	}
+	// The simulator posts incoming messages to the published demo workflow, so the Webhook Trigger answers at once.
+	const hookUrl = simulated && (await pointSimulatorAtDemoWorkflow(session, n8n, simulated));
 
 	say(`
 n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
@@ -431,7 +500,7 @@ n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
   Make a customer write from a terminal (to WhatsApp number ${numberId}):
     curl -X POST ${simulator.url}/__control/message -H 'content-type: application/json' -d '{"phone_number":"15550100001","text":"price"}'
   The simulator posts each such message at once to the published workflow "Demo: BotSailor Webhook Trigger"
-  (${hookUrl}), which replies; polling triggers of published workflows see it within a minute.
+  (${hookUrl ? hookUrl.replace(/\?secret=.*/, '?secret=…') : 'not found: its trigger was deleted or disabled, so the simulator posts nowhere'}), which replies; polling triggers of published workflows see it within a minute.
   To try a Webhook Trigger node of your own, point the simulator at its Test or Production URL:
     curl -X POST ${simulator.url}/__control/webhooks -H 'content-type: application/json' -d '{"phone_number_id":"${numberId}","urls":{"incoming_message":"<the node's URL>"}}'
   Other events: /__control/subscriber, /__control/order, /__control/message-status, /__control/template-decision`);

@@ -150,9 +150,12 @@ let session: Session;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The texts the simulator received for the subscriber, newest last. */
-function textsTo(phone: string): string[] {
+const BUTTONS = '/whatsapp/send/interactive-buttons';
+
+/** What was sent to a phone as text (or, with BUTTONS, as a message with reply buttons). */
+function textsTo(phone: string, path = '/whatsapp/send'): string[] {
 	return sim.requests
-		.filter((request) => request.path === '/whatsapp/send' && request.body.phone_number === phone)
+		.filter((request) => request.path === path && request.body.phone_number === phone)
 		.map((request) => String(request.body.message));
 }
 
@@ -317,9 +320,15 @@ test('Free Text: the link opens a form page; sending it finishes the run with da
 	expect(textsTo(PHONE).at(-1)).toBe('Noted: Tuesday morning');
 });
 
-test('examples/order-approval.json: the owner presses Hold; the customer is told the order is on hold', async () => {
+test('examples/order-approval.json: asked with Confirm and Hold buttons; with no trigger taking taps the owner presses Hold through the link; the customer is told the order is on hold', async () => {
 	const waiting = await run('bsExOrderApproval');
-	const question = textsTo(BEN).at(-1)!;
+	const question = textsTo(BEN, BUTTONS).at(-1)!;
+	const asked = sim.requests.filter((request) => request.path === BUTTONS).at(-1)!;
+	expect(
+		(JSON.parse(String(asked.body.buttons)) as Array<{ title: string }>).map(
+			(button) => button.title,
+		),
+	).toEqual(['Confirm', 'Hold']);
 	expect(question).toContain(
 		'New order A-1001 from Ava: 40 × Celebration cake, 2400 EUR. Confirm it?',
 	);

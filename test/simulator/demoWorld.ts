@@ -5,10 +5,10 @@
  */
 import { controlRoutes } from './control';
 import type { SeedOptions } from './seed';
-import type { SimState } from './state';
+import { lastIncomingAt, type SimState } from './state';
 
-/** The seed options of the demo: the real clock. */
-export const DEMO_SEED: SeedOptions = { realClock: true };
+/** The seed options of the demo: the real clock, and customers with names of their own. */
+export const DEMO_SEED: SeedOptions = { realClock: true, distinctNames: true };
 
 export interface DemoCustomer {
 	phone_number: string;
@@ -26,18 +26,32 @@ const LAST_WROTE: Array<[phoneNumber: string, hoursAgo: number]> = [
 	['15550100005', 72],
 ];
 
-/** Enforces the window and moves the customers' last messages; answers who is inside and who is outside. */
-export function prepareDemoWorld(state: SimState): {
+/**
+ * Enforces the window and moves the customers' last messages; answers who is inside and who is outside. A world kept
+ * from an earlier run (`kept`) is only described: its conversations stay as they were.
+ */
+export function prepareDemoWorld(
+	state: SimState,
+	{ kept = false } = {},
+): {
 	inside: DemoCustomer[];
 	outside: DemoCustomer[];
 } {
 	state.sessionWindow = 'enforced';
-	const customers = LAST_WROTE.map(([phoneNumber, hoursAgo]) => {
-		controlRoutes.window({
-			state,
-			input: { phone_number: phoneNumber, hours_ago: hoursAgo },
-		} as Parameters<(typeof controlRoutes)['window']>[0]);
-		const subscriber = state.subscriber(state.bots[0].phone_number_id, phoneNumber)!;
+	const numberId = state.bots[0].phone_number_id;
+	const customers = LAST_WROTE.map(([phoneNumber, seededHoursAgo]) => {
+		if (!kept)
+			controlRoutes.window({
+				state,
+				input: { phone_number: phoneNumber, hours_ago: seededHoursAgo },
+			} as Parameters<(typeof controlRoutes)['window']>[0]);
+		const subscriber = state.subscriber(numberId, phoneNumber)!;
+		const last = lastIncomingAt(state, numberId, phoneNumber);
+		const hoursAgo = !kept
+			? seededHoursAgo
+			: last === undefined
+				? Infinity
+				: Math.round((state.clock - Date.parse(`${last.replace(' ', 'T')}Z`)) / 360_000) / 10;
 		return {
 			phone_number: phoneNumber,
 			name: `${subscriber.first_name} ${subscriber.last_name}`,

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { controlRoutes } from './control';
 import { DEMO_SEED, prepareDemoWorld } from './demoWorld';
 import { phoneConversation, phoneSubscribers } from './phone';
@@ -27,6 +29,17 @@ describe("the demo's world and the customer's phone page", () => {
 		expect(timestamp(state.clock)).toBe('2026-01-15 09:00:00');
 		state.sync();
 		expect(timestamp(state.clock)).toBe('2026-01-15 09:00:00');
+	});
+
+	it('no two demo customers share a name, nor do the five the ready message names share a first name', () => {
+		const state = seedState(DEMO_SEED);
+		const names = state.subscribers.map((entry) => `${entry.first_name} ${entry.last_name}`);
+		expect(names.length).toBe(300);
+		expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+		const world = prepareDemoWorld(state);
+		const firstNames = [...world.inside, ...world.outside].map((entry) => entry.name.split(' ')[0]);
+		expect(new Set(firstNames).size).toBe(firstNames.length);
+		expect(phoneSubscribers(state, { limit: 40 }).length).toBe(40);
 	});
 
 	it('names customers inside and outside the 24-hour window, which is enforced', () => {
@@ -110,5 +123,51 @@ describe("the demo's world and the customer's phone page", () => {
 		});
 		expect(file).toMatchObject({ media: { type: 'document', url: '/media/x.pdf', name: 'x.pdf' } });
 		expect(reply).toMatchObject({ from: 'me', text: 'Small', status: null });
+	});
+
+	it('a restarted demo never reuses a message id (n8n remembers them to drop duplicates)', () => {
+		const first = seedState(DEMO_SEED);
+		const before = new Set(first.messages.map((message) => message.wa_message_id));
+		before.add(first.newWaMessageId());
+		const restarted = seedState(DEMO_SEED);
+		const after = [
+			...restarted.messages.map((message) => message.wa_message_id),
+			restarted.newWaMessageId(),
+		];
+		expect(after.filter((id) => before.has(id))).toEqual([]);
+		expect(seedState().messages[0].wa_message_id).toBe(seedState().messages[0].wa_message_id);
+	});
+
+	it("marks a customer's message whose webhook the receiver refused, with the receiver's answer", async () => {
+		const receiver = http.createServer((request, response) => {
+			request.resume();
+			request.on('end', () => {
+				response.writeHead(401, { 'content-type': 'application/json' });
+				response.end('{"message":"Authorization data is wrong!"}');
+			});
+		});
+		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+		try {
+			const state = seedState(DEMO_SEED);
+			const number = state.bots[0].phone_number_id;
+			const { port } = receiver.address() as AddressInfo;
+			const to = { phone_number_id: number, phone_number: '15550100001' };
+			control('message', state, { ...to, text: 'before the webhook was set' });
+			state.webhooks.configure(number, {
+				urls: { incoming_message: `http://127.0.0.1:${port}/webhook/x/webhook?secret=s` },
+			});
+			control('message', state, { ...to, text: 'refused' });
+			await state.webhooks.idle();
+			const { messages } = phoneConversation(state, to);
+			const [before, refused] = messages.slice(-2);
+			expect(before).toMatchObject({ text: 'before the webhook was set' });
+			expect(before.refused).toBeUndefined();
+			expect(refused).toMatchObject({
+				text: 'refused',
+				refused: 'HTTP 401 {"message":"Authorization data is wrong!"}',
+			});
+		} finally {
+			receiver.close();
+		}
 	});
 });

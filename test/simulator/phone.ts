@@ -49,6 +49,8 @@ export interface PhoneMessage {
 	failedReason?: string;
 	/** The template's name, for a template message. */
 	template?: string;
+	/** A customer's message whose incoming-message webhook the receiver refused or never answered: why, in its words. */
+	refused?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -208,6 +210,24 @@ export function phoneSubscribers(state: SimState, input: { limit?: number }) {
 		});
 }
 
+/**
+ * The customer's messages whose incoming-message webhook was refused (HTTP 300 or more, e.g. n8n's 401 for a missing
+ * secret) or failed, by wa_message_id: the phone marks them, so a demo whose workflow refuses is seen where one writes.
+ */
+function refusedDeliveries(state: SimState): Map<string, string> {
+	const refused = new Map<string, string>();
+	for (const delivery of state.webhooks.deliveries) {
+		if (delivery.event !== 'incoming_message') continue;
+		const id = String(delivery.body.wa_message_id);
+		if (delivery.error)
+			refused.set(id, `${delivery.url.split('?')[0]} did not answer: ${delivery.error}`);
+		else if (delivery.status !== undefined && delivery.status >= 300)
+			refused.set(id, `HTTP ${delivery.status} ${delivery.answer ?? ''}`.trim());
+		else if (delivery.status !== undefined) refused.delete(id); // a later copy went through
+	}
+	return refused;
+}
+
 /** One subscriber's conversation, oldest first, as the phone shows it. */
 export function phoneConversation(
 	state: SimState,
@@ -217,6 +237,7 @@ export function phoneConversation(
 	const subscriber = state.subscriber(phoneNumberId, input.phone_number);
 	if (!subscriber) throw new Error(`unknown subscriber ${input.phone_number}`);
 	const bot = state.bot(phoneNumberId)!;
+	const refused = refusedDeliveries(state);
 	const rows = state.messages.filter(
 		(row) =>
 			row.phone_number_id === phoneNumberId &&
@@ -228,7 +249,11 @@ export function phoneConversation(
 		business_phone: bot.display_phone_number,
 		name: `${subscriber.first_name} ${subscriber.last_name}`.trim(),
 		inside_window: insideWindow(state, phoneNumberId, input.phone_number),
-		messages: rows.slice(-(input.limit ?? 100)).map((row) => phoneMessage(state, row)),
+		messages: rows.slice(-(input.limit ?? 100)).map((row) => {
+			const message = phoneMessage(state, row);
+			const why = row.sender === 'user' ? refused.get(row.wa_message_id) : undefined;
+			return why ? { ...message, refused: why } : message;
+		}),
 	};
 }
 

@@ -1,5 +1,11 @@
 import { seedMedia, seedMediaFiles } from './media';
-import { SimState, timestamp, type ConversationMessage, type Subscriber } from './state';
+import {
+	SimState,
+	realClockIdBase,
+	timestamp,
+	type ConversationMessage,
+	type Subscriber,
+} from './state';
 
 /** The modules of the spec's module table (id, name). */
 export const MODULES: Array<[number, string]> = [
@@ -78,6 +84,34 @@ const LAST = [
 	'Brown',
 	'Novak',
 ];
+/**
+ * The names of a world whose customers can be told apart (SeedOptions.distinctNames): 20 × 20 pairs, enumerated so
+ * that neighbours differ in both names and the first three are the story customers (gcd(21, 20) = 1: no pair twice).
+ */
+const DISTINCT_FIRST = [...FIRST, 'Rosa', 'Samir', 'Tess', 'Yusuf'];
+const DISTINCT_LAST = [
+	...LAST,
+	'Dubois',
+	'Haddad',
+	'Ivanova',
+	'Jensen',
+	'Kowalski',
+	'Lopez',
+	'Nakamura',
+	'Petrov',
+	'Quinn',
+	'Weber',
+];
+export function distinctName(index: number): [string, string] {
+	const pairs = DISTINCT_FIRST.length * DISTINCT_LAST.length;
+	const k = index % pairs;
+	const q = Math.floor(k / DISTINCT_FIRST.length);
+	const round = Math.floor(index / pairs); // beyond 400 customers: numbered, still distinct
+	return [
+		DISTINCT_FIRST[k % DISTINCT_FIRST.length],
+		`${DISTINCT_LAST[(k + q) % DISTINCT_LAST.length]}${round ? ` ${round + 1}` : ''}`,
+	];
+}
 /** The customers the examples' sample data talks about, at the same numbers on the first WhatsApp number: one story in the demo. */
 export const STORY_SUBSCRIBERS: Readonly<Record<string, readonly [string, string]>> = Object.freeze(
 	{
@@ -105,6 +139,8 @@ export interface SeedOptions {
 	media?: boolean;
 	/** The real clock instead of the fixed 2026-01-15 (the demo): the seeded history ends now (state.realClock). */
 	realClock?: boolean;
+	/** Every customer a name of their own (the demo: the phone page lists them by name); default: random, repeated. */
+	distinctNames?: boolean;
 }
 
 export function seedState({
@@ -112,11 +148,13 @@ export function seedState({
 	messagesPerSubscriber = 3,
 	media = false,
 	realClock = false,
+	distinctNames = false,
 }: SeedOptions = {}): SimState {
 	const state = new SimState();
 	if (realClock) {
 		state.realClock = true;
 		state.clock = Date.now();
+		state.waIdBase = realClockIdBase();
 	}
 	const random = prng(42);
 	const at = (daysAgo: number) => timestamp(state.clock - daysAgo * 86_400_000);
@@ -367,10 +405,12 @@ export function seedState({
 			const randomFirst = FIRST[Math.floor(random() * FIRST.length)];
 			const randomLast = LAST[Math.floor(random() * LAST.length)];
 			const phone = `${bot.phone_number_id.endsWith('999') ? '447700' : '15550'}${String(100000 + index).slice(-6)}`;
-			const [first, last] = (bot === state.bots[0] && STORY_SUBSCRIBERS[phone]) || [
-				randomFirst,
-				randomLast,
-			];
+			// Distinct: numbered so that the first number's 15550100001 gets the first name pair (Ava Smith, the story's).
+			const total = subscribersPerNumber * state.bots.length;
+			const position = state.bots.indexOf(bot) * subscribersPerNumber + index;
+			const [first, last] = distinctNames
+				? distinctName((position + total - 1) % total)
+				: (bot === state.bots[0] && STORY_SUBSCRIBERS[phone]) || [randomFirst, randomLast];
 			const createdDaysAgo = 200 - Math.floor(index / 2);
 			const subscriber: Subscriber = {
 				subscriber_id: state.nextId(),

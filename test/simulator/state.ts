@@ -61,6 +61,11 @@ export class SimState {
 	 */
 	realClock = false;
 	private sequence = 1000;
+	/**
+	 * Added to the numbers of the message ids (wamid.SIM…): 0 on the fixed clock; on the real clock the world's start in
+	 * microseconds (realClockIdBase), so a restarted demo never reuses an id that n8n's duplicate memory still holds.
+	 */
+	waIdBase = 0;
 
 	me: Row = {};
 	bots: Bot[] = [];
@@ -179,7 +184,7 @@ export class SimState {
 	}
 
 	newWaMessageId(): string {
-		return `wamid.SIM${String(this.nextId()).padStart(12, '0')}`;
+		return `wamid.SIM${String(this.waIdBase + this.nextId()).padStart(12, '0')}`;
 	}
 }
 
@@ -205,6 +210,14 @@ export function lastIncomingAt(
 export function insideWindow(state: SimState, phoneNumberId: string, phoneNumber: string): boolean {
 	const last = lastIncomingAt(state, phoneNumberId, phoneNumber);
 	return last !== undefined && last >= timestamp(state.clock - 24 * 3_600_000);
+}
+
+let lastIdBase = 0;
+
+/** A real-clock world's waIdBase: now in microseconds, and always above the last one this process gave (1e6 apart). */
+export function realClockIdBase(): number {
+	lastIdBase = Math.max(Date.now() * 1000, lastIdBase + 1_000_000);
+	return lastIdBase;
 }
 
 export function timestamp(ms: number): string {
