@@ -8,6 +8,9 @@
 #   than package-lock.json.
 # Arguments after the command are appended to it (`npm test -- test/node/sends.test.ts`).
 set -euo pipefail
+# npm's "new version available" notices would follow, and hide, a failure's last line (.npmrc does the same for
+# the `npm run` that started this; this covers npm run in other folders, which do not read it: .cache/node24).
+export npm_config_update_notifier=false
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cmd="${1:?usage: dev.sh '<command>' [args…]}"
 shift
