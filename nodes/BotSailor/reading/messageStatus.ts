@@ -21,14 +21,17 @@ export interface StatusReading {
 	updated_at?: string;
 }
 
-/** The request of one status read (the caller's transport adds the credential). */
-export function statusRequest(waMessageId: string): IHttpRequestOptions {
+/**
+ * The request of one status read (the caller's transport adds the credential and the operation's Options → Timeout).
+ * `abortSignal` ends it earlier, e.g. at the end of the wait it serves.
+ */
+export function statusRequest(waMessageId: string, abortSignal?: AbortSignal): IHttpRequestOptions {
 	return {
 		method: 'POST',
 		url: MESSAGE_STATUS_URL,
 		headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
 		body: { wa_message_id: waMessageId },
-		timeout: 60_000,
+		...(abortSignal ? { abortSignal } : {}),
 	};
 }
 
