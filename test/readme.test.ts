@@ -2,7 +2,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BotSailor } from '../nodes/BotSailor/BotSailor.node';
-import { operationsTable, withOperationsTable } from '../scripts/operations-table';
+import {
+	operationsTable,
+	withOperationsTable,
+	withoutOperationsTable,
+} from '../scripts/operations-table';
 
 const ROOT = join(__dirname, '..');
 const README = join(ROOT, 'README.md');
@@ -83,8 +87,11 @@ describe('README', () => {
 			expect(firstScreen).toContain(`](${anchor})`);
 		expect(firstScreen).toContain('npm run demo');
 	});
-	it('is for the people who use the package: at most about 400 lines', () => {
-		expect(read('README.md').split('\n').length).toBeLessThanOrEqual(400);
+	it('is for the people who use the package: at most about 330 lines besides the generated operations table (which grows a row per operation)', () => {
+		const readme = read('README.md');
+		const handWritten = withoutOperationsTable(readme).split('\n').length;
+		expect(handWritten).toBeLessThan(readme.split('\n').length);
+		expect(handWritten).toBeLessThanOrEqual(330);
 	});
 
 	it('keeps its sections for users, Compatibility among them', () => {
