@@ -2,6 +2,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BotSailor } from '../nodes/BotSailor/BotSailor.node';
+import { RESOURCES } from '../nodes/BotSailor/resources';
+import { INITIAL_SENDS_IN_FLIGHT } from '../nodes/BotSailor/sending/pace';
 import {
 	operationsTable,
 	withOperationsTable,
@@ -57,6 +59,47 @@ describe('README', () => {
 			});
 			if (resourceCount) expect(Number(resourceCount)).toBe(resources.size);
 		}
+	});
+
+	it('states the number of sends, their names and the pace they start at as the code has them (README, CONTRIBUTING, docs/)', () => {
+		const WORDS = [
+			'zero',
+			'one',
+			'two',
+			'three',
+			'four',
+			'five',
+			'six',
+			'seven',
+			'eight',
+			'nine',
+			'ten',
+		];
+		const sends = RESOURCES.flatMap((resource) =>
+			resource.operations.flatMap((operation) => (operation.send ? [operation.option.name] : [])),
+		);
+		const texts = ['README.md', 'CONTRIBUTING.md', ...docsPages()].map(read).join('\n');
+		// "the six sends", "the six send operations (Send Text, …)": every send, and only the sends.
+		const stated = [
+			...texts.matchAll(/\b[Tt]he\s+(\w+)\s+send(?:s|\s+operations)\b(?:\s+\(([^)]*)\))?/g),
+		]
+			.filter((match) => WORDS.includes(match[1]))
+			.map((match) => ({
+				count: WORDS.indexOf(match[1]),
+				named: match[2]?.replace(/\s+/g, ' ').split(/, | and /),
+			}));
+		expect(stated.length).toBeGreaterThan(1);
+		for (const { count, named } of stated) {
+			expect(count).toBe(sends.length);
+			if (named)
+				expect(named.map((name) => name.replace(/^.* → /, '')).sort()).toEqual([...sends].sort());
+		}
+		// "starts at 6 sends in flight", "the pace starting at 6", "pace.ts`: from 6": the pace's first width.
+		const starts = [
+			...texts.matchAll(/\b(?:starts\s+at|starting\s+at|pace\.ts`:\s+from)\s+(\d+)\b(?!,\d)/g),
+		].map((match) => Number(match[1]));
+		expect(starts.length).toBeGreaterThan(1);
+		expect(new Set(starts)).toEqual(new Set([INITIAL_SENDS_IN_FLIGHT]));
 	});
 
 	it('carries no dated figure: measured times, sizes, test counts and dates are in bench/RESULTS.md and bench/MEASUREMENTS.md, which it links to', () => {
