@@ -18,6 +18,7 @@ import {
 	DELIVERY_DEFAULTS,
 	deliver,
 	NotAttempted,
+	recipientOf,
 	RateLimitBudget,
 	type DeliveryOptions,
 } from './delivery';
@@ -275,7 +276,7 @@ async function runSends(
 					node,
 					index,
 					async () => await sendRequest.call(this, { ...request, body }, index, credentials),
-					{ options: settings, cancelled, stopped: stop, budget },
+					{ options: settings, cancelled, stopped: stop, budget, recipient: recipientOf(body) },
 				);
 				return payloadRecords(envelope, 'confirmation').map((entry) => withRecipient(entry, body));
 			};

@@ -7,7 +7,7 @@ import type {
 import { rateLimitBudgetMs, sendsInFlight } from '../../shared/http/credential';
 import { requestOnce } from '../../shared/http/transport';
 import { atMostOnce } from './atMostOnce';
-import { deliver, RateLimitBudget } from './delivery';
+import { deliver, RateLimitBudget, recipientOf } from './delivery';
 import { waitForDelivery } from './deliveryWait';
 import { answersAsTool, asNodeError, errorItem, withRecipient } from '../running/itemResult';
 import { unwrap } from '../running/outputItems';
@@ -95,6 +95,7 @@ export function sendOnce(definition: SendDefinition) {
 						cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
 						// Without Continue On Fail, an item of this try that failed stops the ones not sent yet.
 						stopped: () => current.failed,
+						recipient: recipientOf(fields),
 					},
 				);
 				return items.map((entry) => withRecipient(entry.json, fields));

@@ -19,6 +19,7 @@ import {
 } from '../reading/messageStatus';
 import type { RecordContext } from './sendRecord';
 import { isFinalStatus, onStatus, recentStatus } from '../../shared/triggers/statusEvents';
+import { refusalFields } from '../../shared/whatsapp/metaRefusals';
 
 /**
  * Wait for Delivery, an option of Send Text, Send Template, Send Buttons and Send Media: after the platform accepted a
@@ -83,6 +84,9 @@ export interface DeliveryOutcome extends IDataObject {
 	/** delivered, read or failed; the last status read (e.g. sent) when Max Wait ran out; unknown when it could not be read. */
 	status: string;
 	failed_reason?: string;
+	/** Meta's code and its meaning, when failed_reason is one of Meta's refusals (shared/whatsapp/metaRefusals.ts). */
+	failed_code?: string;
+	failed_meaning?: string;
 	waited_ms: number;
 	timed_out?: boolean;
 	/** Why the status is unknown (the read's error, or the run was cancelled). */
@@ -288,7 +292,11 @@ class DeliveryPoller {
 		watch.done = true;
 		watch.unsubscribe?.();
 		this.watches.delete(watch);
-		watch.resolve({ ...outcome, waited_ms: Date.now() - watch.started } as DeliveryOutcome);
+		watch.resolve({
+			...outcome,
+			...(outcome.status === 'failed' ? refusalFields(outcome.failed_reason) : {}),
+			waited_ms: Date.now() - watch.started,
+		} as DeliveryOutcome);
 	}
 
 	private async run(): Promise<void> {
@@ -443,7 +451,7 @@ function withOutcome(
 			item.getNode(),
 			`The message was not delivered: ${outcome.failed_reason || 'WhatsApp reported it failed'}`,
 			{
-				description: `The platform accepted the message (wa_message_id ${id}) and then reported it failed. It was not sent again.`,
+				description: `The platform accepted the message (wa_message_id ${id}) and then reported it failed. It was not sent again.${outcome.failed_meaning ? ` ${outcome.failed_meaning}` : ''}`,
 				itemIndex: item.getItemIndex(),
 			},
 		);
