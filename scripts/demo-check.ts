@@ -7,23 +7,34 @@
  *   the published webhook workflow's reply appears;
  * - a second demo on a clashing port set (the same editor port; the first's task runner broker port) refuses
  *   without touching the first (still answering, its lock file unchanged);
- * - the demo stopped and started again (no --reset): the workflow is still there, the examples not re-imported.
+ * - examples/order-approval.json run as Execute Workflow does; a tap on Confirm on the owner's phone page resumes it
+ *   (answeredIn: "chat"), the tap starts no run, and the customer's phone shows the confirmation (issue 51);
+ * - the user sets another Secret on the demo trigger; the demo stopped and started again (no --reset): the workflow
+ *   is still there, the examples not re-imported, the earlier thread still on the phone page, and a customer's new
+ *   message answered (the simulator follows the saved Secret: no 401).
  * Prints each phase's time; fails with one line naming what went wrong (and the demo's log).
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, chromiumPath } from '../test/e2e/editor';
 import {
 	activateWorkflow,
+	cli,
 	CREDENTIAL_ID,
 	CREDENTIAL_NAME,
+	findFreePortPair,
+	instance,
+	nodeOutput,
 	PACKAGE_NAME,
+	provision,
+	readExecution,
 	ROOT,
 	Session,
 } from '../test/e2e/n8n';
+import { executionsOf } from '../test/webhookTrigger/realN8n';
 import { phoneCheck, writeAsCustomer } from './phone-check';
 
 const started = Date.now();
@@ -141,6 +152,34 @@ function windowWorkflow(phoneNumberId: string) {
 
 let current: Demo | undefined;
 
+/** Waits until the workflow's newest execution has `status` (n8n's REST API), and answers its id. */
+async function executionWith(
+	session: Session,
+	workflowId: string,
+	status: string,
+): Promise<string> {
+	const deadline = Date.now() + 90_000;
+	for (;;) {
+		const [newest] = (await executionsOf(session, workflowId)).sort(
+			(a, b) => Number(b.id) - Number(a.id),
+		);
+		if (newest?.status === status) return newest.id;
+		if (Date.now() > deadline)
+			throw new CheckFailed(
+				`${workflowId}: no execution reached "${status}" (newest: ${JSON.stringify(newest)})`,
+			);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+}
+
+/** A customer's phone page, open on one customer. */
+async function phoneOf(browser: Browser, simulator: string, phone: string): Promise<Page> {
+	const page = await browser.newPage({ viewport: { width: 820, height: 840 } });
+	await page.goto(`${simulator}/phone?phone=${phone}&number=104382179270221`);
+	await page.locator('#customers li.selected').waitFor({ timeout: 10_000 });
+	return page;
+}
+
 async function main() {
 	if (!chromiumPath())
 		throw new CheckFailed(
@@ -223,9 +262,7 @@ async function main() {
 		args: CHROMIUM_FLAGS,
 	});
 	try {
-		const page = await browser.newPage({ viewport: { width: 820, height: 840 } });
-		await page.goto(`${simulator}/phone?phone=15550100002`);
-		await page.locator('#customers li.selected').waitFor({ timeout: 10_000 });
+		const page = await phoneOf(browser, simulator, '15550100002');
 		await writeAsCustomer(
 			page,
 			'Is the bakery open on Sunday?',
@@ -237,10 +274,47 @@ async function main() {
 			.last()
 			.textContent();
 		check(reply?.includes('Hi Ben'), `the reply greets the customer: ${reply}`);
+		done();
+
+		phase(
+			'examples/order-approval.json: Execute Workflow, then a tap on Confirm on the owner’s phone resumes it',
+		);
+		// What the editor's Execute Workflow does, from the command line (its own task broker port: the demo holds one).
+		const n8n = instance(provision(), join(ROOT, '.cache', 'demo', `port-${port}`, 'n8n'), port, {
+			N8N_RUNNERS_BROKER_PORT: String((await findFreePortPair()) + 1),
+		});
+		const started = await cli(n8n, ['execute', '--id=bsExOrderApproval']);
+		const waiting = await executionWith(session, 'bsExOrderApproval', 'waiting').catch(
+			(error: Error) => {
+				throw new CheckFailed(`${error.message}; n8n execute: ${started.stdout} ${started.stderr}`);
+			},
+		);
+		const owner = await phoneOf(browser, simulator, '15550100002');
+		await owner.locator('.buttons button', { hasText: 'Confirm' }).last().click();
+		await owner
+			.locator('.msg.business .bubble', { hasText: 'your answer was recorded' })
+			.last()
+			.waitFor({ timeout: 60_000 });
+		const finished = await executionWith(session, 'bsExOrderApproval', 'success');
+		check(finished === waiting, `the waiting execution ${waiting} finished (newest: ${finished})`);
+		const [answer] = nodeOutput(await readExecution(n8n, session, finished), 'Ask the Owner');
+		check(
+			answer?.answeredIn === 'chat' && (answer.data as { approved?: boolean }).approved === true,
+			`Ask the Owner's output says approved in the chat: ${JSON.stringify(answer)}`,
+		);
+		check(
+			(await owner.locator('.msg.business .bubble', { hasText: 'message “Confirm”' }).count()) ===
+				0,
+			'the tap started no run of the demo workflow (no "thanks for your message")',
+		);
+		const customer = await phoneOf(browser, simulator, '15550100001');
+		await customer
+			.locator('.msg.business .bubble', { hasText: 'Your order A-1001 is confirmed.' })
+			.waitFor({ timeout: 10_000 });
 	} finally {
 		await browser.close();
 	}
-	done();
+	done('resumed by the tap, answeredIn: "chat"; Ava’s phone shows the confirmation');
 
 	phase(
 		'a second demo on clashing ports refuses and leaves the first alone; a wrong token is refused',
@@ -291,16 +365,58 @@ async function main() {
 	check(current.child.exitCode === null, 'the first demo still runs');
 	done();
 
-	phase('stop the demo, start it again (no --reset): the workflow is kept');
+	phase(
+		'the user sets another Secret on the demo trigger; stop the demo, start it again (no --reset): the workflow, the thread and the answers are kept',
+	);
+	// As a user edits the trigger in the editor and saves.
+	const hook = await session.request<{
+		versionId: string;
+		nodes: Array<{ type: string; parameters: Record<string, unknown> }>;
+		connections: unknown;
+	}>('GET', '/workflows/BotSailorDemoHook');
+	for (const node of hook.nodes)
+		if (node.type.endsWith('.botSailorWebhookTrigger'))
+			node.parameters.secret = 'a-secret-the-user-chose';
+	await session.request('PATCH', '/workflows/BotSailorDemoHook', {
+		nodes: hook.nodes,
+		connections: hook.connections,
+		versionId: hook.versionId,
+	});
 	const code = await stop(current);
 	check(code === 0, `Ctrl-C stops the demo cleanly (exit ${code})`);
 	current = startDemo(args);
 	await ready(current, 300_000);
 	check(/Workflows: .*unchanged/.test(current.log()), 'the examples were not re-imported');
+	check(/the conversations of the last run/.test(current.log()), 'the simulator kept its world');
 	const again = new Session(editor);
 	await again.login();
 	const found = await again.request<{ name: string }>('GET', `/workflows/${kept.id}`);
 	check(found.name === 'demo-check: kept between runs', 'the workflow is there after a restart');
+	const afterRestart = await chromium.launch({
+		executablePath: chromiumPath() ?? CHROMIUM_PATH,
+		args: CHROMIUM_FLAGS,
+	});
+	try {
+		const page = await phoneOf(afterRestart, simulator, '15550100002');
+		check(
+			(await page
+				.locator('.msg.me .bubble', { hasText: 'Is the bakery open on Sunday?' })
+				.count()) === 1,
+			'the earlier thread is still on the phone page',
+		);
+		await writeAsCustomer(
+			page,
+			'Back again: do you bake rye bread?',
+			'thanks for your message “Back again',
+			60_000,
+		);
+		check(
+			(await page.locator('.refused').count()) === 0,
+			'no delivery refused (the new Secret was followed)',
+		);
+	} finally {
+		await afterRestart.close();
+	}
 	await stop(current);
 	current = undefined;
 	done();
