@@ -151,8 +151,12 @@ step() {
 provision_started=$(date +%s)
 exec 9>"$dir.lock"
 if ! flock -n 9; then
-  echo "provision-n8n: another run is provisioning n8n@$version; waiting for it …" >&2
-  progress "waiting for the other run to finish provisioning n8n@$version"
+  if [ -n "${DEV_SH_PROVISIONING:-}" ]; then
+    echo "provision-n8n: waiting for the provisioning scripts/dev.sh started beside npm ci (its progress lines go on) …" >&2
+  else
+    echo "provision-n8n: another run is provisioning n8n@$version; waiting for it …" >&2
+    progress "waiting for the other run to finish provisioning n8n@$version"
+  fi
   flock 9
   stop_progress
 fi
