@@ -71,11 +71,11 @@ log="$dir.log"
 # What a first install of this version counted (written after one succeeds): the totals progress lines compare
 # against. Without one, those measured for the pinned version on 2026-12-01.
 expect="$cache_root/n8n-$version.expect"
-manifests_total="" packages_total="" compiled_sqlite3="" compiled_isolated_vm=""
-[ "$version" != 2.41.1 ] || { manifests_total=1900; packages_total=2400; compiled_sqlite3=8; compiled_isolated_vm=70; }
+manifests_total="" toplevel_total="" compiled_sqlite3="" compiled_isolated_vm=""
+[ "$version" != 2.41.1 ] || { manifests_total=1900; toplevel_total=1519; compiled_sqlite3=8; compiled_isolated_vm=70; }
 if [ -f "$expect" ]; then
   while IFS='=' read -r key value; do
-    case "$key" in manifests_total | packages_total | compiled_*) [[ "$value" =~ ^[0-9]+$ ]] && printf -v "$key" '%s' "$value" ;; esac
+    case "$key" in manifests_total | toplevel_total | compiled_*) [[ "$value" =~ ^[0-9]+$ ]] && printf -v "$key" '%s' "$value" ;; esac
   done <"$expect"
 fi
 link="$root/.cache/n8n-$version"
@@ -84,18 +84,24 @@ link="$root/.cache/n8n-$version"
 # log says is happening (npm resolving or downloading, the compiler's files), against the totals above.
 ticker_pid=""
 of_about() { [ -z "$1" ] || echo " of about $1"; }
-tarballs() { grep -c '^npm http .*\.tgz' "$log" 2>/dev/null || true; }
+tarballs() { grep -c '^npm http fetch GET 200 .*\.tgz' "$log" 2>/dev/null || true; }
 install_detail() { # install_detail <the tarball count 5 s ago>
-  local manifests tarballs
-  tarballs=$(tarballs)
-  manifests=$(grep '^npm http ' "$log" 2>/dev/null | grep -vc '\.tgz' || true)
-  if [ "$tarballs" = 0 ]; then
-    echo ": resolving the dependency tree, ${manifests}$(of_about "$manifests_total") package manifests fetched"
-  elif [ "$tarballs" = "$1" ]; then
-    echo ": ${tarballs}$(of_about "$packages_total") packages downloaded, none in the last 5 s (npm unpacks and links them, or the network is slow)"
-  else
-    echo ": downloading and unpacking, ${tarballs}$(of_about "$packages_total") packages"
+  local manifests tarballs retried latency folders
+  if ! grep -q '^npm http .*\.tgz' "$log" 2>/dev/null; then
+    manifests=$(grep '^npm http fetch GET 200 ' "$log" 2>/dev/null | grep -vc '\.tgz' || true)
+    echo ": npm resolves the dependency tree, ${manifests}$(of_about "$manifests_total") package manifests fetched"
+    return
   fi
+  tarballs=$(tarballs)
+  retried=$(grep -c '^npm http fetch GET .*\.tgz attempt .* failed' "$log" 2>/dev/null || true)
+  latency=$(grep '^npm http fetch GET 200 .*\.tgz' "$log" 2>/dev/null | tail -n 1 | sed -E 's/.* ([0-9]+)ms .*/\1/' || true)
+  folders=$( (ls -d "$dir"/node_modules/[!@.]*/ "$dir"/node_modules/@*/*/ 2>/dev/null || true) | wc -l)
+  printf ': npm downloads and unpacks, %s package folders%s in place, %s tarballs downloaded' \
+    "$folders" "$(of_about "$toplevel_total")" "$tarballs"
+  [ -z "$latency" ] || printf ' (the last in %s s)' "$((latency / 1000))"
+  [ "$retried" = 0 ] || printf ', %s retried' "$retried"
+  if [ "$tarballs" = "$1" ]; then printf '; none finished in the last 5 s: npm unpacks, or waits on the registry'; fi
+  echo
 }
 build_detail() { # the compiler's lines since the step began
   local module="$1" total compiled
@@ -151,8 +157,12 @@ step() {
 provision_started=$(date +%s)
 exec 9>"$dir.lock"
 if ! flock -n 9; then
-  echo "provision-n8n: another run is provisioning n8n@$version; waiting for it …" >&2
-  progress "waiting for the other run to finish provisioning n8n@$version"
+  if [ -n "${DEV_SH_PROVISIONING:-}" ]; then
+    echo "provision-n8n: waiting for the provisioning scripts/dev.sh started beside npm ci (its progress lines go on) …" >&2
+  else
+    echo "provision-n8n: another run is provisioning n8n@$version; waiting for it …" >&2
+    progress "waiting for the other run to finish provisioning n8n@$version"
+  fi
   flock 9
   stop_progress
 fi
@@ -214,11 +224,12 @@ if [ ! -f "$marker" ]; then
   intact || { echo "provision-n8n: n8n@$version installed but fails its integrity check" >&2; exit 1; }
   # The totals later progress lines compare against: this install's own counts.
   {
-    manifests=$(grep '^npm http ' "$log" | grep -vc '\.tgz' || true)
-    [ "$manifests" = 0 ] || echo "manifests_total=$manifests"
-    echo "packages_total=$(cd "$dir" && node -p 'Object.keys(require("./node_modules/.package-lock.json").packages).length - 1')"
+    manifests=$(grep '^npm http fetch GET 200 ' "$log" | grep -vc '\.tgz' || true)
+    # a run with npm's cache warm fetches fewer: the largest count seen is the estimate
+    echo "manifests_total=$((manifests > ${manifests_total:-0} ? manifests : ${manifests_total:-0}))"
+    echo "toplevel_total=$( (ls -d "$dir"/node_modules/[!@.]*/ "$dir"/node_modules/@*/*/ 2>/dev/null || true) | wc -l)"
     for module in $native; do
-      echo "compiled_${module//-/_}=$(awk -v m="$module" '/^=== /{on=index($0, "npm rebuild " m)>0} on&&/(CXX|CC)\(target\)/{n++} END{print n+0}' "$log")"
+      echo "compiled_${module//-/_}=$(awk -v m="$module" '/^=== /{on=index($0, "npm rebuild " m)>0; if (on) n=0} on&&/(CXX|CC)\(target\)/{n++} END{print n+0}' "$log")"
     done
   } >"$expect.tmp" && mv "$expect.tmp" "$expect"
   echo "provision-n8n: done in $(( $(date +%s) - started ))s, cached in $dir for later runs on this machine" >&2
