@@ -14,6 +14,7 @@ import {
 } from '../../nodes/BotSailor/sending/deliveryWait';
 import {
 	clearStatusHub,
+	MAX_BYTES,
 	MAX_IDS,
 	onStatus,
 	publishStatus,
@@ -271,6 +272,40 @@ describe('the status hub is bounded', () => {
 		// A later publish drops what expired.
 		publishStatus({ waMessageId: 'wamid.later', status: 'sent' }, start + MAX_IDS + 4 + TTL_MS);
 		expect(statusHubCounts().kept).toBe(1);
+	});
+});
+
+describe('the status hub holds ids of WhatsApp messages only, bounded in bytes (issue 50, point 7)', () => {
+	it('a report whose id cannot be a WhatsApp message id is refused: 200 kB ids, spaces, another prefix', async () => {
+		const hostile = ['wamid.' + 'A'.repeat(200_000), 'wamid.has spaces', 'msg-1234', 'wamid.'];
+		for (const id of hostile) {
+			const answer = await runner.deliver({
+				body: statusBody(id, 'delivered'),
+				query: { secret: URL_CHECK },
+			});
+			expect(answer.status).toBe(200);
+			expect(recentStatus(id)).toBeUndefined();
+		}
+		expect(statusHubCounts()).toMatchObject({ published: 0, refused: 4, kept: 0, keptBytes: 0 });
+		// A real id's shape is kept.
+		const real = 'wamid.HBgLMTU1NTAxMDAwMDEVAgARGBI1QjA0RjY4QkJCRkY1NzE5QTcA';
+		await runner.deliver({ body: statusBody(real, 'delivered'), query: { secret: URL_CHECK } });
+		expect(recentStatus(real)?.status).toBe('delivered');
+	});
+
+	it('the longest ids it takes, MAX_IDS of them, stay within MAX_BYTES (the oldest dropped first)', () => {
+		const start = Date.now();
+		const longest = (index: number) => `wamid.${String(index).padStart(250, 'x')}`;
+		for (let index = 0; index < MAX_IDS; index++)
+			publishStatus(
+				{ waMessageId: longest(index), status: 'failed', failedReason: 'r'.repeat(10_000) },
+				start,
+			);
+		const { kept, keptBytes } = statusHubCounts();
+		expect(keptBytes).toBeLessThanOrEqual(MAX_BYTES);
+		expect(kept).toBeLessThan(MAX_IDS);
+		expect(recentStatus(longest(MAX_IDS - 1), start)?.failed_reason).toHaveLength(500);
+		expect(recentStatus(longest(0), start)).toBeUndefined();
 	});
 });
 
