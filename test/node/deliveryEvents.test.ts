@@ -5,6 +5,7 @@
  * (nodes/shared/triggers/statusEvents.ts); the sends run through n8n's engine on both paths.
  * SPEC-GAP: the status webhook's wa_message_id is the simulator's assumption (test/simulator/webhooks.ts).
  */
+import { NodeHelpers } from 'n8n-workflow';
 import { sendTextParameters } from '../../bench/sendTextNode';
 import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
 import { publishStatusReport } from '../../nodes/BotSailorWebhookTrigger/events/messageStatusChanged';
@@ -272,6 +273,42 @@ describe('the status hub is bounded', () => {
 		// A later publish drops what expired.
 		publishStatus({ waMessageId: 'wamid.later', status: 'sent' }, start + MAX_IDS + 4 + TTL_MS);
 		expect(statusHubCounts().kept).toBe(1);
+	});
+});
+
+describe('a Secret on the status trigger protects the waits (issue 50, point 8)', () => {
+	it('a Webhook Trigger without a Secret takes the report, and it settles no wait: the status read decides', async () => {
+		runner = new WebhookRunner({
+			webhookType: new BotSailorWebhookTrigger(),
+			parameters: { event: 'incomingMessage' },
+		});
+		await runner.activate();
+		const id = 'wamid.unchecked';
+		const answer = await runner.deliver({ body: statusBody(id, 'delivered') });
+		expect(answer.status).toBe(200);
+		expect(recentStatus(id)).toBeUndefined();
+		expect(statusHubCounts()).toMatchObject({ published: 0, kept: 0 });
+		// A wait for that id is settled by its own status read ("Message not found.": unknown), not by the report.
+		sendAnswers(id);
+		const { items: output } = await send('workflow', 1, { deliveryMaxWait: 1 });
+		expect(delivery(output[0])).toMatchObject({ status: 'unknown', source: 'status read' });
+	});
+
+	it('the trigger’s panel says so while its Secret is empty', () => {
+		const description = new BotSailorWebhookTrigger().description;
+		const notice = description.properties.find(
+			(property) => property.type === 'notice' && /No Secret set/.test(property.displayName),
+		);
+		expect(notice?.displayName).toMatch(/do not settle .*Wait for Delivery/);
+		const shown = (secret: string) =>
+			NodeHelpers.displayParameter(
+				{ event: 'incomingMessage', secret },
+				notice!,
+				{ typeVersion: 1.1 },
+				description,
+			);
+		expect(shown('')).toBe(true);
+		expect(shown('s3cret')).toBe(false);
 	});
 });
 
