@@ -190,7 +190,7 @@ describe.each(PATHS)('Wait for Delivery from the Webhook Trigger events (%s path
 			query: { secret: URL_CHECK },
 		});
 		await runner.deliver({
-			body: statusBody(`x${id}`, 'failed', '(#131026) x'),
+			body: statusBody(`wamid.x${id.slice('wamid.'.length)}`, 'failed', '(#131026) x'),
 			query: { secret: URL_CHECK },
 		});
 		expect(statusHubCounts().kept).toBe(2);
