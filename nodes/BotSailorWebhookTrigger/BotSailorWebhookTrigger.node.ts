@@ -26,7 +26,7 @@ import { OUTGOING_WEBHOOK, outgoingMessage } from './events/outgoingMessage';
 import { messageStatusChanged, publishStatusReport } from './events/messageStatusChanged';
 import { showForEvents } from '../shared/triggers/triggerOptions';
 import { setupNotice } from './payload/event';
-import { checkSecret, readBody, type Refusal } from './payload/request';
+import { checkSecret, hasSecret, readBody, type Refusal } from './payload/request';
 import { chatId, text } from './payload/fields';
 import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation/chatAnswer';
 
@@ -159,6 +159,14 @@ export class BotSailorWebhookTrigger implements INodeType {
 				description:
 					'Recommended. When set, only deliveries whose URL ends with ?secret= followed by this value start the workflow; others are answered 401. Without it anyone who learns the URL can start the workflow with made-up messages. The platform cannot sign its webhooks or add headers, so the URL is the only secret.',
 			},
+			{
+				displayName:
+					"No Secret set: anyone who learns this URL can start the workflow with made-up messages, and its Message Status reports do not settle a Send's Wait for Delivery (Webhook Trigger Events): set a Secret and add <code>?secret=</code> with it to the URL in Bot Settings → Webhook.",
+				name: 'noSecretNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { secret: [''] } },
+			},
 			...EVENTS.flatMap((event) => event.properties),
 			...sendAndWaitAnswersProperties(['incomingMessage', ANY_EVENT], 1.1),
 			{
@@ -246,8 +254,9 @@ export class BotSailorWebhookTrigger implements INodeType {
 		const chosen = this.getNodeParameter('event') as string;
 		// A post to the Outgoing Message URL is outgoing whatever it carries (the same shape as an incoming one on some deployments).
 		const event = this.getWebhookName() === OUTGOING_WEBHOOK ? outgoingMessage : eventOf(body);
-		// Every authenticated status report feeds Wait for Delivery's Webhook Trigger Events source, started or not.
-		if (event === messageStatusChanged) publishStatusReport(body, this.logger);
+		// Every status report that passed a Secret check feeds Wait for Delivery's Webhook Trigger Events source,
+		// started or not; without a Secret anyone could post a false "delivered" (issue 50, point 8).
+		if (event === messageStatusChanged && hasSecret(this)) publishStatusReport(body, this.logger);
 		if (chosen !== ANY_EVENT && event.value !== chosen)
 			return ignored(`a ${event.value} event; this node starts on ${chosen}`);
 		const skipped = event.skipReason?.(this, body);

@@ -5,6 +5,7 @@
  * (nodes/shared/triggers/statusEvents.ts); the sends run through n8n's engine on both paths.
  * SPEC-GAP: the status webhook's wa_message_id is the simulator's assumption (test/simulator/webhooks.ts).
  */
+import { NodeHelpers } from 'n8n-workflow';
 import { sendTextParameters } from '../../bench/sendTextNode';
 import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
 import { publishStatusReport } from '../../nodes/BotSailorWebhookTrigger/events/messageStatusChanged';
@@ -14,6 +15,7 @@ import {
 } from '../../nodes/BotSailor/sending/deliveryWait';
 import {
 	clearStatusHub,
+	MAX_BYTES,
 	MAX_IDS,
 	onStatus,
 	publishStatus,
@@ -188,7 +190,7 @@ describe.each(PATHS)('Wait for Delivery from the Webhook Trigger events (%s path
 			query: { secret: URL_CHECK },
 		});
 		await runner.deliver({
-			body: statusBody(`x${id}`, 'failed', '(#131026) x'),
+			body: statusBody(`wamid.x${id.slice('wamid.'.length)}`, 'failed', '(#131026) x'),
 			query: { secret: URL_CHECK },
 		});
 		expect(statusHubCounts().kept).toBe(2);
@@ -271,6 +273,76 @@ describe('the status hub is bounded', () => {
 		// A later publish drops what expired.
 		publishStatus({ waMessageId: 'wamid.later', status: 'sent' }, start + MAX_IDS + 4 + TTL_MS);
 		expect(statusHubCounts().kept).toBe(1);
+	});
+});
+
+describe('a Secret on the status trigger protects the waits (issue 50, point 8)', () => {
+	it('a Webhook Trigger without a Secret takes the report, and it settles no wait: the status read decides', async () => {
+		runner = new WebhookRunner({
+			webhookType: new BotSailorWebhookTrigger(),
+			parameters: { event: 'incomingMessage' },
+		});
+		await runner.activate();
+		const id = 'wamid.unchecked';
+		const answer = await runner.deliver({ body: statusBody(id, 'delivered') });
+		expect(answer.status).toBe(200);
+		expect(recentStatus(id)).toBeUndefined();
+		expect(statusHubCounts()).toMatchObject({ published: 0, kept: 0 });
+		// A wait for that id is settled by its own status read ("Message not found.": unknown), not by the report.
+		sendAnswers(id);
+		const { items: output } = await send('workflow', 1, { deliveryMaxWait: 1 });
+		expect(delivery(output[0])).toMatchObject({ status: 'unknown', source: 'status read' });
+	});
+
+	it('the trigger’s panel says so while its Secret is empty', () => {
+		const description = new BotSailorWebhookTrigger().description;
+		const notice = description.properties.find(
+			(property) => property.type === 'notice' && /No Secret set/.test(property.displayName),
+		);
+		expect(notice?.displayName).toMatch(/do not settle .*Wait for Delivery/);
+		const shown = (secret: string) =>
+			NodeHelpers.displayParameter(
+				{ event: 'incomingMessage', secret },
+				notice!,
+				{ typeVersion: 1.1 },
+				description,
+			);
+		expect(shown('')).toBe(true);
+		expect(shown('s3cret')).toBe(false);
+	});
+});
+
+describe('the status hub holds ids of WhatsApp messages only, bounded in bytes (issue 50, point 7)', () => {
+	it('a report whose id cannot be a WhatsApp message id is refused: 200 kB ids, spaces, another prefix', async () => {
+		const hostile = ['wamid.' + 'A'.repeat(200_000), 'wamid.has spaces', 'msg-1234', 'wamid.'];
+		for (const id of hostile) {
+			const answer = await runner.deliver({
+				body: statusBody(id, 'delivered'),
+				query: { secret: URL_CHECK },
+			});
+			expect(answer.status).toBe(200);
+			expect(recentStatus(id)).toBeUndefined();
+		}
+		expect(statusHubCounts()).toMatchObject({ published: 0, refused: 4, kept: 0, keptBytes: 0 });
+		// A real id's shape is kept.
+		const real = 'wamid.HBgLMTU1NTAxMDAwMDEVAgARGBI1QjA0RjY4QkJCRkY1NzE5QTcA';
+		await runner.deliver({ body: statusBody(real, 'delivered'), query: { secret: URL_CHECK } });
+		expect(recentStatus(real)?.status).toBe('delivered');
+	});
+
+	it('the longest ids it takes, MAX_IDS of them, stay within MAX_BYTES (the oldest dropped first)', () => {
+		const start = Date.now();
+		const longest = (index: number) => `wamid.${String(index).padStart(250, 'x')}`;
+		for (let index = 0; index < MAX_IDS; index++)
+			publishStatus(
+				{ waMessageId: longest(index), status: 'failed', failedReason: 'r'.repeat(10_000) },
+				start,
+			);
+		const { kept, keptBytes } = statusHubCounts();
+		expect(keptBytes).toBeLessThanOrEqual(MAX_BYTES);
+		expect(kept).toBeLessThan(MAX_IDS);
+		expect(recentStatus(longest(MAX_IDS - 1), start)?.failed_reason).toHaveLength(500);
+		expect(recentStatus(longest(0), start)).toBeUndefined();
 	});
 });
 

@@ -52,6 +52,8 @@ export const TAIL_MIN = 5;
 export const TAIL_BUDGET = 3;
 /** With the Webhook Trigger's events as the source: the first read (the backstop) this long after the send. */
 export const EVENTS_FIRST_READ_MS = 30_000;
+/** The read at Max Wait gets this long to answer (or the shorter Options → Timeout); then the item settles. */
+export const LAST_READ_MS = 5_000;
 /** How often the poller looks for reads that are due. */
 const TICK_MS = 250;
 /** The longest Max Wait (seconds). */
@@ -202,11 +204,14 @@ export function deliveryWaitOf(item: SendItem): DeliveryWaitSettings | undefined
 /** One message being watched. */
 interface Watch {
 	id: string;
-	/** One status read, aborted when `left` ms have passed (the wait's deadline). */
+	/** One status read, aborted when `left` ms have passed (the item's settleBy). */
 	read: (id: string, left: number) => Promise<StatusReading>;
 	cancelled: () => boolean;
 	started: number;
+	/** Max Wait: the last read starts here. */
 	deadline: number;
+	/** The item settles by then with what it has, a read in flight or not: Max Wait and the last read's time. */
+	settleBy: number;
 	/** No read before this (the deferred backstop of the events source; the send's time otherwise). */
 	notBefore: number;
 	/** Settled: later reads and events change nothing. */
@@ -252,6 +257,7 @@ class DeliveryPoller {
 				cancelled,
 				started,
 				deadline,
+				settleBy: deadline + LAST_READ_MS,
 				notBefore,
 				done: false,
 				nextRead: Math.max(notBefore, Math.min(started + FIRST_READ_MS, deadline)),
@@ -315,7 +321,7 @@ class DeliveryPoller {
 					}
 					if (watch.reading) {
 						// A read that hangs does not hold the item past Max Wait: it settles with what it has.
-						if (now >= watch.deadline) this.settleAtDeadline(watch);
+						if (now >= watch.settleBy) this.settleAtDeadline(watch);
 						continue;
 					}
 					const at = Math.max(
@@ -353,9 +359,9 @@ class DeliveryPoller {
 		await this.limiter.acquire();
 		try {
 			if (watch.done) return;
-			reading = await watch.read(watch.id, watch.deadline - Date.now());
+			reading = await watch.read(watch.id, watch.settleBy - Date.now());
 		} catch (error) {
-			if (Date.now() >= watch.deadline) return this.settleAtDeadline(watch);
+			if (Date.now() >= watch.settleBy) return this.settleAtDeadline(watch);
 			// A read that fails (after the read policy's retries) leaves the outcome unknown; nothing is sent again.
 			this.settle(watch, { status: 'unknown', error: errorMessage(error), source: 'status read' });
 			return;

@@ -38,10 +38,15 @@ function queryValue(query: unknown, name: string): string {
 	return typeof value === 'string' ? value : '';
 }
 
+/** Whether the node has a Secret, so that a request checkSecret passed was checked. */
+export function hasSecret(context: IWebhookFunctions): boolean {
+	return String(context.getNodeParameter('secret', '') ?? '') !== '';
+}
+
 /** 401 when the node has a Secret and the URL's `?secret=` is missing or different. */
 export function checkSecret(context: IWebhookFunctions): Refusal | undefined {
+	if (!hasSecret(context)) return undefined;
 	const expected = String(context.getNodeParameter('secret', '') ?? '');
-	if (expected === '') return undefined;
 	const given = queryValue(context.getQueryData(), SECRET_PARAMETER);
 	if (given !== '' && secretMatches(given, expected)) return undefined;
 	return {

@@ -7,8 +7,10 @@
  *   run for it. A status without a `wa_message_id` is not kept (counted in `statusHubCounts().withoutId`): the
  *   platform's status webhook is not documented to carry it (SPEC-GAP, docs/delivery.md), and then the reads decide.
  * - Keyed by `wa_message_id`: a status settles only a wait for that same message.
- * - Kept for a while (TTL_MS, at most MAX_IDS messages, oldest dropped first), so a status that arrives before the
- *   send's answer (or before its wait starts) is found when the wait starts.
+ * - Kept for a while (TTL_MS, at most MAX_IDS messages and MAX_BYTES, oldest dropped first: boundedMemory.ts), so a
+ *   status that arrives before the send's answer (or before its wait starts) is found when the wait starts.
+ * - Only ids shaped like WhatsApp message ids are kept (WA_MESSAGE_ID: `wamid.` and base64, at most 256 characters);
+ *   anything else is refused (counted in `statusHubCounts().refused`), so a poster cannot fill the memory.
  * - A final status (delivered, read, failed) is not replaced by a later non-final one (webhooks may arrive out of
  *   order); `read` replaces `delivered`.
  *
@@ -20,8 +22,19 @@
  * runs in another process, and the same holds.
  */
 
+import { boundedMemory } from '../parameters/boundedMemory';
+
 export const MAX_IDS = 10_000;
+/** A real entry is about 450 bytes (a 60-character id, held twice), so MAX_IDS of them fit; a hostile one at most ~2 kB. */
+export const MAX_BYTES = 8_000_000;
 export const TTL_MS = 30 * 60 * 1000;
+/**
+ * A WhatsApp message id as Meta gives it (`wamid.` + base64, about 60 characters). SPEC-GAP: the spec shows the field,
+ * not its shape; 256 characters leave room for longer ids without letting a report carry a large one.
+ */
+export const WA_MESSAGE_ID = /^wamid\.[A-Za-z0-9+/=_-]{1,250}$/;
+/** A failed_reason longer than this is cut: Meta's are a code and a sentence. */
+const MAX_REASON = 500;
 
 const FINAL = new Set(['delivered', 'read', 'failed']);
 
@@ -38,16 +51,13 @@ export interface StatusEvent {
 type Listener = (event: StatusEvent) => void;
 
 /** wa_message_id → its latest status, oldest received first. */
-const events = new Map<string, StatusEvent>();
+const events = boundedMemory<string, StatusEvent>({
+	maxEntries: MAX_IDS,
+	maxBytes: MAX_BYTES,
+	ttlMs: TTL_MS,
+});
 const listeners = new Map<string, Set<Listener>>();
-const counts = { published: 0, withoutId: 0 };
-
-function prune(now: number): void {
-	for (const [id, event] of events) {
-		if (events.size <= MAX_IDS && now - event.time < TTL_MS) break;
-		events.delete(id);
-	}
-}
+const counts = { published: 0, withoutId: 0, refused: 0 };
 
 /** Whether a status ends the wait. */
 export function isFinalStatus(status: string): boolean {
@@ -69,29 +79,31 @@ export function publishStatus(
 		counts.withoutId++;
 		return false;
 	}
+	if (!WA_MESSAGE_ID.test(id) || status.length > 40) {
+		counts.refused++;
+		return false;
+	}
 	counts.published++;
-	const known = events.get(id);
+	const known = events.get(id, now);
 	// A final status stays (a late "sent" after "delivered"); "read" after "delivered" is newer news.
 	if (known && isFinalStatus(known.status) && (!isFinalStatus(status) || known.status === 'read'))
 		return true;
 	const event: StatusEvent = {
 		wa_message_id: id,
 		status,
-		...(status === 'failed' ? { failed_reason: input.failedReason ?? '' } : {}),
+		...(status === 'failed'
+			? { failed_reason: (input.failedReason ?? '').slice(0, MAX_REASON) }
+			: {}),
 		time: now,
 	};
-	events.delete(id);
-	events.set(id, event);
-	prune(now);
+	events.set(id, event, now);
 	for (const listener of [...(listeners.get(id) ?? [])]) listener(event);
 	return true;
 }
 
 /** The latest status received for a message in the last TTL_MS, if any. */
 export function recentStatus(waMessageId: string, now = Date.now()): StatusEvent | undefined {
-	const event = events.get(waMessageId);
-	if (!event || now - event.time >= TTL_MS) return undefined;
-	return event;
+	return events.get(waMessageId, now);
 }
 
 /** Calls `listener` with every status received for the message from now on; returns the unsubscribe. */
@@ -114,10 +126,12 @@ export function onStatus(waMessageId: string, listener: Listener): () => void {
 export function statusHubCounts(): {
 	published: number;
 	withoutId: number;
+	refused: number;
 	kept: number;
+	keptBytes: number;
 	listening: number;
 } {
-	return { ...counts, kept: events.size, listening: listeners.size };
+	return { ...counts, kept: events.size, keptBytes: events.bytes, listening: listeners.size };
 }
 
 /** Forgets the statuses and counts (tests and the bench); waits in progress keep listening. */
@@ -125,4 +139,5 @@ export function clearStatusHub(): void {
 	events.clear();
 	counts.published = 0;
 	counts.withoutId = 0;
+	counts.refused = 0;
 }

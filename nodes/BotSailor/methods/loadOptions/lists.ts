@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { boundedMemory } from '../../../shared/parameters/boundedMemory';
 import { locatorValue } from '../../../shared/parameters/locatorValue';
 import { listRecords, payloadRecords } from '../../../shared/http/envelope';
 import { botSailorRequest, usesEarlierForm } from '../../../shared/http/transport';
@@ -80,7 +81,13 @@ export async function catalogs(this: ILoadOptionsFunctions): Promise<INodeProper
 /** How many recently active subscribers' deals are read to learn the pipelines and stages in use. */
 export const DEALS_SAMPLED = 20;
 const DEALS_CACHE_MS = 60_000;
-const dealCache = new Map<string, { at: number; deals: Promise<IDataObject[]> }>();
+/** Per account, number and subscriber; a Promise hides its size, so each entry counts as DEALS_SAMPLED overviews of 4 kB. */
+const dealCache = boundedMemory<string, Promise<IDataObject[]>>({
+	maxEntries: 200,
+	maxBytes: 200 * DEALS_SAMPLED * 4_096,
+	ttlMs: DEALS_CACHE_MS,
+	sizeOf: () => DEALS_SAMPLED * 4_096,
+});
 
 async function readDeals(
 	context: ILoadOptionsFunctions,
@@ -125,9 +132,9 @@ export async function knownDeals(context: ILoadOptionsFunctions): Promise<IDataO
 		'\u0000',
 	);
 	const cached = dealCache.get(key);
-	if (cached && Date.now() - cached.at < DEALS_CACHE_MS) return await cached.deals;
+	if (cached) return await cached;
 	const deals = readDeals(context, phoneNumberId, chosen);
-	dealCache.set(key, { at: Date.now(), deals });
+	dealCache.set(key, deals);
 	// A failed read is not kept: the next dropdown opening tries again.
 	deals.catch(() => dealCache.delete(key));
 	return await deals;
