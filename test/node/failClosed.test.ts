@@ -21,20 +21,13 @@ import {
 } from '../harness/params';
 import { OUTSIDE_WINDOW_TEXT } from '../simulator/route';
 import { platformTimeEvidence, platformTimeToDate } from '../../nodes/shared/http/platformTime';
+import { callControl } from '../simulator/control';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
 const PATHS = ['workflow', 'execute'] as const;
 type Path = (typeof PATHS)[number];
 
-async function control(action: string, input: unknown = {}): Promise<unknown> {
-	const response = await fetch(`${fx.sim.url}/__control/${action}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(input),
-	});
-	if (!response.ok) throw new Error(`${action}: ${await response.text()}`);
-	return ((await response.json()) as { result: unknown }).result;
-}
+const control = (action: string, input: unknown = {}) => callControl(fx.sim, action, input);
 
 /** Inside the window: wrote a minute ago. Outside: last wrote 30 hours ago. The platform enforces the window. */
 const INSIDE = PHONE;

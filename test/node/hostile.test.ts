@@ -365,7 +365,7 @@ describe('3. a failure that proves nothing left is "not sent", with a hint at th
 	interface NothingLeft {
 		target(): Promise<Target>;
 		message(target: Target): string | RegExp;
-		/** What to check or type (connectionHint in transport.ts). */
+		/** What to check or type (connectionHint in failures.ts). */
 		hint(target: Target): string | RegExp;
 		/** Whether the node's own delivery policy tries again: refused (the platform may come up); never TLS, a certificate or DNS. */
 		retried: boolean;

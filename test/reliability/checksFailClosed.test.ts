@@ -11,6 +11,7 @@ import { useSimulator } from '../harness/simulatorFixture';
 import { AVA, byId, fromList, NUMBER, numberFromList, PHONE } from '../harness/params';
 import { OUTSIDE_WINDOW_TEXT } from '../simulator/route';
 import { behaviourOf, count, flushTally, newTally } from './checks';
+import { callControl } from '../simulator/control';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
 const tally = newTally();
@@ -22,14 +23,7 @@ const MODES = [false, true] as const;
 const INSIDE = PHONE;
 const OUTSIDE = AVA;
 
-async function control(action: string, input: unknown = {}): Promise<void> {
-	const response = await fetch(`${fx.sim.url}/__control/${action}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(input),
-	});
-	if (!response.ok) throw new Error(`${action}: ${await response.text()}`);
-}
+const control = (action: string, input: unknown = {}) => callControl(fx.sim, action, input);
 async function windowWorld() {
 	await control('deployment', { sessionWindow: 'enforced' });
 	await control('clock', { time_zone: 'UTC' });

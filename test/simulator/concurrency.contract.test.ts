@@ -7,6 +7,7 @@
 import http from 'node:http';
 import { useContractSimulator } from './contractClient';
 import { NUMBER } from '../harness/params';
+import { callControl } from './control';
 
 const { context } = useContractSimulator();
 
@@ -42,14 +43,8 @@ function openSend(text: string): { finish(): Promise<number> } {
 	};
 }
 
-async function control<T>(action: string, input: unknown = {}): Promise<T> {
-	const response = await fetch(`${context.sim.url}/__control/${action}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(input),
-	});
-	return ((await response.json()) as { result: T }).result;
-}
+const control = <T>(action: string, input: unknown = {}) =>
+	callControl<T>(context.sim, action, input);
 
 async function until(condition: () => boolean): Promise<void> {
 	for (let tries = 0; !condition(); tries++) {

@@ -22,7 +22,7 @@ import { paces, type Pace, type PaceSignal } from './pace';
  * | deadline, timeout, reset, dropped connection   | unknown  | no      | the request left; the answer was lost        |
  * | `status: "0"`, other 4xx, a web page           | refused  | no      | the platform's own refusal (not sent)        |
  *
- * The connection verdicts come from transport.ts (connectionVerdict), the answer kinds from envelope.ts.
+ * The connection verdicts come from failures.ts (connectionVerdict), the answer kinds from envelope.ts.
  * A send that is not retried because its outcome is unknown fails as "may have been delivered",
  * never as a plain error and never as success.
  */

@@ -35,7 +35,7 @@ import { FORM_CONTENT_TYPE } from '../../shared/http/transport';
  * the item fails with the reason.
  */
 
-/** What the guards read of an item: sendDefinition.ts's SendItem (not imported: sendDefinition imports this module). */
+/** What the guards read of an item: sendItem.ts's SendItem (not imported: sendDefinition imports this module). */
 interface GuardItem {
 	getNode(): INode;
 	getItemIndex(): number;
