@@ -7,7 +7,7 @@
  * Markdown files' relative links, and their anchors into Markdown pages (GitHub's heading ids).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..');
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.cache', 'coverage', 'test-results', '.git']);
@@ -106,6 +106,53 @@ function brokenLinks(file: string): string[] {
 	return broken;
 }
 
+/** A word that reads as code: camelCase, PascalCase with two capitals, UPPER_CASE (plain words are left alone). */
+const CODE_NAME = String.raw`[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Z][A-Z0-9]*_[A-Z0-9_]+`;
+const FILE = String.raw`[\w./-]*\w\.ts`;
+const TICK = '`?'; // a name or a file may stand in backticks
+/** A name: one that reads as code, or any word in backticks. */
+const NAME = String.raw`${TICK}(${CODE_NAME}|(?<=${'`'})\w+(?=${'`'}))${TICK}`;
+/** How a comment or a page names code in a file; each pattern's groups: the name and the file, or the file and the name. */
+const SYMBOL_REFERENCES: Array<[RegExp, 'name-file' | 'file-name']> = [
+	[new RegExp(String.raw`${NAME},? (?:in|of) ${TICK}(${FILE})\b`, 'g'), 'name-file'], // `name` in file.ts
+	[new RegExp(String.raw`${NAME} \(${TICK}(${FILE})\b`, 'g'), 'name-file'], // name (file.ts
+	[new RegExp(String.raw`(${FILE})${TICK}'s ${NAME}`, 'g'), 'file-name'], // file.ts's name
+	[new RegExp(String.raw`(${FILE})${TICK} \(?${NAME}`, 'g'), 'file-name'], // file.ts name, file.ts (name
+];
+
+/** Where a name is declared in a source text: a declaration, an export list, a member (method, property) or a literal kind ('answer'). */
+function declares(source: string, symbol: string): boolean {
+	return new RegExp(
+		String.raw`\b(?:function\*?|const|let|var|class|interface|type|enum)\s+${symbol}\b|^\s*(?:(?:export|readonly|private|protected|public|static|async|get|set)\s+)*${symbol}\s*[?(:=<]|export\s*\{[^}]*\b${symbol}\b|'${symbol}'`,
+		'm',
+	).test(source);
+}
+
+const codeByName = new Map<string, string[]>();
+/** The code files a reference's file may mean: a path from the root, or every file of that name (transport.ts). */
+function filesNamed(file: string): string[] {
+	if (codeByName.size === 0)
+		for (const path of codeFiles())
+			codeByName.set(basename(path), [...(codeByName.get(basename(path)) ?? []), path]);
+	return (codeByName.get(basename(file)) ?? []).filter((path) =>
+		relative(ROOT, path).endsWith(file.replace(/^(\.\.?\/)+/, '')),
+	);
+}
+
+/** "name in file.ts" references of a text whose file exists and does not declare the name. */
+function staleSymbols(text: string): string[] {
+	return SYMBOL_REFERENCES.flatMap(([pattern, order]) =>
+		[...text.matchAll(pattern)].flatMap((match) => {
+			const [symbol, file] = order === 'name-file' ? [match[1], match[2]] : [match[2], match[1]];
+			const candidates = filesNamed(file);
+			if (candidates.length === 0) return [];
+			return candidates.some((path) => declares(readFileSync(path, 'utf8'), symbol))
+				? []
+				: [`${symbol} in ${file}`];
+		}),
+	);
+}
+
 describe('file references', () => {
 	it('finds the references it checks (the check is not vacuous)', () => {
 		expect(markdownFiles().map((file) => relative(ROOT, file))).toEqual(
@@ -151,5 +198,27 @@ describe('file references', () => {
 			brokenLinks(file).map((target) => `${relative(ROOT, file)}: ${target}`),
 		);
 		expect(broken).toEqual([]);
+	});
+
+	it('finds the code references it checks, and catches a stale one', () => {
+		expect(
+			staleSymbols(
+				"`connectionVerdict` in failures.ts; retry.ts READ_RETRY; sendItem.ts's SendItem; `connectionVerdict` in transport.ts; sendDefinition.ts's SendItem; nodes/shared/http/transport.ts (noSuchThing)",
+			),
+		).toEqual([
+			'connectionVerdict in transport.ts',
+			'SendItem in sendDefinition.ts',
+			'noSuchThing in nodes/shared/http/transport.ts',
+		]);
+	});
+
+	it('every "name in file.ts" a code comment or a page names is declared in that file', () => {
+		const stale = [
+			...codeFiles().map((file) => [file, commentsOf(file)] as const),
+			...markdownFiles().map((file) => [file, readFileSync(file, 'utf8')] as const),
+		].flatMap(([file, text]) =>
+			staleSymbols(text).map((reference) => `${relative(ROOT, file)}: ${reference}`),
+		);
+		expect(stale).toEqual([]);
 	});
 });

@@ -36,7 +36,7 @@ describe('layout: one file per operation', () => {
 		expect(described.map((entry) => entry.option.value)).toEqual([operation]);
 		const [own] = described;
 		// Its fields, scoped to it, are exactly the ones the node shows for this resource and operation (same order),
-		// besides the tool variant's Description, which the assembler adds from toolDescriptions.ts.
+		// besides the tool variant's Description, which the assembler adds from toolDescriptionField.ts.
 		const shown = properties.filter(
 			(property) =>
 				property.name !== 'operation' &&

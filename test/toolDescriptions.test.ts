@@ -1,5 +1,5 @@
 /**
- * What a model is told about each operation of the BotSailor tool (nodes/BotSailor/resources/toolDescriptions.ts),
+ * What a model is told about each operation of the BotSailor tool (test/harness/toolDescriptions.ts),
  * read the way n8n reads it: n8n-workflow's getNodeParameters (the tool variant's parameters, `@tool`
  * included) and getToolDescriptionForNode (the text the tool gets). The expression that names the WhatsApp
  * number is evaluated by n8n itself in test/e2e/mcpServer.e2e.test.ts.
@@ -18,7 +18,7 @@ import {
 	RETURNS_CUSTOMER_TEXT,
 	TOOL_DESCRIPTIONS,
 	toolDescriptionText,
-} from '../nodes/BotSailor/resources/toolDescriptions';
+} from './harness/toolDescriptions';
 import { numberFromList } from './harness/params';
 
 const node = new BotSailor();

@@ -26,6 +26,7 @@ import {
 	pack,
 	provision,
 	activateWorkflow,
+	afterFirstPoll,
 	versionAtLeast,
 	deactivateWorkflow,
 	latestExecution,
@@ -402,9 +403,10 @@ describe('n8n start, filesystem binary mode', () => {
 	});
 
 	test('an active BotSailor Trigger with Download Media: a voice note arrives with its file attached', async () => {
+		const since = sim.requests.length;
 		await activateWorkflow(session, 'bsE2eTriggerMedia');
 		// Activation polls once (that sets the cursor); a message after that must reach the next poll (every minute).
-		await new Promise((resolve) => setTimeout(resolve, 3000));
+		await afterFirstPoll(sim.requests, since);
 		const voice = bytesOf(40_000);
 		addMediaMessage(sim.state, {
 			phone_number: seededPhone(4),

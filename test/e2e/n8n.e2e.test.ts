@@ -28,6 +28,7 @@ import {
 	ROOT,
 	Session,
 	activateWorkflow,
+	afterFirstPoll,
 	findFreePortPair,
 	deactivateWorkflow,
 	execute,
@@ -440,10 +441,11 @@ describe('n8n start', () => {
 	);
 
 	test('an active BotSailor Trigger workflow starts an execution when a customer writes', async () => {
+		const since = sim.requests.length;
 		await activateWorkflow(session, 'bsE2eTrigger');
 		// Activation polls once (that sets the cursor); a message after that must reach the next poll (every minute).
+		await afterFirstPoll(sim.requests, since);
 		const deadline = Date.now() + 150_000;
-		await new Promise((resolve) => setTimeout(resolve, 3000));
 		const response = await fetch(`${sim.url}/__control/message`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },

@@ -533,6 +533,33 @@ export async function activateWorkflow(session: Session, id: string): Promise<vo
 	await setActive(session, id, true);
 }
 
+/**
+ * Resolves once a just-activated polling trigger's first poll has read the subscriber list and the simulator has then
+ * been quiet for `quietMs`: activation polls once and that poll sets the cursor, so a message added while it runs is
+ * taken as old (and the platform's times have whole seconds). `since` is the simulator's request count before the
+ * activation. A fixed sleep after activation raced a slow activation on a loaded machine.
+ */
+export async function afterFirstPoll(
+	requests: ReadonlyArray<{ path: string }>,
+	since: number,
+	quietMs = 3_000,
+	timeoutMs = 150_000,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	let count = -1;
+	let quietSince = Date.now();
+	for (;;) {
+		if (requests.length !== count) [count, quietSince] = [requests.length, Date.now()];
+		const polled = requests
+			.slice(since)
+			.some((request) => request.path === '/whatsapp/subscriber/list');
+		if (polled && Date.now() - quietSince >= quietMs) return;
+		if (Date.now() > deadline)
+			throw new Error(`the activated trigger did not poll the platform within ${timeoutMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
 export async function deactivateWorkflow(session: Session, id: string): Promise<void> {
 	await setActive(session, id, false);
 }

@@ -11,7 +11,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TOOL_DESCRIPTIONS } from '../../nodes/BotSailor/resources/toolDescriptions';
+import { TOOL_DESCRIPTIONS } from '../harness/toolDescriptions';
 import { addMessage, setMessageStatus } from '../simulator/control';
 import { startSimulator, type Simulator } from '../simulator/server';
 import {

@@ -273,7 +273,6 @@ describe('Message → Download Media', () => {
 	});
 
 	it('fails on a timeout, naming it', async () => {
-		const started = Date.now();
 		const { error } = await runNode({
 			parameters: download({ options: { timeout: 500 } }),
 			credentials: fx.credentials,
@@ -282,7 +281,6 @@ describe('Message → Download Media', () => {
 			],
 		});
 		expect(error?.message).toBe('The media download timed out after 0.5 s');
-		expect(Date.now() - started).toBeLessThan(10_000);
 	});
 
 	it('a message known only by WhatsApp media id: a clear error, or the file from Media URL for IDs', async () => {

@@ -3,6 +3,8 @@
  * Opted-Out's Subscriber → Get, Check Window First's conversation) and the reads of multi-step operations included.
  * The simulator never answers the read ('timeout' fault); with Options → Timeout at 300 ms the item fails naming that
  * deadline, and nothing is sent. Without the deadline the read would wait n8n's 300 s and the test would time out.
+ * What is guaranteed is checked, not how far a request got in 300 ms: on a loaded machine the deadline can cut the read
+ * before the in-process simulator has recorded it.
  */
 import { sendTextNode } from '../../bench/sendTextNode';
 import { loadedNode, runNode, type RunResult } from '../harness/harness';
@@ -57,7 +59,6 @@ describe('4. the reads a send makes first obey Options → Timeout', () => {
 					const result = await run(path, { ...sendText, ...extra }, continueOnFail);
 					expect(String(failureOf(result)?.message)).toMatch(DEADLINE);
 					if (continueOnFail) expect(result.items[0].pairedItem).toEqual({ item: 0 });
-					expect(paths()).toContain(read);
 					expect(paths().filter((entry) => SEND_PATHS.includes(entry))).toEqual([]);
 				});
 });
@@ -130,7 +131,6 @@ describe('4. the reads of multi-step operations obey Options → Timeout', () =>
 				fx.sim.faults.add(read, { kind: 'timeout' });
 				const result = await run(path, parameters, true);
 				expect(String(failureOf(result)?.message)).toMatch(DEADLINE);
-				expect(paths()).toContain(read);
 			});
 });
 
@@ -153,6 +153,5 @@ describe('4. Send and Wait: the subscriber lookup obeys Options → Timeout', ()
 		await waiting.start();
 		expect(waiting.waiting).toBe(true);
 		expect(paths().filter((entry) => entry === '/whatsapp/send')).toHaveLength(1);
-		expect(paths()).toContain('/whatsapp/subscriber/get');
 	});
 });

@@ -21,20 +21,13 @@ import {
 } from '../harness/params';
 import { OUTSIDE_WINDOW_TEXT } from '../simulator/route';
 import { platformTimeEvidence, platformTimeToDate } from '../../nodes/shared/http/platformTime';
+import { callControl } from '../simulator/control';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
 const PATHS = ['workflow', 'execute'] as const;
 type Path = (typeof PATHS)[number];
 
-async function control(action: string, input: unknown = {}): Promise<unknown> {
-	const response = await fetch(`${fx.sim.url}/__control/${action}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(input),
-	});
-	if (!response.ok) throw new Error(`${action}: ${await response.text()}`);
-	return ((await response.json()) as { result: unknown }).result;
-}
+const control = (action: string, input: unknown = {}) => callControl(fx.sim, action, input);
 
 /** Inside the window: wrote a minute ago. Outside: last wrote 30 hours ago. The platform enforces the window. */
 const INSIDE = PHONE;
@@ -85,62 +78,8 @@ const MODES = [
 ] as const;
 
 describe('point 1: Skip Opted-Out Subscribers fails closed', () => {
-	const UNREADABLE: Array<[string, IDataObject, string]> = [
-		[
-			'message as text',
-			{ status: '1', message: 'Subscriber found.' },
-			'the answer\'s "message" is not a subscriber record: "Subscriber found."',
-		],
-		['message {}', { status: '1', message: {} }, 'the answer\'s "message" is an empty record'],
-		['no message', { status: '1' }, 'the answer holds no subscriber record (no "message")'],
-		[
-			'a record without label_names',
-			{ status: '1', message: [{ subscriber_id: 1, chat_id: AVA, first_name: 'Ava' }] },
-			'the subscriber record has no "label_names"',
-		],
-		[
-			'label_names as a number',
-			{ status: '1', message: [{ chat_id: AVA, label_names: 5 }] },
-			'the subscriber record\'s "label_names" is a number ("5"), not text',
-		],
-		[
-			'label_names as null',
-			{ status: '1', message: [{ chat_id: AVA, label_names: null }] },
-			'the subscriber record\'s "label_names" is null ("null"), not text',
-		],
-		[
-			'label_names as an object',
-			{ status: '1', message: [{ chat_id: AVA, label_names: { 0: 'opted-out' } }] },
-			'the subscriber record\'s "label_names" is an object',
-		],
-		[
-			'a list of texts',
-			{ status: '1', message: ['opted-out'] },
-			'the answer\'s "message" is a list of',
-		],
-	];
-	const cases = UNREADABLE.flatMap(([name, body, why]) =>
-		PATHS.flatMap((path) =>
-			MODES.map(([mode, continueOnFail]) => ({ name, body, why, path, mode, continueOnFail })),
-		),
-	);
-
-	it.each(cases)(
-		'$name: the item fails with the reason, nothing is sent ($path, $mode)',
-		async ({ body, why, path, continueOnFail }) => {
-			answer('/whatsapp/subscriber/get', body);
-			const result = await sendText(path, AVA, { skipOptedOut: true }, { continueOnFail });
-			const failure = failureOf(result, continueOnFail);
-			expect(failure.message).toContain(
-				`Opt-out could not be read, so nothing was sent: Subscriber → Get answered for ${AVA}, but ${why}`,
-			);
-			expect(failure.error?.description).toContain('When Opt-Out Cannot Be Read');
-			if (continueOnFail) expect(result.items[0].pairedItem).toEqual({ item: 0 });
-			expect(requested('/whatsapp/subscriber/get')).toHaveLength(1);
-			expect(requested('/whatsapp/send')).toHaveLength(0);
-		},
-	);
-
+	// Each unreadable answer × every send × both paths × Continue On Fail, with its exact reason: the reliability
+	// matrix (test/reliability/checksFailClosed.test.ts). Here: what the choice of When Opt-Out Cannot Be Read does.
 	it.each(PATHS)(
 		'When Opt-Out Cannot Be Read: Skip Item skips with the reason; the readable subscriber is sent to (%s)',
 		async (path) => {
@@ -302,47 +241,8 @@ describe('point 1: Template → Send Broadcast’s opt-out exclusion fails close
 });
 
 describe('point 2: the 24-hour window check (Check Window First) fails closed', () => {
-	const UNREADABLE: Array<[string, IDataObject, string]> = [
-		['message as text', { status: '1', message: 'No conversation.' }, 'is not a list of messages'],
-		[
-			'message {}',
-			{ status: '1', message: {} },
-			'a row of the answer is not a conversation message',
-		],
-		['no message', { status: '1' }, 'the answer holds no "message"'],
-		[
-			'rows that are not messages',
-			{ status: '1', message: [5, 6] },
-			'is not a conversation message',
-		],
-	];
-	const cases = UNREADABLE.flatMap(([name, body, why]) =>
-		PATHS.flatMap((path) =>
-			MODES.map(([mode, continueOnFail]) => ({ name, body, why, path, mode, continueOnFail })),
-		),
-	);
-
-	it.each(cases)(
-		'$name: neither skipped nor sent, the item fails with the reason ($path, $mode)',
-		async ({ body, why, path, continueOnFail }) => {
-			await windowWorld();
-			answer('/whatsapp/get/conversation', body);
-			const result = await sendText(
-				path,
-				INSIDE,
-				{ outsideWindow: 'skip', checkWindowFirst: true },
-				{ continueOnFail },
-			);
-			const failure = failureOf(result, continueOnFail);
-			expect(failure.message).toContain(
-				'The conversation could not be read, so the 24-hour window cannot be told',
-			);
-			expect(failure.message).toContain(why);
-			expect(result.items.some((item) => item.json.skipped === true)).toBe(false);
-			expect(requested('/whatsapp/send')).toHaveLength(0);
-		},
-	);
-
+	// Each unreadable conversation × every free-form send × both paths × Continue On Fail, with its exact reason: the
+	// reliability matrix (test/reliability/checksFailClosed.test.ts). Here: what Get Window Status says of one.
 	it.each(PATHS)(
 		'Get Window Status on an unreadable answer fails; it never says open or closed (%s)',
 		async (path) => {

@@ -365,7 +365,7 @@ describe('3. a failure that proves nothing left is "not sent", with a hint at th
 	interface NothingLeft {
 		target(): Promise<Target>;
 		message(target: Target): string | RegExp;
-		/** What to check or type (connectionHint in transport.ts). */
+		/** What to check or type (connectionHint in failures.ts). */
 		hint(target: Target): string | RegExp;
 		/** Whether the node's own delivery policy tries again: refused (the platform may come up); never TLS, a certificate or DNS. */
 		retried: boolean;
@@ -926,18 +926,15 @@ describe('10. Options → Timeout is a deadline for the whole request', () => {
 		for (const [mode, extra] of MODES)
 			it(`a server trickling a byte at a time is cut at the deadline (${driver}, ${mode})`, async () => {
 				const server = await serve(trickle);
-				const started = Date.now();
+				// Without the deadline it never ends (n8n's timeout is an idle timeout): jest's own timeout would fail it.
 				const result = await sendText(nodeType, server.url, {
 					...extra,
 					parameters: { requestOptions: { timeout: 800 } },
 				});
-				const elapsed = Date.now() - started;
 				const failure = failureOf(result);
 				expect(failure?.message).toBe(
 					'The message may have been delivered: The connection to the platform timed out: no complete answer within 0.8 s',
 				);
 				expect(server.requests).toHaveLength(1);
-				// Without the deadline it never ends (n8n's timeout is an idle timeout); Retry On Fail adds n8n's own waits.
-				expect(elapsed).toBeLessThan(6_000);
 			});
 });

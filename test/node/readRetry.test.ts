@@ -1,7 +1,8 @@
 /**
- * Reads repeat what is safe to repeat, in one place (transport.ts: READ_PATHS, retryRead) used by every read:
- * declarative operations (operationRequest), paginated lists (pagination.ts), dropdowns and multi-step operations
- * (botSailorRequest). Writes and sends go out once: a send keeps its at-most-once policy (delivery.ts).
+ * Reads repeat what is safe to repeat, decided in one place (the paths in readPaths.ts READ_PATHS, asked through
+ * transport.ts isReadPath, repeated by retry.ts retryRead) used by every read: declarative operations
+ * (operationRequest), paginated lists (pagination.ts), dropdowns and multi-step operations (botSailorRequest). Writes
+ * and sends go out once: a send keeps its at-most-once policy (delivery.ts).
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';

@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { runNode, type RunResult } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { NUMBER, numberFromList, PHONE } from '../harness/params';
+import { callControl } from '../simulator/control';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 3 } });
 const PATHS = ['workflow', 'execute'] as const;
@@ -28,15 +29,8 @@ const CASES = (Object.keys(SENDS) as Send[]).flatMap((operation) =>
 );
 const CONVERSATION = '/whatsapp/get/conversation';
 
-async function control(action: string, input: unknown = {}): Promise<IDataObject> {
-	const response = await fetch(`${fx.sim.url}/__control/${action}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(input),
-	});
-	if (!response.ok) throw new Error(`${action}: ${await response.text()}`);
-	return ((await response.json()) as { result: IDataObject }).result;
-}
+const control = (action: string, input: unknown = {}) =>
+	callControl<IDataObject>(fx.sim, action, input);
 
 /** A row of the conversation; its wa_message_id. */
 const write = async (sender: string, text: string) =>

@@ -14,6 +14,7 @@ import { runNode, type InputItem, type RunResult, type TestCredentials } from '.
 import { useSimulator } from '../harness/simulatorFixture';
 import { OUTSIDE_WINDOW_TEXT } from '../simulator/route';
 import { AVA, byId, fromList, NUMBER, numberFromList, PHONE } from '../harness/params';
+import { callControl } from '../simulator/control';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
 /** Inside the window: wrote a minute ago. */
@@ -23,15 +24,7 @@ const OUTSIDE = AVA;
 const PATHS = ['workflow', 'execute'] as const;
 type Path = (typeof PATHS)[number];
 
-async function control(action: string, input: unknown = {}): Promise<unknown> {
-	const response = await fetch(`${fx.sim.url}/__control/${action}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(input),
-	});
-	if (!response.ok) throw new Error(`${action}: ${await response.text()}`);
-	return ((await response.json()) as { result: unknown }).result;
-}
+const control = (action: string, input: unknown = {}) => callControl(fx.sim, action, input);
 
 /** The platform's clock at now (in `zone`), the window enforced, one subscriber inside and one outside it. */
 async function windowWorld(zone = 'UTC') {

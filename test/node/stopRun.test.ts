@@ -1,10 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- raw servers (plain Node.js) that answer item 0 at once and the others later, or only 429 */
 /**
  * Issue 42 point 3: without Continue On Fail, once an item fails no request leaves that had not left yet. Under the
- * shipped defaults (the credential's Max Sends in Flight, 24, and the adaptive pace starting at 6 in flight), a run of
- * 10 starts 6 sends and queues 4 for a slot. The server refuses item 0 at once and answers the others later: the 5
- * sends in flight finish, the 4 queued ones are not attempted, and the run's error says exactly that. Under Continue
- * On Fail every item is attempted, as before.
+ * shipped defaults (the credential's Max Sends in Flight, DEFAULT_SENDS_IN_FLIGHT, and the adaptive pace starting at
+ * INITIAL_SENDS_IN_FLIGHT), a run of RUN_ITEMS starts the pace's first width of sends and queues the rest for a slot.
+ * The server refuses item 0 at once and answers the others later: the other sends in flight finish, the queued ones
+ * are not attempted, and the run's error says exactly that. Under Continue On Fail every item is attempted, as
+ * before. Every figure below is derived from those two constants and RUN_ITEMS, so a change of the pace fails here
+ * only if the stop itself changed.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +17,10 @@ import { runNode, type RunResult } from '../harness/harness';
 import { NUMBER } from '../harness/params';
 
 const REFUSED = { status: '0', message: 'Subscriber has opted out.' };
+/** The items of a run: more than the pace's first width, so that some wait for a slot. */
+const RUN_ITEMS = 10;
+const indexes = (from: number, to: number) =>
+	Array.from({ length: to - from }, (_, offset) => from + offset);
 const OK = (index: number) => ({
 	status: '1',
 	message: 'Message sent successfully.',
@@ -64,7 +70,7 @@ function send(extra: {
 		// The node as shipped: the credential's Max Sends in Flight left at its default.
 		nodeType: sendTextNode({}),
 		credentials: { baseUrl: url, apiToken: 'token', apiForm: 'current' },
-		items: Array.from({ length: 10 }, (_, index) => ({
+		items: indexes(0, RUN_ITEMS).map((index) => ({
 			json: { phone: `1999000${String(index).padStart(4, '0')}`, text: `Hello ${index}` },
 		})),
 		...extra,
@@ -74,8 +80,8 @@ function send(extra: {
 
 describe('3. a failed run stops sending (shipped defaults)', () => {
 	it('the defaults put sends in a queue: more workers than the pace lets through', () => {
-		expect(DEFAULT_SENDS_IN_FLIGHT).toBeGreaterThan(10);
-		expect(INITIAL_SENDS_IN_FLIGHT).toBeLessThan(10);
+		expect(DEFAULT_SENDS_IN_FLIGHT).toBeGreaterThan(RUN_ITEMS);
+		expect(INITIAL_SENDS_IN_FLIGHT).toBeLessThan(RUN_ITEMS);
 	});
 
 	it('item 0 refused: the sends in flight finish, the queued ones are not attempted', async () => {
@@ -83,32 +89,34 @@ describe('3. a failed run stops sending (shipped defaults)', () => {
 		expect(result.error?.message).toBe('Subscriber has opted out.');
 		const inFlight = INITIAL_SENDS_IN_FLIGHT;
 		// Each item reached the server at most once, and only the first pace's worth of items ever left.
-		expect([...received].sort((a, b) => a - b)).toEqual(
-			Array.from({ length: inFlight }, (_, index) => index),
-		);
+		expect([...received].sort((a, b) => a - b)).toEqual(indexes(0, inFlight));
 		const description = String(result.error?.description);
+		const delivered = indexes(1, inFlight);
 		expect(description).toContain(
-			`Delivered: ${inFlight - 1} of 10 items (1: wamid.STOP1; 2: wamid.STOP2; 3: wamid.STOP3; 4: wamid.STOP4; 5: wamid.STOP5).`,
+			`Delivered: ${delivered.length} of ${RUN_ITEMS} items (${delivered.map((index) => `${index}: wamid.STOP${index}`).join('; ')}).`,
 		);
 		expect(description).toMatch(
-			new RegExp(`Not sent: item 0 \\(failed\\), items ${inFlight}–9 \\(not attempted\\)\\.$`),
+			new RegExp(
+				`Not sent: item 0 \\(failed\\), items ${inFlight}–${RUN_ITEMS - 1} \\(not attempted\\)\\.$`,
+			),
 		);
 		expect(description.match(/Delivered:/g)).toHaveLength(1);
-		expect(result.error?.context).toMatchObject({ delivered: 5, notAttempted: 4 });
+		expect(result.error?.context).toMatchObject({
+			delivered: delivered.length,
+			notAttempted: RUN_ITEMS - inFlight,
+		});
 	});
 
 	it('Continue On Fail: every item is attempted once; item 0 is an error item', async () => {
 		const result = await send({ continueOnFail: true });
 		expect(result.error).toBeUndefined();
-		expect([...received].sort((a, b) => a - b)).toEqual(
-			Array.from({ length: 10 }, (_, index) => index),
-		);
+		expect([...received].sort((a, b) => a - b)).toEqual(indexes(0, RUN_ITEMS));
 		expect(result.items.map((item) => item.json.error ?? item.json.wa_message_id)).toEqual([
 			'Subscriber has opted out.',
-			...Array.from({ length: 9 }, (_, index) => `wamid.STOP${index + 1}`),
+			...indexes(1, RUN_ITEMS).map((index) => `wamid.STOP${index}`),
 		]);
 		expect(result.items.map((item) => item.pairedItem)).toEqual(
-			Array.from({ length: 10 }, (_, item) => ({ item })),
+			indexes(0, RUN_ITEMS).map((item) => ({ item })),
 		);
 	});
 });
@@ -117,21 +125,17 @@ describe('3. on the AI tool path (execute: n8n’s RoutingNode starts every item
 	it('item 0 refused: the sends in flight finish, the items waiting for a slot are not attempted', async () => {
 		const result = await send({ path: 'execute' });
 		expect(result.error?.message).toBe('Subscriber has opted out.');
-		// RoutingNode starts all 10 items together; the pace lets the first INITIAL_SENDS_IN_FLIGHT leave.
-		expect([...received].sort((a, b) => a - b)).toEqual(
-			Array.from({ length: INITIAL_SENDS_IN_FLIGHT }, (_, index) => index),
-		);
+		// RoutingNode starts all RUN_ITEMS items together; the pace lets the first INITIAL_SENDS_IN_FLIGHT leave.
+		expect([...received].sort((a, b) => a - b)).toEqual(indexes(0, INITIAL_SENDS_IN_FLIGHT));
 	});
 
 	it('under Continue On Fail: every item is attempted once, the queued ones say nothing of a stop', async () => {
 		const result = await send({ path: 'execute', continueOnFail: true });
 		expect(result.error).toBeUndefined();
-		expect([...received].sort((a, b) => a - b)).toEqual(
-			Array.from({ length: 10 }, (_, index) => index),
-		);
+		expect([...received].sort((a, b) => a - b)).toEqual(indexes(0, RUN_ITEMS));
 		expect(result.items.map((item) => item.json.error ?? item.json.wa_message_id)).toEqual([
 			'Subscriber has opted out.',
-			...Array.from({ length: 9 }, (_, index) => `wamid.STOP${index + 1}`),
+			...indexes(1, RUN_ITEMS).map((index) => `wamid.STOP${index}`),
 		]);
 	});
 

@@ -3,7 +3,9 @@
  * refused fallback names both refusals, and a failure without an answer is never blamed on the 24-hour window. Every
  * send that has the check × every odd answer × both ways n8n runs the node (the workflow's bulk path and `execute`, the
  * AI tool path) × with and without Continue On Fail. The simulator answers the odd ways through its scripted `answer`
- * fault (SPEC-GAP: deployments' odd answers, test/simulator/faults.ts).
+ * fault (SPEC-GAP: deployments' odd answers, test/simulator/faults.ts). The one home of these sweeps, each case with its
+ * exact reason; test/node/failClosed.test.ts keeps what a sweep does not hold (the choices, Broadcast, Send and Wait,
+ * the subscriber search).
  */
 import type { IDataObject } from 'n8n-workflow';
 import { runNode, type RunResult } from '../harness/harness';
@@ -11,6 +13,7 @@ import { useSimulator } from '../harness/simulatorFixture';
 import { AVA, byId, fromList, NUMBER, numberFromList, PHONE } from '../harness/params';
 import { OUTSIDE_WINDOW_TEXT } from '../simulator/route';
 import { behaviourOf, count, flushTally, newTally } from './checks';
+import { callControl } from '../simulator/control';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
 const tally = newTally();
@@ -22,14 +25,7 @@ const MODES = [false, true] as const;
 const INSIDE = PHONE;
 const OUTSIDE = AVA;
 
-async function control(action: string, input: unknown = {}): Promise<void> {
-	const response = await fetch(`${fx.sim.url}/__control/${action}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(input),
-	});
-	if (!response.ok) throw new Error(`${action}: ${await response.text()}`);
-}
+const control = (action: string, input: unknown = {}) => callControl(fx.sim, action, input);
 async function windowWorld() {
 	await control('deployment', { sessionWindow: 'enforced' });
 	await control('clock', { time_zone: 'UTC' });
@@ -122,28 +118,44 @@ function settle(category: string, label: string, problems: string[], error: unkn
 
 const OPT_OUT_CATEGORY =
 	'Skip Opted-Out Subscribers, Subscriber → Get answered unreadably (text, {}, no message, a list of texts, a record without label_names, label_names as a number, null or an object): the item fails (or is skipped, by choice) with the reason, nothing is sent';
-const UNREADABLE_SUBSCRIBER: IDataObject[] = [
-	{ status: '1', message: 'Subscriber found.' },
-	{ status: '1', message: {} },
-	{ status: '1' },
-	{ status: '1', message: ['opted-out'] },
-	{ status: '1', message: [{ chat_id: AVA, first_name: 'Ava' }] },
-	{ status: '1', message: [{ chat_id: AVA, label_names: 5 }] },
-	{ status: '1', message: [{ chat_id: AVA, label_names: null }] },
-	{ status: '1', message: [{ chat_id: AVA, label_names: { 0: 'opted-out' } }] },
+/** Each answer, and the reason the failure gives for it (this file is the one home of these cases, issue 52). */
+const UNREADABLE_SUBSCRIBER: Array<[IDataObject, string]> = [
+	[
+		{ status: '1', message: 'Subscriber found.' },
+		'the answer\'s "message" is not a subscriber record: "Subscriber found."',
+	],
+	[{ status: '1', message: {} }, 'the answer\'s "message" is an empty record'],
+	[{ status: '1' }, 'the answer holds no subscriber record (no "message")'],
+	[{ status: '1', message: ['opted-out'] }, 'the answer\'s "message" is a list of'],
+	[
+		{ status: '1', message: [{ chat_id: AVA, first_name: 'Ava' }] },
+		'the subscriber record has no "label_names"',
+	],
+	[
+		{ status: '1', message: [{ chat_id: AVA, label_names: 5 }] },
+		'the subscriber record\'s "label_names" is a number ("5"), not text',
+	],
+	[
+		{ status: '1', message: [{ chat_id: AVA, label_names: null }] },
+		'the subscriber record\'s "label_names" is null ("null"), not text',
+	],
+	[
+		{ status: '1', message: [{ chat_id: AVA, label_names: { 0: 'opted-out' } }] },
+		'the subscriber record\'s "label_names" is an object',
+	],
 ];
 
 describe('opt-out fails closed', () => {
 	const cases = SENDS.flatMap((entry) =>
-		UNREADABLE_SUBSCRIBER.flatMap((body, index) =>
+		UNREADABLE_SUBSCRIBER.flatMap(([body, why], index) =>
 			PATHS.flatMap((path) =>
-				[...MODES, 'skip' as const].map((mode) => ({ ...entry, body, index, path, mode })),
+				[...MODES, 'skip' as const].map((mode) => ({ ...entry, body, why, index, path, mode })),
 			),
 		),
 	);
 	it.each(cases)(
 		'$label, answer $index, $path, Continue On Fail $mode',
-		async ({ operation, label, extra, body, path, mode }) => {
+		async ({ operation, label, extra, body, why, path, mode }) => {
 			answer('/whatsapp/subscriber/get', body);
 			const continueOnFail = mode === true;
 			const result = await send(
@@ -164,6 +176,8 @@ describe('opt-out fails closed', () => {
 						.map((request) => request.path)
 						.join()}`,
 				);
+			if (requested('/whatsapp/subscriber/get').length !== 1)
+				problems.push('Subscriber → Get not read once');
 			let error: unknown;
 			if (mode === 'skip') {
 				const json = result.items[0]?.json ?? {};
@@ -172,8 +186,11 @@ describe('opt-out fails closed', () => {
 			} else {
 				const failure = failureOf(result, continueOnFail);
 				error = failure.error;
-				if (!failure.message.startsWith('Opt-out could not be read, so nothing was sent'))
+				const reason = `Opt-out could not be read, so nothing was sent: Subscriber → Get answered for ${AVA}, but ${why}`;
+				if (!failure.message.includes(reason))
 					problems.push(`failure: ${failure.message || 'none'}`);
+				if (!String(failure.error?.description).includes('When Opt-Out Cannot Be Read'))
+					problems.push('the description does not name When Opt-Out Cannot Be Read');
 				if (continueOnFail && !result.items[0]?.pairedItem) problems.push('no pairedItem');
 			}
 			settle(OPT_OUT_CATEGORY, label, problems, error);
@@ -183,26 +200,35 @@ describe('opt-out fails closed', () => {
 
 const WINDOW_CATEGORY =
 	'Check Window First, the conversation answered unreadably (text, {}, no message, rows that are no messages): the item fails with the reason, never skipped, never sent as text or template';
-const UNREADABLE_CONVERSATION: IDataObject[] = [
-	{ status: '1', message: 'No conversation.' },
-	{ status: '1', message: {} },
-	{ status: '1' },
-	{ status: '1', message: [5, 6] },
+/** Each answer, and what the failure says of it. */
+const UNREADABLE_CONVERSATION: Array<[IDataObject, string]> = [
+	[{ status: '1', message: 'No conversation.' }, 'is not a list of messages'],
+	[{ status: '1', message: {} }, 'a row of the answer is not a conversation message'],
+	[{ status: '1' }, 'the answer holds no "message"'],
+	[{ status: '1', message: [5, 6] }, 'is not a conversation message'],
 ];
 
 describe('the window check fails closed', () => {
 	const cases = FREE.flatMap((entry) =>
-		UNREADABLE_CONVERSATION.flatMap((body, index) =>
+		UNREADABLE_CONVERSATION.flatMap(([body, why], index) =>
 			PATHS.flatMap((path) =>
 				['skip', 'template'].flatMap((choice) =>
-					MODES.map((continueOnFail) => ({ ...entry, body, index, path, choice, continueOnFail })),
+					MODES.map((continueOnFail) => ({
+						...entry,
+						body,
+						why,
+						index,
+						path,
+						choice,
+						continueOnFail,
+					})),
 				),
 			),
 		),
 	);
 	it.each(cases)(
 		'$label, answer $index, $choice, $path, Continue On Fail $continueOnFail',
-		async ({ operation, label, extra, body, path, choice, continueOnFail }) => {
+		async ({ operation, label, extra, body, why, path, choice, continueOnFail }) => {
 			await windowWorld();
 			answer('/whatsapp/get/conversation', body);
 			const fallback =
@@ -224,8 +250,14 @@ describe('the window check fails closed', () => {
 						.join()}`,
 				);
 			const failure = failureOf(result, continueOnFail);
-			if (!failure.message.startsWith('The conversation could not be read'))
+			if (
+				!failure.message.startsWith(
+					'The conversation could not be read, so the 24-hour window cannot be told',
+				) ||
+				!failure.message.includes(why)
+			)
 				problems.push(`failure: ${failure.message || JSON.stringify(result.items[0]?.json)}`);
+			if (result.items.some((item) => item.json.skipped === true)) problems.push('skipped');
 			settle(WINDOW_CATEGORY, label, problems, failure.error);
 		},
 	);

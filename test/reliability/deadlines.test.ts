@@ -98,7 +98,6 @@ it.each(
 		/timed out: no complete answer within 0\.3 s/.test(String(failure?.message))
 			? ''
 			: `not cut at the deadline: ${String(failure?.message)}`,
-		paths.includes(readPath) ? '' : `the read ${readPath} was not made`,
 		paths.includes(send.endpoint) ? `sent anyway (${send.endpoint})` : '',
 	].filter(Boolean);
 	count(

@@ -7,6 +7,7 @@
 import http from 'node:http';
 import { useContractSimulator } from './contractClient';
 import { NUMBER } from '../harness/params';
+import { callControl } from './control';
 
 const { context } = useContractSimulator();
 
@@ -42,14 +43,8 @@ function openSend(text: string): { finish(): Promise<number> } {
 	};
 }
 
-async function control<T>(action: string, input: unknown = {}): Promise<T> {
-	const response = await fetch(`${context.sim.url}/__control/${action}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(input),
-	});
-	return ((await response.json()) as { result: T }).result;
-}
+const control = <T>(action: string, input: unknown = {}) =>
+	callControl<T>(context.sim, action, input);
 
 async function until(condition: () => boolean): Promise<void> {
 	for (let tries = 0; !condition(); tries++) {
@@ -156,11 +151,16 @@ describe('latency, fixed and with jitter (SPEC-GAP: the spec names no response t
 		await control('latency', { ms: 100, jitter: 0.3 });
 		const answers = await Promise.all(Array.from({ length: 30 }, (_, n) => timedSend(`j${n}`)));
 		expect(answers.every((answer) => answer.status === 200)).toBe(true);
-		const times = answers.map((answer) => answer.ms);
-		expect(Math.min(...times)).toBeGreaterThanOrEqual(68);
-		expect(Math.max(...times)).toBeLessThan(130 + 60); // + the test machine's own overhead
-		// 30 draws from ±30 ms: the spread is well above a fixed latency's.
-		expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(20);
+		// Each answer waited at least its draw (a timer never fires early); how much longer depends on the machine's load.
+		expect(Math.min(...answers.map((answer) => answer.ms))).toBeGreaterThanOrEqual(68);
+		// The draws themselves, read without a clock: 30 from ±30 ms lie in 70–130 ms and spread well beyond a fixed latency's.
+		const draws = Array.from(
+			{ length: 30 },
+			() => context.sim.faults.take('/none')?.latencyMs ?? 0,
+		);
+		expect(Math.min(...draws)).toBeGreaterThanOrEqual(70);
+		expect(Math.max(...draws)).toBeLessThanOrEqual(130);
+		expect(Math.max(...draws) - Math.min(...draws)).toBeGreaterThan(20);
 		// `clear-faults` ends the jitter with the latency.
 		await control('clear-faults');
 		expect(context.sim.faults.latencyJitter).toBe(0);

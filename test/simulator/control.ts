@@ -20,6 +20,24 @@ import {
 import { phoneControlRoutes } from './phone';
 
 /**
+ * A control action over HTTP (`POST /__control/<action>` with a JSON body), as the tests call it on a running
+ * simulator: the action's result; an unknown or failing action throws with the simulator's answer.
+ */
+export async function callControl<T = unknown>(
+	simulator: { url: string },
+	action: string,
+	input: unknown = {},
+): Promise<T> {
+	const response = await fetch(`${simulator.url}/__control/${action}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(input),
+	});
+	if (!response.ok) throw new Error(`${action}: ${await response.text()}`);
+	return ((await response.json()) as { result: T }).result;
+}
+
+/**
  * The control API: what happens on the platform without the node asking (a customer writes,
  * a message is delivered, Meta approves a template). Used in-process by tests and over HTTP
  * (`POST /__control/<action>` with a JSON body) by the demo and the end-to-end suite.

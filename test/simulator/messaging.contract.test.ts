@@ -1,5 +1,6 @@
 import { useContractSimulator } from './contractClient';
 import { NUMBER, PHONE } from '../harness/params';
+import { callControl } from './control';
 
 const { context, call } = useContractSimulator();
 
@@ -400,14 +401,7 @@ describe('templates', () => {
 });
 
 describe('the 24-hour window (SPEC-GAP: sessionWindow, control actions window and clock)', () => {
-	async function control(action: string, input: unknown): Promise<unknown> {
-		const response = await fetch(`${context.sim.url}/__control/${action}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(input),
-		});
-		return ((await response.json()) as { result: unknown }).result;
-	}
+	const control = (action: string, input: unknown = {}) => callControl(context.sim, action, input);
 
 	it('refuses free-form sends to a subscriber whose last message is over 24 hours old; window moves it back', async () => {
 		await control('deployment', { sessionWindow: 'enforced' });

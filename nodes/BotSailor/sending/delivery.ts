@@ -27,7 +27,7 @@ import { cooldowns, paces, type Pace, type PaceSignal } from './pace';
  *
  * Meta's refusals (shared/whatsapp/metaRefusals.ts) concern one customer: they never slow or pause the account's
  * pace, nor spend the run's Rate Limit Wait Budget, even when the platform relays them as HTTP 429.
- * The connection verdicts come from transport.ts (connectionVerdict), the answer kinds from envelope.ts.
+ * The connection verdicts come from failures.ts (connectionVerdict), the answer kinds from envelope.ts.
  * A send that is not retried because its outcome is unknown fails as "may have been delivered",
  * never as a plain error and never as success.
  */

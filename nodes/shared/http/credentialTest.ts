@@ -75,7 +75,7 @@ async function probeScheme(apiUrl: string): Promise<void> {
 
 /**
  * A failed connection of n8n's own request (so through n8n's proxy settings, if any), in words: the same causes
- * as a run's (transport.ts connectionVerdict), each with what to type in the Base URL.
+ * as a run's (failures.ts connectionVerdict), each with what to type in the Base URL.
  */
 function connectionProblem(
 	error: { code?: string; message?: string; cause?: { code?: string } },

@@ -1,12 +1,12 @@
-import { RESOURCES } from './index';
-import { describedForTool, modelText } from './toolDescriptionField';
+import { RESOURCES } from '../../nodes/BotSailor/resources';
+import { describedForTool, modelText } from '../../nodes/BotSailor/resources/toolDescriptionField';
 
-export { CUSTOMER_TEXT_IS_DATA } from './toolDescriptionField';
+export { CUSTOMER_TEXT_IS_DATA } from '../../nodes/BotSailor/resources/toolDescriptionField';
 
 /**
  * Every operation's text for an AI model, by `resource.operation`, read from the operation records (each
- * record's `toolDescription`, toolDescriptionField.ts). Not used by the node itself: the tests and the e2e
- * suites read the texts here.
+ * record's `toolDescription`, nodes/BotSailor/resources/toolDescriptionField.ts). Not used by the node itself (so it
+ * lives with the tests): the tests and the e2e suites read the texts here.
  */
 const OPERATIONS = RESOURCES.flatMap((resource) =>
 	resource.operations.map(
