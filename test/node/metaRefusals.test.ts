@@ -136,7 +136,8 @@ describe('Meta’s pair rate limit (131056)', () => {
 		const rest = others(30);
 		const run = await runNode({
 			nodeType: bulk,
-			credentials: fx.credentials,
+			// One send at a time: the customer's cooldown must not hold the run's only lane.
+			credentials: { ...fx.credentials, maxSendsInFlight: 1 },
 			items: itemsTo([PAIR, ...rest]),
 			parameters: sendTextParameters(NUMBER) as never,
 		});
@@ -153,7 +154,7 @@ describe('Meta’s pair rate limit (131056)', () => {
 			.map((request) => String((request.body as Record<string, unknown>).phone_number));
 		expect(order.lastIndexOf(PAIR)).toBe(order.length - 1);
 		// A 429 that is Meta's pair limit is not the account's rate limit.
-		expect(paceNow()).toMatchObject({ pausedUntil: 0, threshold: DEFAULT_SENDS_IN_FLIGHT });
+		expect(paces.paceFor('cred-1', 1).snapshot()).toMatchObject({ pausedUntil: 0, allowed: 1 });
 	});
 
 	it('doubles the customer’s cooldown while they keep answering 131056, and keeps the others free', () => {
