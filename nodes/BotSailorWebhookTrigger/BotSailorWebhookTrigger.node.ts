@@ -27,7 +27,7 @@ import { messageStatusChanged, publishStatusReport } from './events/messageStatu
 import { showForEvents } from '../shared/triggers/triggerOptions';
 import { setupNotice } from './payload/event';
 import { checkSecret, readBody, type Refusal } from './payload/request';
-import { chatId, text } from './payload/fields';
+import { chatId, noticeWithoutPhone, text } from './payload/fields';
 import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation/chatAnswer';
 
 /** The WhatsApp number the URL is set on: fills phone_number_id (as the polling trigger does) and is read by Fetch Full Message. */
@@ -248,6 +248,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 		const event = this.getWebhookName() === OUTGOING_WEBHOOK ? outgoingMessage : eventOf(body);
 		// Every authenticated status report feeds Wait for Delivery's Webhook Trigger Events source, started or not.
 		if (event === messageStatusChanged) publishStatusReport(body, this.logger);
+		noticeWithoutPhone(body, this.logger);
 		if (chosen !== ANY_EVENT && event.value !== chosen)
 			return ignored(`a ${event.value} event; this node starts on ${chosen}`);
 		const skipped = event.skipReason?.(this, body);
@@ -270,6 +271,8 @@ export class BotSailorWebhookTrigger implements INodeType {
 		if (
 			event.value === 'incomingMessage' &&
 			this.getMode() !== 'manual' &&
+			// A question went out by phone number: a customer without one cannot be answering it.
+			chatId(body) !== '' &&
 			this.getNodeParameter('sendAndWaitAnswers', 'startRun') === 'take'
 		) {
 			const taken = await takeAnswer(this, {
