@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code in plain Node.js, not node code */
 /**
  * Customers without a phone number (Meta, 2026: a business-scoped `user_id`, a username): the simulator's webhooks in
  * Meta's shape (SPEC-GAP: test/simulator/webhooks.ts customerIdsOf, `/__control/customer-ids`) posting to the Webhook
