@@ -17,10 +17,10 @@ import {
 import { metaRefusalOf } from '../../nodes/shared/whatsapp/metaRefusals';
 import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
 import { runNode } from '../harness/harness';
-import { deliveryStatuses } from '../harness/deliveryStatuses';
+import { control, deliveryStatuses } from '../harness/deliveryStatuses';
 import { NUMBER, numberById } from '../harness/params';
 import { useSimulator } from '../harness/simulatorFixture';
-import { addMessage, controlRoutes, setMessageStatus } from '../simulator/control';
+import { addMessage, setMessageStatus } from '../simulator/control';
 import { failedReasonOf } from '../simulator/statuses';
 import { numberParam, triggerPoller } from '../trigger/helpers';
 import { WebhookRunner } from '../webhookTrigger/webhookHarness';
@@ -37,16 +37,7 @@ const itemsTo = (phones: string[]) =>
 const others = (count: number) =>
 	Array.from({ length: count }, (_, index) => `1777100${String(index).padStart(4, '0')}`);
 
-function refuse(input: Record<string, unknown>) {
-	return controlRoutes['meta-refusals']({
-		state: fx.sim.state,
-		faults: fx.sim.faults,
-		requests: fx.sim.requests,
-		input,
-		reset: () => undefined,
-		refuseConnections: () => undefined,
-	});
-}
+const refuse = (input: Record<string, unknown>) => control(fx.sim, 'meta-refusals', input);
 
 const sendsTo = (phone: string) =>
 	fx.sim.requests.filter(

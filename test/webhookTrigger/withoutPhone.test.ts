@@ -8,52 +8,40 @@ import { customerOf, noticeWithoutPhone } from '../../nodes/BotSailorWebhookTrig
 import { runNode } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { NUMBER, numberById } from '../harness/params';
-import { addMessage, controlRoutes, setMessageStatus } from '../simulator/control';
-import { startReceiver, type Receiver } from './receiver';
+import { addMessage, setMessageStatus } from '../simulator/control';
+import { control } from '../harness/deliveryStatuses';
+import { useWebhookReceiver } from './receiver';
 import { WebhookRunner } from './webhookHarness';
 
 const fx = useSimulator();
 
-let receiver: Receiver;
-let runner: WebhookRunner;
-
-beforeAll(async () => {
-	receiver = await startReceiver(() => runner);
-});
-afterAll(async () => await receiver.close());
-beforeEach(async () => {
-	runner = new WebhookRunner({
-		webhookType: new BotSailorWebhookTrigger(),
-		parameters: {
-			event: 'anyEvent',
-			phoneNumberId: numberById,
-			statuses: ['sent', 'delivered', 'read', 'failed'],
-		},
-	});
-	await runner.activate();
-	receiver.received.splice(0);
+const hooks = useWebhookReceiver(
+	() =>
+		new WebhookRunner({
+			webhookType: new BotSailorWebhookTrigger(),
+			parameters: {
+				event: 'anyEvent',
+				phoneNumberId: numberById,
+				statuses: ['sent', 'delivered', 'read', 'failed'],
+			},
+		}),
+);
+beforeEach(() =>
 	fx.sim.state.webhooks.configure(NUMBER, {
-		urls: { incoming_message: receiver.url, message_status: receiver.url },
-	});
-});
+		urls: { incoming_message: hooks.receiver.url, message_status: hooks.receiver.url },
+	}),
+);
 
 /** Two customers the simulator keeps under these numbers; the webhooks carry Meta's ids and no phone number. */
 const AVA = { chat: '15550100001', user_id: 'US.13491208655302741918', username: 'ava.bakes' };
 const BEN = { chat: '15550100002', user_id: 'US.13491208655302741919', parent_user_id: 'US.1' };
 
 function withoutPhone() {
-	controlRoutes['customer-ids']({
-		state: fx.sim.state,
-		faults: fx.sim.faults,
-		requests: fx.sim.requests,
-		input: {
-			customers: {
-				[AVA.chat]: { user_id: AVA.user_id, username: AVA.username, no_phone: true },
-				[BEN.chat]: { user_id: BEN.user_id, parent_user_id: BEN.parent_user_id, no_phone: true },
-			},
+	control(fx.sim, 'customer-ids', {
+		customers: {
+			[AVA.chat]: { user_id: AVA.user_id, username: AVA.username, no_phone: true },
+			[BEN.chat]: { user_id: BEN.user_id, parent_user_id: BEN.parent_user_id, no_phone: true },
 		},
-		reset: () => undefined,
-		refuseConnections: () => undefined,
 	});
 }
 const write = (text: string, phone: string) =>
@@ -76,10 +64,10 @@ describe('the Webhook Trigger, customers without a phone number', () => {
 		fx.sim.state.webhooks.addFault({ kind: 'twice', times: 1 });
 		const message = write('Do you bake on Sundays?', AVA.chat);
 		await fx.sim.state.webhooks.idle();
-		expect(receiver.received.map((entry) => entry.status)).toEqual([200, 200]);
-		expect(receiver.received[0].body).toMatchObject({ chat_id: '', user_id: AVA.user_id });
-		expect(runner.executions).toHaveLength(1);
-		expect(runner.started()).toEqual([
+		expect(hooks.receiver.received.map((entry) => entry.status)).toEqual([200, 200]);
+		expect(hooks.receiver.received[0].body).toMatchObject({ chat_id: '', user_id: AVA.user_id });
+		expect(hooks.runner.executions).toHaveLength(1);
+		expect(hooks.runner.started()).toEqual([
 			expect.objectContaining({
 				event_type: 'incomingMessage',
 				text: 'Do you bake on Sundays?',
@@ -97,7 +85,7 @@ describe('the Webhook Trigger, customers without a phone number', () => {
 		const fromAva = write('yes', AVA.chat);
 		const fromBen = write('yes', BEN.chat);
 		await fx.sim.state.webhooks.idle();
-		const started = runner.started();
+		const started = hooks.runner.started();
 		expect(started.map((item) => [item.wa_message_id, item.user_id])).toEqual([
 			[fromAva.wa_message_id, AVA.user_id],
 			[fromBen.wa_message_id, BEN.user_id],
@@ -116,10 +104,10 @@ describe('the Webhook Trigger, customers without a phone number', () => {
 		}));
 		expect(customerOf(bodies[0])).not.toBe(customerOf(bodies[1]));
 		for (const body of bodies) {
-			const answer = await runner.deliver({ body });
+			const answer = await hooks.runner.deliver({ body });
 			expect(answer.body).not.toMatchObject({ duplicate: true });
 		}
-		expect(runner.started().slice(2)).toEqual([
+		expect(hooks.runner.started().slice(2)).toEqual([
 			expect.objectContaining({ message_status: 'delivered', user_id: AVA.user_id }),
 			expect.objectContaining({ message_status: 'delivered', user_id: BEN.user_id }),
 		]);
@@ -135,7 +123,7 @@ describe('the Webhook Trigger, customers without a phone number', () => {
 		});
 		setMessageStatus(fx.sim.state, { wa_message_id: sent.wa_message_id, status: 'delivered' });
 		await fx.sim.state.webhooks.idle();
-		expect(runner.started()).toEqual([
+		expect(hooks.runner.started()).toEqual([
 			expect.objectContaining({
 				event_type: 'messageStatusChanged',
 				wa_message_id: sent.wa_message_id,
