@@ -5,6 +5,9 @@
  * pace (pace.ts, the credential's default ceiling) beside the ideal (limit ÷ latency, at most WhatsApp's 80 msg/s)
  * and beside the fixed 6 in flight of earlier versions.
  * SPEC-GAP: the spec shows no rate limit; the limit is the simulator's concurrency cap (429 above it, no Retry-After).
+ * And a campaign where Meta refuses some customers (issue 55): 5 % answer 131056 (pair rate limit) once, 2 % answer
+ * 131049 (marketing limit) every time, both relayed as HTTP 429 (SPEC-GAP: test/simulator/state.ts metaRefusals):
+ * the others keep the pace, nobody gets a message twice.
  */
 import { paces } from '../nodes/BotSailor/sending/pace';
 import { DEFAULT_SENDS_IN_FLIGHT } from '../nodes/shared/http/credential';
@@ -50,7 +53,18 @@ interface Measured {
 	adaptMs?: number;
 	/** After the drop: 429s answered from the drop on. */
 	limitedAfterDrop?: number;
+	/** With Meta's refusals: the customers not refused, delivered per second until the last of them was (at othersMs). */
+	othersThroughput?: number;
+	othersMs?: number;
+	wallMs?: number;
+	/** With Meta's refusals: 131056 customers delivered (after their cooldown), 131049 customers delivered (must be 0). */
+	pairDelivered?: number;
+	limitedDelivered?: number;
 }
+
+/** Who Meta refuses in the refusal line: 5 % answer 131056 once, 2 % 131049 always (by index, no overlap). */
+export const isPairLimited = (index: number) => index % 20 === 7;
+export const isMarketingLimited = (index: number) => index % 50 === 3;
 
 async function campaign(
 	sim: SimProcess,
@@ -59,12 +73,25 @@ async function campaign(
 	adaptive: boolean,
 	phoneNumberId: string,
 	prefix: string,
+	refusals = false,
 ): Promise<Measured> {
 	await sim.control('reset');
 	await sim.control('latency', { ms: PACE_LATENCY_MS, jitter: PACE_JITTER });
 	await sim.control('concurrency-cap', { max: scenario.limit });
 	await sim.control('clear-requests');
 	await sim.control('in-flight', { reset: true });
+	const phoneOf = (index: number) => `${prefix}${String(index).padStart(6, '0')}`;
+	const indexes = Array.from({ length: count }, (_, index) => index);
+	if (refusals) {
+		const numbers = (test: (index: number) => boolean, code: number) =>
+			Object.fromEntries(indexes.filter(test).map((index) => [phoneOf(index), code]));
+		await sim.control('meta-refusals', {
+			numbers: numbers(isPairLimited, 131056),
+			times: 1,
+			http_status: 429,
+		});
+		await sim.control('meta-refusals', { numbers: numbers(isMarketingLimited, 131049) });
+	}
 	// Each run starts as a fresh process would: at 6 (or fixed at 6).
 	paces.clear();
 	const templates = await sim.control<
@@ -77,11 +104,16 @@ async function campaign(
 	let dropAt: number | undefined;
 	let lastOver: number | undefined;
 	let limitedBeforeDrop = 0;
-	let watching = scenario.dropTo !== undefined;
+	let watching = scenario.dropTo !== undefined || refusals;
+	// With refusals: (time, messages delivered) samples, to find when the last customer not refused was delivered.
+	const samples: Array<[number, number]> = [];
 	const watcher = (async () => {
 		while (watching) {
-			await new Promise((resolve) => setTimeout(resolve, 20));
-			if (dropAt === undefined) {
+			await new Promise((resolve) => setTimeout(resolve, refusals ? 100 : 20));
+			if (refusals) {
+				const { messages } = await sim.control<{ messages: number }>('state');
+				samples.push([performance.now(), messages - before]);
+			} else if (dropAt === undefined) {
 				const { messages } = await sim.control<{ messages: number }>('state');
 				if (messages - before >= count / 2) {
 					limitedBeforeDrop = (await sim.control<{ overCapacity: number }>('in-flight'))
@@ -96,18 +128,19 @@ async function campaign(
 		}
 	})();
 	const nodeType = sendTextNode(adaptive ? {} : { adaptive: false, concurrency: 6 });
+	const started = performance.now();
 	const run = await timed(() =>
 		runNode({
 			nodeType,
 			typeVersion: 1.1,
+			// Meta's refusals fail their items; the campaign goes on.
+			continueOnFail: refusals,
 			credentials: {
 				baseUrl: sim.url,
 				apiToken: sim.token,
 				apiForm: 'current',
 			},
-			items: Array.from({ length: count }, (_, index) => ({
-				json: { phone: `${prefix}${String(index).padStart(6, '0')}`, name: `Ava ${index}` },
-			})),
+			items: indexes.map((index) => ({ json: { phone: phoneOf(index), name: `Ava ${index}` } })),
 			parameters: {
 				resource: 'message',
 				operation: 'sendTemplate',
@@ -145,17 +178,88 @@ async function campaign(
 		(request) => request.path === '/whatsapp/send/template',
 	).length;
 	await sim.control('clear-faults');
+	let others: Partial<Measured> = {};
+	if (refusals) {
+		const refused = new Set(
+			indexes.filter((index) => isPairLimited(index) || isMarketingLimited(index)).map(phoneOf),
+		);
+		const ours = messages.filter(
+			(message) =>
+				message.sender === 'bot' &&
+				message.whatsapp_bot_subscriber_subscriber_id.startsWith(prefix),
+		);
+		// Messages are kept in the order the platform accepted them: the position of the last one to a customer not refused.
+		let last = 0;
+		ours.forEach((message, position) => {
+			if (!refused.has(message.whatsapp_bot_subscriber_subscriber_id)) last = position + 1;
+		});
+		const at = samples.find(([, delivered]) => delivered >= last)?.[0] ?? performance.now();
+		const deliveredTo = (test: (index: number) => boolean) =>
+			indexes.filter((index) => test(index) && counts.has(phoneOf(index))).length;
+		others = {
+			othersThroughput: ((count - refused.size) / (at - started)) * 1000,
+			othersMs: at - started,
+			pairDelivered: deliveredTo(isPairLimited),
+			limitedDelivered: deliveredTo(isMarketingLimited),
+		};
+	}
 	return {
+		...others,
 		delivered: counts.size,
 		lost: count - counts.size,
 		duplicated: [...counts.values()].reduce((sum, n) => sum + n - 1, 0),
 		requests,
 		limited: report.overCapacity,
 		throughput: (counts.size / run.wallMs) * 1000,
+		wallMs: run.wallMs,
 		failed: run.result.error?.message,
 		adaptMs: dropAt === undefined ? undefined : Math.max(0, (lastOver ?? dropAt) - dropAt),
 		limitedAfterDrop: dropAt === undefined ? undefined : report.overCapacity - limitedBeforeDrop,
 	};
+}
+
+/** Bench row 10's line for Meta's refusals: 5 % of customers answer 131056 once, 2 % 131049, platform limit 10. */
+export async function refusalRow(
+	sim: SimProcess,
+	options: { items: number; phoneNumberId: string; log: (text: string) => void },
+): Promise<string[]> {
+	const scenario = { limit: 10 };
+	// The same campaign without refusals first, in the same conditions (a loaded machine slows both alike).
+	options.log(
+		`row 10, Meta's refusals: the same campaign without refusals, ${options.items} items`,
+	);
+	const plain = await campaign(sim, scenario, options.items, true, options.phoneNumberId, '1969');
+	options.log(`row 10, Meta's refusals: adaptive pace, ${options.items} items`);
+	const ours = await campaign(
+		sim,
+		scenario,
+		options.items,
+		true,
+		options.phoneNumberId,
+		'1968',
+		true,
+	);
+	const target = ideal(scenario);
+	const pair = Array.from({ length: options.items }, (_, index) => index).filter(
+		isPairLimited,
+	).length;
+	const limited = Array.from({ length: options.items }, (_, index) => index).filter(
+		isMarketingLimited,
+	).length;
+	const row = [
+		`10. Campaign: Send Template × ${options.items}, platform limit 10; Meta refuses 5 % once with 131056 and 2 % with 131049 (both as HTTP 429)`,
+		'300 ms ± 30 %',
+		`the customers not refused: delivered per second until the last of them, vs ideal ${fmt(target, 1)} msg/s (limit ÷ latency)`,
+		`${fmt(ours.othersThroughput ?? 0, 1)} msg/s; 131056 customers delivered ${ours.pairDelivered} of ${pair} (after their cooldown), 131049 customers delivered ${ours.limitedDelivered} of ${limited}; requests ${ours.requests}, platform 429s ${ours.limited}; lost ${ours.lost - limited}, duplicated ${ours.duplicated}`,
+		`ideal ${fmt(target, 1)} msg/s; the same campaign without refusals: ${fmt(plain.throughput, 1)} msg/s`,
+		`${fmt((100 * (ours.othersThroughput ?? 0)) / target)} % of ideal; ${fmt((100 * (ours.othersThroughput ?? 0)) / plain.throughput)} % of the campaign without refusals`,
+		'≥ 85 % of ideal for the others; 131049 never resent; duplicated 0',
+	];
+	options.log(row.join(' | '));
+	options.log(
+		`row 10, Meta's refusals: the others were all delivered at ${fmt(ours.othersMs ?? 0)} ms, the run took ${fmt(ours.wallMs ?? 0)} ms; without refusals ${fmt(plain.wallMs ?? 0)} ms`,
+	);
+	return row;
 }
 
 export async function paceRows(
@@ -198,5 +302,6 @@ export async function paceRows(
 		]);
 		options.log(rows[rows.length - 1].join(' | '));
 	}
+	rows.push(await refusalRow(sim, options));
 	return rows;
 }

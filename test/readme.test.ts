@@ -165,6 +165,13 @@ describe('README', () => {
 		expect(installation).toMatch(/n8n 3\.0[^.]*disables unverified community packages/i);
 		expect(installation).toContain('N8N_UNVERIFIED_PACKAGES_ENABLED=true');
 		expect(installation).toContain('](docs/verification.md)');
+		// Before an upgrade to 3.x: n8n's Migration Report, and pinning the package by environment (n8n ≥ 2.21).
+		expect(installation).toContain('Settings → Migration Report');
+		expect(installation).toContain('N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true');
+		expect(installation).toMatch(
+			/N8N_COMMUNITY_PACKAGES='\[\{"name":"n8n-nodes-botsailor","version":"[^"]+"\}\]'/,
+		);
+		expect(installation).toContain('n8n ≥ 2.21');
 		// queue mode in one paragraph, pointing to its page
 		expect(section(installation, '### Queue mode')).toContain('](docs/queue-mode.md)');
 	});

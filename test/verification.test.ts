@@ -22,6 +22,8 @@ const pkg = JSON.parse(read('package.json')) as {
 	homepage: string;
 	n8n: { strict: boolean; nodes: string[]; credentials: string[] };
 	scripts: Record<string, string>;
+	license: string;
+	devDependencies: Record<string, string>;
 };
 
 function filesUnder(dir: string): string[] {
@@ -52,6 +54,22 @@ describe('verification evidence (docs/verification.md)', () => {
 	it('has no runtime dependencies; n8n-workflow is its only peer', () => {
 		expect(Object.keys(pkg.dependencies ?? {})).toEqual([]);
 		expect(Object.keys(pkg.peerDependencies ?? {})).toEqual(['n8n-workflow']);
+	});
+
+	it('is MIT-licensed, in package.json and in LICENSE.md', () => {
+		expect(pkg.license).toBe('MIT');
+		expect(read('LICENSE.md')).toMatch(/^MIT License\n/);
+	});
+
+	it('one service: every node and the one credential are BotSailor’s', () => {
+		for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials])
+			expect(file).toMatch(/\/BotSailor[A-Za-z]*\.(node|credentials)\.js$/);
+	});
+
+	it('lints and scans with exact versions of n8n’s tools (the newest the registry served on 2026-12-01)', () => {
+		// An exact pin, so CI runs what the verification page names; raise both when n8n publishes newer ones.
+		expect(pkg.devDependencies['@n8n/node-cli']).toBe('0.48.3');
+		expect(pkg.devDependencies['@n8n/scan-community-package']).toBe('0.32.0');
 	});
 
 	it('the repository and the homepage name the same GitHub repository', () => {

@@ -27,7 +27,7 @@ import { messageStatusChanged, publishStatusReport } from './events/messageStatu
 import { showForEvents } from '../shared/triggers/triggerOptions';
 import { setupNotice } from './payload/event';
 import { checkSecret, hasSecret, readBody, type Refusal } from './payload/request';
-import { chatId, text } from './payload/fields';
+import { chatId, noticeWithoutPhone, text } from './payload/fields';
 import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation/chatAnswer';
 
 /** The WhatsApp number the URL is set on: fills phone_number_id (as the polling trigger does) and is read by Fetch Full Message. */
@@ -257,6 +257,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 		// Every status report that passed a Secret check feeds Wait for Delivery's Webhook Trigger Events source,
 		// started or not; without a Secret anyone could post a false "delivered" (issue 50, point 8).
 		if (event === messageStatusChanged && hasSecret(this)) publishStatusReport(body, this.logger);
+		noticeWithoutPhone(body, this.logger);
 		if (chosen !== ANY_EVENT && event.value !== chosen)
 			return ignored(`a ${event.value} event; this node starts on ${chosen}`);
 		const skipped = event.skipReason?.(this, body);
@@ -279,6 +280,8 @@ export class BotSailorWebhookTrigger implements INodeType {
 		if (
 			event.value === 'incomingMessage' &&
 			this.getMode() !== 'manual' &&
+			// A question went out by phone number: a customer without one cannot be answering it.
+			chatId(body) !== '' &&
 			this.getNodeParameter('sendAndWaitAnswers', 'startRun') === 'take'
 		) {
 			const taken = await takeAnswer(this, {

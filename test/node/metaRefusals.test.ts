@@ -17,10 +17,10 @@ import {
 import { metaRefusalOf } from '../../nodes/shared/whatsapp/metaRefusals';
 import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
 import { runNode } from '../harness/harness';
-import { deliveryStatuses } from '../harness/deliveryStatuses';
+import { control, deliveryStatuses } from '../harness/deliveryStatuses';
 import { NUMBER, numberById } from '../harness/params';
 import { useSimulator } from '../harness/simulatorFixture';
-import { addMessage, controlRoutes, setMessageStatus } from '../simulator/control';
+import { addMessage, setMessageStatus } from '../simulator/control';
 import { failedReasonOf } from '../simulator/statuses';
 import { numberParam, triggerPoller } from '../trigger/helpers';
 import { WebhookRunner } from '../webhookTrigger/webhookHarness';
@@ -37,16 +37,7 @@ const itemsTo = (phones: string[]) =>
 const others = (count: number) =>
 	Array.from({ length: count }, (_, index) => `1777100${String(index).padStart(4, '0')}`);
 
-function refuse(input: Record<string, unknown>) {
-	return controlRoutes['meta-refusals']({
-		state: fx.sim.state,
-		faults: fx.sim.faults,
-		requests: fx.sim.requests,
-		input,
-		reset: () => undefined,
-		refuseConnections: () => undefined,
-	});
-}
+const refuse = (input: Record<string, unknown>) => control(fx.sim, 'meta-refusals', input);
 
 const sendsTo = (phone: string) =>
 	fx.sim.requests.filter(
@@ -136,7 +127,8 @@ describe('Meta’s pair rate limit (131056)', () => {
 		const rest = others(30);
 		const run = await runNode({
 			nodeType: bulk,
-			credentials: fx.credentials,
+			// One send at a time: the customer's cooldown must not hold the run's only lane.
+			credentials: { ...fx.credentials, maxSendsInFlight: 1 },
 			items: itemsTo([PAIR, ...rest]),
 			parameters: sendTextParameters(NUMBER) as never,
 		});
@@ -153,7 +145,7 @@ describe('Meta’s pair rate limit (131056)', () => {
 			.map((request) => String((request.body as Record<string, unknown>).phone_number));
 		expect(order.lastIndexOf(PAIR)).toBe(order.length - 1);
 		// A 429 that is Meta's pair limit is not the account's rate limit.
-		expect(paceNow()).toMatchObject({ pausedUntil: 0, threshold: DEFAULT_SENDS_IN_FLIGHT });
+		expect(paces.paceFor('cred-1', 1).snapshot()).toMatchObject({ pausedUntil: 0, allowed: 1 });
 	});
 
 	it('doubles the customer’s cooldown while they keep answering 131056, and keeps the others free', () => {

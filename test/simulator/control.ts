@@ -573,6 +573,13 @@ export const controlRoutes: Record<string, (context: ControlContext) => unknown>
 		faults.latencyJitter = input.jitter ?? 0;
 	},
 	'clear-faults': ({ faults }) => faults.clear(),
+	// Meta's ids for customers (state.ts customerIds, SPEC-GAP): `{"customers": {"<phone>": {"user_id": "US.134…",
+	// "username": "ava.bakes", "parent_user_id": "…", "no_phone": true}}}`; `{"clear": true}` ends them.
+	'customer-ids': ({ state, input }) => {
+		if (input.clear) state.customerIds = {};
+		Object.assign(state.customerIds, input.customers ?? {});
+		return state.customerIds;
+	},
 	// Meta's refusals of sends to some customers (state.ts metaRefusals, SPEC-GAP): `{"numbers": {"<phone>": 131056},
 	// "times"?: 1, "http_status"?: 200|400|429}`; `{"clear": true}` ends them.
 	'meta-refusals': ({ state, input }) => {

@@ -161,6 +161,15 @@ export class SimState {
 	 */
 	metaRefusals: Record<string, { code: number; times?: number }> = {};
 	metaRefusalHttpStatus = 200;
+	/**
+	 * Customers (by the phone number the simulator keeps them under) with Meta's business-scoped user id, a username, a
+	 * parent user id, and whether the webhooks leave their phone number out (`no_phone`). SPEC-GAP (webhooks.ts
+	 * customerIdsOf): Meta's shape, as the platform has not said what it sends. Set with `/__control/customer-ids`.
+	 */
+	customerIds: Record<
+		string,
+		{ user_id: string; username?: string; parent_user_id?: string; no_phone?: boolean }
+	> = {};
 
 	nextId(): number {
 		return ++this.sequence;

@@ -286,6 +286,7 @@ export function messageWebhook(state: SimState, message: ConversationMessage): W
 	const common = {
 		chat_id: message.whatsapp_bot_subscriber_subscriber_id,
 		subscriber_id: `${message.whatsapp_bot_subscriber_subscriber_id}-${bot.whatsapp_bot_id}`,
+		...customerIdsOf(state, message.whatsapp_bot_subscriber_subscriber_id, bot.whatsapp_bot_id),
 		wa_message_id: message.wa_message_id,
 		first_name: subscriber?.first_name ?? '',
 		whatsapp_bot_id: bot.whatsapp_bot_id,
@@ -326,8 +327,30 @@ export function statusWebhook(state: SimState, message: ConversationMessage): We
 		// SPEC-GAP: not in the list of fields seen; a receiver cannot do much without them.
 		wa_message_id: message.wa_message_id,
 		chat_id: message.whatsapp_bot_subscriber_subscriber_id,
+		...customerIdsOf(
+			state,
+			message.whatsapp_bot_subscriber_subscriber_id,
+			bot?.whatsapp_bot_id ?? 0,
+		),
 		whatsapp_bot_id: bot?.whatsapp_bot_id ?? 0,
 	});
+}
+
+/**
+ * SPEC-GAP: Meta's business-scoped user ids and usernames (2026). What the platform will send for a customer who has
+ * them, or has no phone number, is not published; for a customer listed in `state.customerIds`
+ * (`/__control/customer-ids`) the webhooks carry Meta's fields as Meta names them (`user_id`, `username`,
+ * `parent_user_id`), and with `no_phone` no phone number: `chat_id` empty and `subscriber_id` `<user_id>-<bot id>`.
+ */
+function customerIdsOf(state: SimState, chatId: string, botId: number): Record<string, string> {
+	const ids = state.customerIds[chatId];
+	if (!ids) return {};
+	const fields: Record<string, string> = { user_id: ids.user_id };
+	if (ids.username) fields.username = ids.username;
+	if (ids.parent_user_id) fields.parent_user_id = ids.parent_user_id;
+	return ids.no_phone
+		? { ...fields, chat_id: '', subscriber_id: `${ids.user_id}-${botId}` }
+		: fields;
 }
 
 /** A conversation was marked (resolved, reopen, archived, blocked, …) through the API or by an agent. */

@@ -55,3 +55,24 @@ export async function startReceiver(target: () => WebhookRunner): Promise<Receiv
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
+
+/**
+ * A test file's receiver and a fresh, active WebhookRunner of the Webhook Trigger with these parameters before each
+ * test (the simulator's webhooks post to `receiver.url`).
+ */
+export function useWebhookReceiver(make: () => WebhookRunner): {
+	readonly receiver: Receiver;
+	readonly runner: WebhookRunner;
+} {
+	const current = {} as { receiver: Receiver; runner: WebhookRunner };
+	beforeAll(async () => {
+		current.receiver = await startReceiver(() => current.runner);
+	});
+	afterAll(async () => await current.receiver.close());
+	beforeEach(async () => {
+		current.runner = make();
+		await current.runner.activate();
+		current.receiver.received.splice(0);
+	});
+	return current;
+}

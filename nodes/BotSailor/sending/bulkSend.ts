@@ -91,18 +91,44 @@ type ItemOutcome =
 	| { error: NodeApiError | NodeOperationError }
 	| undefined;
 
-/** Runs `fn` over the indexes, at most `limit` at once, in order; stops starting new ones once `stop()` says so. */
+/**
+ * Runs `fn` over the indexes, at most `limit` at once, in input order; stops starting new ones once `stop()` says so.
+ * An item that waits for a customer's cooldown (Meta's pair rate limit, delivery.ts) says so with `cooling(true)` and
+ * does not count meanwhile: the other customers' sends go on at the account's pace.
+ */
 async function forEachLimited(
 	indexes: number[],
 	limit: number,
-	fn: (index: number) => Promise<void>,
+	fn: (index: number, cooling: (waiting: boolean) => void) => Promise<void>,
 	stop: () => boolean,
 ): Promise<void> {
 	let next = 0;
-	const worker = async () => {
-		while (next < indexes.length && !stop()) await fn(indexes[next++]);
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, indexes.length) }, worker));
+	let counted = 0;
+	let running = 0;
+	await new Promise<void>((resolve) => {
+		const pump = () => {
+			while (counted < limit && next < indexes.length && !stop()) {
+				const index = indexes[next++];
+				let waiting = false;
+				counted++;
+				running++;
+				const cooling = (on: boolean) => {
+					if (on === waiting) return;
+					waiting = on;
+					counted += on ? -1 : 1;
+					if (on) pump();
+				};
+				// fn never throws (send() keeps every failure as the item's outcome).
+				void fn(index, cooling).finally(() => {
+					if (!waiting) counted--;
+					running--;
+					pump();
+				});
+			}
+			if (running === 0) resolve();
+		};
+		pump();
+	});
 }
 
 /** "items 3, 5–9" */
@@ -266,7 +292,7 @@ async function runSends(
 	const stop = () => (failed && !continueOnFail) || cancelled();
 	// Wait for Delivery (deliveryWait.ts): each item's wait starts with its send (and ends when the run stops); only reads.
 	const deliveries = deliveryWaits(this, stop);
-	const send = async (index: number) => {
+	const send = async (index: number, cooling?: (waiting: boolean) => void) => {
 		const item = sendItems[index];
 		try {
 			const deliverTo = async (url: string, body: IDataObject) => {
@@ -276,7 +302,14 @@ async function runSends(
 					node,
 					index,
 					async () => await sendRequest.call(this, { ...request, body }, index, credentials),
-					{ options: settings, cancelled, stopped: stop, budget, recipient: recipientOf(body) },
+					{
+						options: settings,
+						cancelled,
+						stopped: stop,
+						budget,
+						recipient: recipientOf(body),
+						cooling,
+					},
 				);
 				return payloadRecords(envelope, 'confirmation').map((entry) => withRecipient(entry, body));
 			};

@@ -278,6 +278,7 @@ export async function deliver<T>(
 		stopped,
 		budget,
 		recipient,
+		cooling,
 	}: {
 		options?: DeliveryOptions;
 		cancelled?: () => boolean;
@@ -291,6 +292,8 @@ export async function deliver<T>(
 		budget?: RateLimitBudget;
 		/** The customer (phone number): after Meta's pair rate limit (131056), sends to them wait their cooldown. */
 		recipient?: string;
+		/** Told when this send starts and ends waiting for the customer's cooldown (bulkSend.ts frees its lane). */
+		cooling?: (waiting: boolean) => void;
 	} = {},
 ): Promise<T> {
 	const settings = { ...DELIVERY_DEFAULTS, ...options };
@@ -303,8 +306,11 @@ export async function deliver<T>(
 			let wait = recipient ? cooldowns.remaining(account, recipient) : 0;
 			wait > 0 && !cancelled() && stopped?.() !== true;
 			wait = cooldowns.remaining(account, recipient!)
-		)
+		) {
+			cooling?.(true);
 			await sleep(wait);
+		}
+		cooling?.(false);
 		// A retry goes before the sends that have not started; the slot is given back while it waits.
 		await pace.acquire(tries > 0);
 		if (stopped) {

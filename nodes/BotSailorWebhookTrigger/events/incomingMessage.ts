@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { withMedia } from '../../shared/whatsapp/mediaDownload';
 import { fetchFullMessage } from '../payload/fullMessage';
-import { chatId, integerOrText, subscriberName, text } from '../payload/fields';
+import { chatId, customerIds, integerOrText, subscriberName, text } from '../payload/fields';
 import { showForEvents } from '../../shared/triggers/triggerOptions';
 import { botSettingsStep, setupNotice, type WebhookEvent } from '../payload/event';
 
@@ -65,6 +65,8 @@ export function messageItemFromWebhook(body: IDataObject, phoneNumberId: string)
 		failed_reason: '',
 		subscriber_id: text(body, 'subscriber_id') || null,
 		phone_number_id: phoneNumberId,
+		// Meta's ids of the customer, when given (a customer may have no phone number since 2026).
+		...customerIds(body),
 	};
 }
 
@@ -112,13 +114,20 @@ export const incomingMessage: WebhookEvent = {
 		const forMedia =
 			context.getNodeParameter('downloadMedia', false) === true && item.message_type !== 'text';
 		if (!fetch && !forMedia) return item;
+		// The platform's API reads a conversation by phone number: without one, say so rather than ask.
+		if (!chatId(body))
+			return {
+				...item,
+				[fetch ? 'full_message_error' : 'media_download_error']:
+					"The message has no phone number (Meta's user_id or username only); the platform's API reads conversations by phone number",
+			};
 		const full = await fetchFullMessage(
 			context,
 			phoneNumberId,
 			chatId(body),
 			text(body, 'wa_message_id'),
 		);
-		if ('item' in full) return full.item;
+		if ('item' in full) return { ...full.item, ...customerIds(body) };
 		return { ...item, [fetch ? 'full_message_error' : 'media_download_error']: full.error };
 	},
 	async emit({ context }, item) {

@@ -1,6 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 import { flatMessageFields } from '../../shared/conversation/messageContent';
-import { botOf, chatId, firstText, integerOrText, subscriberName, text } from '../payload/fields';
+import {
+	botOf,
+	chatId,
+	customerIds,
+	customerOf,
+	firstText,
+	integerOrText,
+	subscriberName,
+	text,
+} from '../payload/fields';
 import { chosenStatuses, statusesOption } from '../../shared/triggers/triggerOptions';
 import { publishStatus } from '../../shared/triggers/statusEvents';
 import { refusalFields } from '../../shared/whatsapp/metaRefusals';
@@ -47,6 +56,7 @@ export function statusItemFromWebhook(body: IDataObject, phoneNumberId: string):
 		subscriber_id: text(body, 'subscriber_id') || null,
 		phone_number_id: phoneNumberId,
 		previous_status: null,
+		...customerIds(body),
 	};
 	if (status !== 'failed') delete item.failed_reason;
 	else Object.assign(item, refusalFields(item.failed_reason));
@@ -98,7 +108,7 @@ export const messageStatusChanged: WebhookEvent = {
 		if (id) return { key: `status:${id}:${statusOf(body)}`, life: 'id' };
 		const time = text(body, 'status_time');
 		return {
-			key: `status:${botOf(body)}|${chatId(body)}|${statusOf(body)}|${time}|${text(body, 'failed_reason')}`,
+			key: `status:${botOf(body)}|${customerOf(body)}|${statusOf(body)}|${time}|${text(body, 'failed_reason')}`,
 			life: time ? 'id' : 'content',
 		};
 	},

@@ -29,6 +29,9 @@ function isCalendarDate(text: string): boolean {
 /** A number typed where text is expected (an expression gave 42): read as its digits, before a text check. */
 export const numberAsText = (value: unknown) => (typeof value === 'number' ? String(value) : value);
 
+/** A WhatsApp business-scoped user id (`US.13491208655302741918`) or a username (`@ava`, `ava.bakes`). */
+const BUSINESS_SCOPED_ID = /^(?:[A-Z]{2}\.\d{6,}|@?[A-Za-z][\w.]{1,34})$/;
+
 export const inputs = {
 	/** Any non-empty text. */
 	required: z.preprocess(
@@ -84,10 +87,16 @@ export const inputs = {
 			.string({ message: 'is required' })
 			.trim()
 			.min(1, 'is required')
-			.regex(
-				/^[\d\s+().-]+$/,
-				'must contain only digits, spaces, +, -, ( and ), e.g. +44 7700 900123',
-			)
+			.superRefine((value, context) => {
+				if (/^[\d\s+().-]+$/.test(value)) return;
+				context.addIssue({
+					code: z.ZodIssueCode.custom,
+					// Meta's business-scoped user ids (US.13491208655302741918) and usernames (2026): not phone numbers.
+					message: BUSINESS_SCOPED_ID.test(value)
+						? `is a WhatsApp user ID or username (${value.slice(0, 40)}), not a phone number: the platform's API accepts only phone numbers here today, digits with the country code, e.g. +44 7700 900123`
+						: 'must contain only digits, spaces, +, -, ( and ), e.g. +44 7700 900123',
+				});
+			})
 			.transform((value) => value.replace(/\D/g, ''))
 			.refine(
 				(digits) => digits.length >= 6 && digits.length <= 15,
