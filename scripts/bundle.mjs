@@ -11,12 +11,13 @@
 // n8n-workflow and zod stay `require`s: n8n provides them (the package has no runtime dependencies).
 //
 // Debugging the published code: the bundle ships with a linked source map, dist/botsailor.js.map, named by
-// the bundle's last line (`//# sourceMappingURL=botsailor.js.map`). It holds the TypeScript sources whole
-// (sourcesContent), comments included: esbuild keeps no comments in its output besides legal ones
-// (`/*! … */`, @license), so the sources in the map are where the comments that explain why survive. n8n
-// installs source-map-support at startup (its bin/n8n), which reads the map the first time a stack trace is
-// formatted: an error thrown in the nodes then names nodes/…/file.ts and its line, not dist/botsailor.js.
-// Loading the nodes does not read the map (bench row 5 is unchanged by it). Its source paths are relative
+// the bundle's last line (`//# sourceMappingURL=botsailor.js.map`). n8n installs source-map-support at startup
+// (its bin/n8n), which reads the map the first time a stack trace is formatted: an error thrown in the nodes
+// then names nodes/…/file.ts and its line, not dist/botsailor.js. Loading the nodes does not read the map.
+// The map is kept light (issue 54: the package no heavier than its peers), as n8n's own packages ship theirs:
+// no sourcesContent (a stack trace needs the paths and lines, not the text; the sources are in the repository
+// at the release's tag), and one mapping per generated line instead of one per token (a frame's line is what
+// a bug report needs; its column then points at the start of that statement). Its source paths are relative
 // to dist/ (`../nodes/…/file.ts`): no machine's directory is in the published files (checked below).
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -59,7 +60,7 @@ await build({
 	// Texts keep their characters (→, —) rather than \u escapes.
 	charset: 'utf8',
 	sourcemap: 'linked',
-	sourcesContent: true,
+	sourcesContent: false,
 	logLevel: 'warning',
 });
 
@@ -91,6 +92,63 @@ for (const { file, className } of declared) {
 // The map's sources: relative paths (`../nodes/…`, `../credentials/…` and the generated entry
 // `../botsailor.ts`), nothing from node_modules, and no absolute
 // path of this machine anywhere in the map (the checkout's or the home directory, a `file:///` URL).
+/** Base64 VLQ, as source maps encode numbers (https://tc39.es/ecma426/#sec-mappings). */
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+function decodeVlq(segment) {
+	const values = [];
+	for (let i = 0, value = 0, shift = 0; i < segment.length; i++) {
+		const digit = B64.indexOf(segment[i]);
+		value += (digit & 31) << shift;
+		if (digit & 32) shift += 5;
+		else {
+			values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+			value = shift = 0;
+		}
+	}
+	return values;
+}
+function encodeVlq(values) {
+	let out = '';
+	for (const value of values) {
+		let rest = value < 0 ? (-value << 1) | 1 : value << 1;
+		do {
+			const digit = rest & 31;
+			rest >>>= 5;
+			out += B64[rest ? digit | 32 : digit];
+		} while (rest);
+	}
+	return out;
+}
+/**
+ * Keeps, per generated line, the one segment in effect where the line's code starts (esbuild often puts one at
+ * column 0 that points back at the end of the previous statement). Fields after the column are deltas across
+ * the whole map, so every segment is decoded to absolute values and the kept ones encoded against each other.
+ */
+function oneMappingPerLine(mappings, code) {
+	const indents = code.split('\n').map((line) => Math.max(0, line.search(/\S/)));
+	const absolute = [0, 0, 0, 0]; // source, original line, original column, name
+	const previous = [0, 0, 0, 0];
+	return mappings
+		.split(';')
+		.map((line, index) => {
+			let column = 0;
+			let kept;
+			for (const segment of line ? line.split(',') : []) {
+				const [columnDelta, ...rest] = decodeVlq(segment);
+				column += columnDelta;
+				rest.forEach((delta, i) => (absolute[i] += delta));
+				if (rest.length >= 3 && (!kept || column <= indents[index]))
+					kept = [column, ...absolute.slice(0, rest.length)];
+			}
+			if (!kept) return '';
+			const [keptColumn, ...fields] = kept;
+			const encoded = encodeVlq([keptColumn, ...fields.map((value, i) => value - previous[i])]);
+			fields.forEach((value, i) => (previous[i] = value));
+			return encoded;
+		})
+		.join(';');
+}
+
 const map = JSON.parse(readFileSync(join(dist, `${BUNDLE}.map`), 'utf8'));
 const text = JSON.stringify(map);
 for (const source of map.sources) {
@@ -100,8 +158,9 @@ for (const source of map.sources) {
 for (const local of [root, `${homedir()}/`, 'file:///']) {
 	if (text.includes(local)) throw new Error(`bundle: the source map contains ${local}`);
 }
-if (map.sourcesContent?.length !== map.sources.length || map.sourcesContent.some((c) => !c))
-	throw new Error('bundle: the source map lacks the sources’ content');
+if (map.sourcesContent) throw new Error('bundle: the source map holds the sources’ text');
+map.mappings = oneMappingPerLine(map.mappings, readFileSync(join(dist, BUNDLE), 'utf8'));
+writeFileSync(join(dist, `${BUNDLE}.map`), JSON.stringify(map));
 
 console.log(
 	`bundle: dist/${BUNDLE} (${Math.round(statSync(join(dist, BUNDLE)).size / 1024)} kB), its source map (${map.sources.length} sources, ${Math.round(statSync(join(dist, `${BUNDLE}.map`)).size / 1024)} kB) and ${declared.length} entry files`,

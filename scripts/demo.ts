@@ -51,6 +51,12 @@ import {
 } from '../test/webhookTrigger/realN8n';
 
 const say = (text: string) => process.stdout.write(`${text}\n`);
+/** The step the demo is at: a failure's last line names it. */
+let current = 'checking the ports and the demo folder';
+const sayStep = (text: string) => {
+	current = text.replace(/ \(.*$| …$/, '');
+	say(text);
+};
 
 /** The demo's own Webhook Trigger workflow: the simulator posts its incoming messages to its production URL. */
 const WEBHOOK_DEMO = { id: 'BotSailorDemoHook', webhookId: 'botsailor-demo' };
@@ -167,7 +173,8 @@ function keepWorld(simulator: Simulator, file: string) {
 	setInterval(() => running.saveWorld?.(), 5000).unref();
 }
 
-async function stopAll(code: number) {
+/** Stops what runs; `last`, a failure's summary, comes after everything else the demo prints. */
+async function stopAll(code: number, last?: string) {
 	if (running.stopping) return;
 	running.stopping = true;
 	if (running.server || running.simulator) say('\nStopping n8n and the simulator …');
@@ -175,6 +182,7 @@ async function stopAll(code: number) {
 	running.saveWorld?.();
 	await running.simulator?.close();
 	running.unlock?.();
+	if (last) process.stderr.write(`${last}\n`);
 	process.exit(code);
 }
 
@@ -381,18 +389,19 @@ async function main() {
 	process.on('SIGINT', () => void stopAll(0));
 	process.on('SIGTERM', () => void stopAll(0));
 	if (real) {
+		current = 'testing the account';
 		say(`Testing the account at ${values['base-url']} (the credential test) …`);
 		await testAccount(values['base-url']!, values.token!);
 		say('  Connection successful!');
 	}
 
 	const started = Date.now();
-	say(
+	sayStep(
 		'1/6 Provisioning n8n 2.41.1 on Node 24 (the first run installs it: about 3 GB, 3 to 7 minutes, with progress every 5 s; later runs: a second) …',
 	);
 	const paths = provision();
 	if (!values['no-build']) {
-		say('2/6 Building the package …');
+		sayStep('2/6 Building the package …');
 		try {
 			// Only when the sources changed since the last build (scripts/build-if-stale.sh): later starts are quicker.
 			execFileSync('bash', [join(ROOT, 'scripts', 'build-if-stale.sh')], {
@@ -401,7 +410,9 @@ async function main() {
 				encoding: 'utf8',
 			});
 		} catch (error) {
-			throw new Error(`npm run build failed:\n${(error as { stderr?: string }).stderr ?? ''}`);
+			throw new Error(
+				`npm run build failed (its output is above); run npm run build to see it again\n${(error as { stderr?: string }).stderr ?? ''}`,
+			);
 		}
 	}
 
@@ -409,8 +420,9 @@ async function main() {
 	let customers: ReturnType<typeof prepareDemoWorld> | undefined;
 	if (real) {
 		credential = { baseUrl: values['base-url']!, apiToken: values.token! };
-		say(`3/6 Using the real account at ${credential.baseUrl}`);
+		sayStep(`3/6 Using the real account at ${credential.baseUrl}`);
 	} else {
+		current = '3/6 Starting the API simulator';
 		// The simulator's world is kept beside n8n's folder, so conversations survive a restart as executions do.
 		const stateFile = join(folder, 'simulator-state.json');
 		if (values.reset && existsSync(stateFile)) {
@@ -442,9 +454,9 @@ async function main() {
 	const kept = existsSync(join(userFolder, '.n8n', 'database.sqlite'));
 	if (!kept) rmSync(join(userFolder, 'botsailor-demo-imported.json'), { force: true });
 	const n8n = instance(paths, userFolder, port);
-	say('4/6 Packing the package and installing it as a community package …');
+	sayStep('4/6 Packing the package and installing it as a community package …');
 	installCommunityPackage(n8n, pack(join(folder, 'pack')));
-	say(
+	sayStep(
 		kept
 			? '5/6 Updating the credential and the examples that changed (your workflows are kept) …'
 			: '5/6 Importing the credential and the example workflows …',
@@ -463,13 +475,13 @@ async function main() {
 				}
 			: {},
 	);
-	say('6/6 Starting n8n …');
+	sayStep('6/6 Starting n8n …');
 	let server: Server;
 	try {
 		server = await start(n8n, 180_000, process.env.N8N_LOG_LEVEL !== undefined);
 	} catch (error) {
 		const [first, ...rest] = (error as Error).message.split('\n');
-		throw new Error(`${first}; n8n's last lines:\n${lastLines(rest.join('\n'))}`);
+		throw new Error(`${first} (n8n's last lines are above)\n${lastLines(rest.join('\n'))}`);
 	}
 	running.server = server;
 	const session = new Session(n8n.url);
@@ -516,7 +528,9 @@ n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
 	});
 }
 
+// The failure's detail first, then one last line: the step, the reason, what to try (the provisioning's own summary).
 main().catch((error: Error) => {
-	process.stderr.write(`demo failed: ${error.message}\n`);
-	void stopAll(1);
+	const [first, ...detail] = error.message.split('\n');
+	if (detail.length) process.stderr.write(`${detail.join('\n')}\n`);
+	void stopAll(1, `demo failed at ${current}: ${first}`);
 });

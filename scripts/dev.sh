@@ -7,9 +7,18 @@
 # - `npm ci` (never `npm install`: package-lock.json is not changed) when node_modules is missing or older
 #   than package-lock.json.
 # Arguments after the command are appended to it (`npm test -- test/node/sends.test.ts`).
+# `dev.sh --with-n8n '<command>'` (the demo): the command provisions the pinned n8n (scripts/provision-n8n.sh, which
+# needs no node_modules); when `npm ci` must run first, that provisioning starts beside it, so npm resolving n8n's
+# tree (minutes of waiting on the registry, little CPU) overlaps the install. The command's own provisioning then
+# waits for it, and redoes a step that failed.
 set -euo pipefail
+# npm's "new version available" notices would follow, and hide, a failure's last line (.npmrc does the same for
+# the `npm run` that started this; this covers npm run in other folders, which do not read it: .cache/node24).
+export npm_config_update_notifier=false
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cmd="${1:?usage: dev.sh '<command>' [args…]}"
+with_n8n=0
+if [ "${1:-}" = --with-n8n ]; then with_n8n=1 && shift; fi
+cmd="${1:?usage: dev.sh [--with-n8n] '<command>' [args…]}"
 shift
 version="$(node -p 'process.versions.node' 2>/dev/null || echo none)"
 major="${version%%.*}"
@@ -41,6 +50,15 @@ elif [ -f "$root/node_modules/.package-lock.json" ] && ! [ "$lock" -nt "$root/no
   echo "$want" >"$stamp"
 fi
 if [ "$fresh" = 0 ]; then
+  if [ "$with_n8n" = 1 ]; then
+    # In its own session, so that a Ctrl-C during npm ci does not leave it half-done in the terminal's group; the
+    # watcher ends it (and its npm) when this process, later the command, ends.
+    setsid bash "$root/scripts/provision-n8n.sh" >/dev/null &
+    provisioning=$!
+    (while kill -0 "$$" 2>/dev/null; do sleep 2; done; kill -TERM -- "-$provisioning" 2>/dev/null || true) &
+    export DEV_SH_PROVISIONING=1 # the command's provisioning waits for this one without progress lines of its own
+    echo "dev: provisioning n8n beside npm ci (its progress lines below) …" >&2
+  fi
   started=$(date +%s)
   echo "dev: node_modules is missing or older than package-lock.json: npm ci on Node $(node --version) (first time: about 2 minutes) …" >&2
   (cd "$root" && npm ci --no-audit --no-fund --loglevel=error >&2)

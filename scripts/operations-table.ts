@@ -27,6 +27,12 @@ export function operationsTable(properties: INodeProperties[]): string {
 const START = '<!-- operations:start -->';
 const END = '<!-- operations:end -->';
 
+/** The README text without the generated table and its markers: the part written by hand. */
+export function withoutOperationsTable(readme: string): string {
+	const [before, rest] = readme.split(START);
+	return `${before}${rest?.split(END)[1] ?? ''}`;
+}
+
 /** The README text with the table between its two markers regenerated from the node. */
 export function withOperationsTable(readme: string, properties: INodeProperties[]): string {
 	const [before, rest] = readme.split(START);
@@ -35,7 +41,7 @@ export function withOperationsTable(readme: string, properties: INodeProperties[
 	return `${before}${START}\n${operationsTable(properties)}\n${END}${rest.split(END)[1]}`;
 }
 
-/** How a page states the counts: "72 operations", "the node's 72 operations", "(72, in 22 resources)". */
+/** How a page states the counts: "N operations", "the node's N operations", "(N, in M resources)". */
 export const STATED_COUNT =
 	/(\d+)(\s+operations)|(node's\s+)(\d+)(\s+operations)|\((\d+), in (\d+) resources\)/g;
 

@@ -3,7 +3,8 @@
 # workflow's order, and the steps .ci/run starts with. One script for both, so CI checks exactly what a
 # release runs and the two cannot drift.
 #   install (npm ci: the lock file as committed), lint, Prettier's check, build, unit tests, n8n's
-#   verification scanner (source and packed tarball), pack (what `npm publish` would upload, listed).
+#   verification scanner (source and packed tarball), pack (what `npm publish` would upload, listed), the size
+#   budget (scripts/size-budget.mjs: the packed files unpacked, at most evolution-api's 783 kB).
 # Usage: bash scripts/release-check.sh   (from any directory; Node 24 and npm 11 on PATH)
 # RELEASE_CHECK_UNIT_TESTS=elsewhere: only .ci/run sets it, because its fresh-clone check runs the same
 # `npm test` (the README's command, in a fresh clone) and one run of the suite per CI run is enough. The publish
@@ -29,3 +30,5 @@ step "n8n verification scanner"
 npm run scan
 step "pack (dry run: the files npm publish uploads)"
 npm pack --dry-run
+step "size budget (unpacked, at most evolution-api's)"
+node scripts/size-budget.mjs

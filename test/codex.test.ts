@@ -29,6 +29,28 @@ const codexes = [
 		codex: read('BotSailorTrigger/BotSailorTrigger.node.json'),
 		name: new BotSailorTrigger().description.name,
 	},
+	{
+		file: 'BotSailorWebhookTrigger/BotSailorWebhookTrigger.node.json',
+		codex: read('BotSailorWebhookTrigger/BotSailorWebhookTrigger.node.json'),
+		name: new BotSailorWebhookTrigger().description.name,
+	},
+];
+
+/**
+ * n8n's fixed list of codex categories (n8n docs `codex-files.md`, the node-cli template's `.agents/nodes.md`):
+ * verification refuses any other, e.g. "Marketing" alone.
+ */
+const N8N_CATEGORIES = [
+	'Data & Storage',
+	'Finance & Accounting',
+	'Marketing & Content',
+	'Productivity',
+	'Miscellaneous',
+	'Sales',
+	'Development',
+	'Analytics',
+	'Communication',
+	'Utility',
 ];
 
 /** The words a marketer types, and the white-label brand of the same software named in the project's sources (peers guide). */
@@ -50,7 +72,11 @@ const SEARCH_WORDS = [
 describe.each(codexes)('codex $file', ({ codex, name }) => {
 	it('belongs to the node (package name + node name)', () => {
 		expect(codex.node).toBe(`n8n-nodes-botsailor.${name}`);
-		expect(codex.categories).toEqual(expect.arrayContaining(['Communication', 'Marketing']));
+	});
+
+	it("takes its categories from n8n's fixed list: Communication, Marketing & Content", () => {
+		expect(codex.categories).toEqual(['Communication', 'Marketing & Content']);
+		for (const category of codex.categories) expect(N8N_CATEGORIES).toContain(category);
 	});
 
 	it.each(SEARCH_WORDS)('has the search alias "%s"', (word) => {

@@ -105,6 +105,28 @@ test('node_modules installed by hand after the lockfile counts as fresh', () => 
 	expect(run().calls).toEqual([]);
 });
 
+test('--with-n8n (the demo): n8n is provisioned beside npm ci, and only when npm ci runs', () => {
+	// A fake provisioning that records it ran (the real one is tested in test/provisionN8n.test.ts).
+	writeFileSync(
+		join(root, 'scripts', 'provision-n8n.sh'),
+		`echo started >> "${root}/provisioned"\n`,
+	);
+	const first = run('--with-n8n', 'echo "command: $DEV_SH_PROVISIONING"');
+	expect(first.status).toBe(0);
+	expect(first.calls).toEqual(['ci --no-audit --no-fund --loglevel=error']);
+	// the command learns that a provisioning runs beside it (its own waits for it quietly)
+	expect(first.stdout.trim()).toBe('command: 1');
+	expect(first.stderr).toContain('provisioning n8n beside npm ci');
+	for (let tries = 0; !existsSync(join(root, 'provisioned')) && tries < 100; tries++)
+		spawnSync('sleep', ['0.1']);
+	expect(readFileSync(join(root, 'provisioned'), 'utf8')).toBe('started\n');
+
+	const second = run('--with-n8n', 'echo "command: $DEV_SH_PROVISIONING"');
+	expect(second.calls).toEqual([]);
+	expect(second.stdout.trim()).toBe('command:');
+	expect(readFileSync(join(root, 'provisioned'), 'utf8')).toBe('started\n');
+});
+
 test('the failing command fails npm test', () => {
 	expect(run('exit 3').status).toBe(3);
 });

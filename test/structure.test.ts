@@ -2,7 +2,8 @@
 /**
  * The package's layout rules, read from the source's own imports: no import cycles (load order must not
  * decide what a module sees), and the nodes share code through nodes/shared/, not through each other.
- * The helper modules stand in named wings; no import runs from a lower wing to a higher one.
+ * The helper modules stand in named wings; no import runs from a lower wing to a higher one. A relative import
+ * that cannot be resolved fails the test (dropping it would let `'../sending/x.js'` pass the wing rule unseen).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -17,21 +18,38 @@ function sourceFiles(dir: string): string[] {
 	});
 }
 
-/** Relative imports of a file (static `import … from`, `export … from`, `import('…')`), resolved to files. */
-function importsOf(file: string): string[] {
-	const text = readFileSync(file, 'utf8');
-	const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.[^']+)'/g)].map(
-		(match) => match[1],
+/** The relative module specifiers of a source text: `import … from`, `export … from`, `import '…'`, `import('…')`. */
+function specifiersOf(text: string): string[] {
+	return [
+		...text.matchAll(
+			/(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)(['"])(\.[^'"]*)\1/g,
+		),
+	].map((match) => match[2]);
+}
+
+/** The file a relative specifier of `file` loads (`x`, `x.ts`, `x.js` → x.ts, or x/index.ts), or undefined. */
+function resolveImport(file: string, specifier: string): string | undefined {
+	const base = resolve(dirname(file), specifier.replace(/\.js$/, ''));
+	return [`${base}.ts`, join(base, 'index.ts'), base].find(
+		(candidate) => existsSync(candidate) && statSync(candidate).isFile(),
 	);
-	return specifiers.flatMap((specifier) => {
-		const base = resolve(dirname(file), specifier);
-		const found = [`${base}.ts`, join(base, 'index.ts')].find((candidate) => existsSync(candidate));
-		return found ? [found] : [];
-	});
+}
+
+/** A file's relative imports resolved to files, and those that lead nowhere (each as "file → specifier"). */
+function importsOf(file: string, text = readFileSync(file, 'utf8')) {
+	const resolved: string[] = [];
+	const unresolved: string[] = [];
+	for (const specifier of specifiersOf(text)) {
+		const target = resolveImport(file, specifier);
+		if (target) resolved.push(target);
+		else unresolved.push(`${relative(ROOT, file)} → ${specifier}`);
+	}
+	return { resolved, unresolved };
 }
 
 const files = [...sourceFiles(join(ROOT, 'nodes')), ...sourceFiles(join(ROOT, 'credentials'))];
-const graph = new Map(files.map((file) => [file, importsOf(file)]));
+const imports = new Map(files.map((file) => [file, importsOf(file)]));
+const graph = new Map([...imports].map(([file, { resolved }]) => [file, resolved]));
 const name = (file: string) => relative(ROOT, file);
 
 /** Every cycle found by a depth-first walk, each as the files around it. */
@@ -60,6 +78,10 @@ describe('layout', () => {
 		expect(graph.get(join(ROOT, 'nodes/BotSailor/BotSailor.node.ts'))?.map(name)).toEqual(
 			expect.arrayContaining(['nodes/BotSailor/resources/index.ts']),
 		);
+	});
+
+	it("resolves every relative import (`x`, `x.js`, a folder's index.ts): one it cannot resolve fails, never drops out", () => {
+		expect([...imports.values()].flatMap(({ unresolved }) => unresolved)).toEqual([]);
 	});
 
 	it('has no import cycle', () => {
@@ -138,6 +160,20 @@ const WINGS: Record<string, string[]> = {
 const wingOf = (file: string) =>
 	Object.keys(WINGS).find((wing) => name(file).startsWith(`${wing}/`));
 
+/** The imports of a graph that run from a wing to one it may not import (each as "file → target"). */
+function upward(imports: Map<string, string[]>): string[] {
+	return [...imports].flatMap(([file, targets]) => {
+		const from = wingOf(file);
+		if (from === undefined) return [];
+		return targets
+			.filter((target) => {
+				const to = wingOf(target);
+				return to !== from && (to === undefined || !WINGS[from].includes(to));
+			})
+			.map((target) => `${name(file)} → ${name(target)}`);
+	});
+}
+
 describe('wings', () => {
 	it('every wing holds modules, and no helper is left in a drawer (nodes/shared/ itself, a shared/ or lib/ folder of a node)', () => {
 		for (const wing of Object.keys(WINGS))
@@ -151,16 +187,59 @@ describe('wings', () => {
 	});
 
 	it('no import runs upward: a wing imports only itself and the wings below it', () => {
-		const upward = [...graph].flatMap(([file, targets]) => {
-			const from = wingOf(file);
-			if (from === undefined) return [];
-			return targets
-				.filter((target) => {
-					const to = wingOf(target);
-					return to !== from && (to === undefined || !WINGS[from].includes(to));
-				})
-				.map((target) => `${name(file)} → ${name(target)}`);
-		});
-		expect(upward).toEqual([]);
+		expect(upward(graph)).toEqual([]);
+	});
+
+	it('catches what it is for: a planted upward import (with or without .js, in either quotes) and one that leads nowhere', () => {
+		const planted = join(ROOT, 'nodes/shared/parameters/planted.ts');
+		const { resolved, unresolved } = importsOf(
+			planted,
+			[
+				"import { Limiter } from '../../BotSailor/sending/limiter.js';",
+				'export * from "../http/transport";',
+				"import type { X } from '../sending/x.js';",
+				"import { ok } from './values.js';",
+			].join('\n'),
+		);
+		expect(unresolved).toEqual(['nodes/shared/parameters/planted.ts → ../sending/x.js']);
+		expect(upward(new Map([[planted, resolved]]))).toEqual([
+			'nodes/shared/parameters/planted.ts → nodes/BotSailor/sending/limiter.ts',
+			'nodes/shared/parameters/planted.ts → nodes/shared/http/transport.ts',
+		]);
+	});
+
+	it('the wings stand in one order: each may import only wings listed before it, and all that those may import', () => {
+		const order = Object.keys(WINGS);
+		const misplaced = order.flatMap((wing, index) =>
+			WINGS[wing]
+				.filter((below) => !order.slice(0, index).includes(below))
+				.map((below) => `${wing} → ${below} (not below it)`),
+		);
+		const notClosed = order.flatMap((wing) =>
+			WINGS[wing].flatMap((below) =>
+				WINGS[below]
+					.filter((further) => !WINGS[wing].includes(further))
+					.map((further) => `${wing} → ${below} → ${further}`),
+			),
+		);
+		expect([...misplaced, ...notClosed]).toEqual([]);
+	});
+
+	it('CONTRIBUTING.md names the wings in the same order, from the ground up', () => {
+		const contributing = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');
+		const named = Object.keys(WINGS)
+			.map((wing) => [wing, contributing.indexOf(`\`${wing}/\``)] as const)
+			.sort((a, b) => a[1] - b[1]);
+		expect(named.filter(([, at]) => at < 0)).toEqual([]);
+		expect(named.map(([wing]) => wing)).toEqual(Object.keys(WINGS));
+	});
+});
+
+describe("n8n's types", () => {
+	it("names n8n's per-item slot type in one file: every operation's own code takes OperationContext (running/operationRequest.ts)", () => {
+		const naming = files
+			.filter((file) => readFileSync(file, 'utf8').includes('IExecutePaginationFunctions'))
+			.map(name);
+		expect(naming).toEqual(['nodes/BotSailor/running/operationRequest.ts']);
 	});
 });

@@ -75,6 +75,7 @@ describe('verification evidence (docs/verification.md)', () => {
 		expect(workflow).toMatch(/^\s*run: bash scripts\/release-check\.sh/m);
 		expect(workflow).toMatch(/npm publish --provenance/);
 		expect(read('scripts/release-check.sh')).toMatch(/npm run scan/);
+		expect(read('scripts/release-check.sh')).toMatch(/^node scripts\/size-budget\.mjs$/m);
 	});
 
 	it('the action node and both triggers carry a builderHint for n8n’s AI workflow builder', () => {

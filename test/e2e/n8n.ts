@@ -43,10 +43,22 @@ export interface N8nPaths {
  * (idempotent, seconds when cached). The test process itself stays on Node 24; only n8n's processes use `nodeBin`.
  */
 export function provision(): N8nPaths {
-	const n8nBin = execFileSync('bash', [join(ROOT, 'scripts', 'provision-n8n.sh')], {
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'inherit'],
-	}).trim();
+	let n8nBin: string;
+	try {
+		n8nBin = execFileSync('bash', [join(ROOT, 'scripts', 'provision-n8n.sh')], {
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'inherit'],
+		}).trim();
+	} catch (error) {
+		// The script's one-line summary (the step, the tool's reason, the fix) says more than "Command failed".
+		const failure = join(ROOT, '.cache', `n8n-${installedN8nVersion()}.failure`);
+		if (!existsSync(failure)) throw error;
+		throw new Error(
+			readFileSync(failure, 'utf8')
+				.trim()
+				.replace(/^provision-n8n: /, ''),
+		);
+	}
 	const n8nVersion = (
 		JSON.parse(readFileSync(join(n8nBin, '..', 'n8n', 'package.json'), 'utf8')) as {
 			version: string;

@@ -363,6 +363,31 @@ describe.each(CASES)('reply guards: %s (%s path)', (operation, path) => {
 	});
 });
 
+it('a run that fails reports each skipped item with its own reason (issue 52, point 6)', async () => {
+	const question = await write('user', 'Price?');
+	await write('bot', 'It is 20 EUR');
+	// The second item's send is refused: the run's failure lists what happened to every item.
+	fx.sim.faults.add('/whatsapp/send', { kind: 'status0', message: 'Invalid phone number.' });
+	const result = await runNode({
+		path: 'workflow',
+		credentials: { ...fx.credentials, maxSendsInFlight: 1 },
+		items: [{ json: { guard: true } }, { json: { guard: false } }],
+		parameters: {
+			resource: 'message',
+			operation: 'sendText',
+			phoneNumberId: numberFromList,
+			phoneNumber: PHONE,
+			message: 'Yes',
+			additionalFields: { onlyIfUnanswered: '={{ $json.guard }}', answersMessageId: question },
+		} as never,
+	});
+	expect(result.error?.message).toBe('Invalid phone number.');
+	expect(result.error?.description).toContain(
+		'Skipped (nothing sent): item 0 (Already answered: bot replied after this message).',
+	);
+	expect(result.error?.description).not.toContain('24-hour window');
+});
+
 it('Send Media carries the guards too', async () => {
 	const first = await write('user', 'Hi');
 	await write('user', 'Hello?');
@@ -387,3 +412,89 @@ it('Send Media carries the guards too', async () => {
 	});
 	expect(requested('/whatsapp/send/file')).toHaveLength(0);
 });
+
+/**
+ * Issue 50, point 5: a reply or a team member's row whose conversation_time is no evidence (null, empty, MySQL's zero
+ * date) may be newer than the customer's message it was sorted after: the guards fail the item with the reason, never
+ * send. Rows as a deployment serves them (scripted answer: the simulator cannot store a null time), in either order.
+ */
+describe.each(['newestFirst', 'oldestFirst'] as const)(
+	'reply guards and rows without a time (rows served %s)',
+	(order) => {
+		const at = (secondsAgo: number) =>
+			new Date(Date.now() - secondsAgo * 1000).toISOString().slice(0, 19).replace('T', ' ');
+		const row = (id: number, sender: string, time: string | null): IDataObject => ({
+			id,
+			whatsapp_bot_subscriber_subscriber_id: PHONE,
+			sender,
+			agent_name: sender === 'agent' ? 'Alex Agent' : null,
+			message_content: JSON.stringify({ type: 'text', text: { body: `row ${id}` } }),
+			conversation_time: time,
+			wa_message_id: `wamid.ROW${id}`,
+		});
+		/** The platform's answer: the customer's message (row 2) and a later row whose time is `time`. */
+		const serve = (rows: IDataObject[]) =>
+			fx.sim.faults.add(CONVERSATION, {
+				kind: 'answer',
+				body: { status: '1', message: order === 'newestFirst' ? [...rows].reverse() : rows },
+			});
+		const guardedSend = (additionalFields: IDataObject, continueOnFail = false) =>
+			sendWith(
+				'sendText',
+				'workflow',
+				{ answersMessageId: 'wamid.ROW2', ...additionalFields },
+				{},
+				{ continueOnFail },
+			);
+
+		it.each([
+			['null', null],
+			['empty', ''],
+			['the zero date', '0000-00-00 00:00:00'],
+		])(
+			'a bot reply with %s time: Only If Still Unanswered fails with the reason, nothing sent',
+			async (_, time) => {
+				serve([row(1, 'bot', at(600)), row(2, 'user', at(60)), row(3, 'bot', time)]);
+				const result = await guardedSend({ onlyIfUnanswered: true });
+				expect(result.error?.message).toMatch(
+					/^The reply guards cannot tell whether to send: the bot message 3 has (no time|a time)/,
+				);
+				expect(requested(SENDS.sendText.url)).toHaveLength(0);
+				// Continue On Fail: the item goes to the error output with its pairing, still nothing sent.
+				const routed = await guardedSend({ onlyIfUnanswered: true }, true);
+				expect(String(routed.items[0].json.error)).toMatch(/cannot tell whether to send/);
+				expect(routed.items[0].pairedItem).toEqual({ item: 0 });
+				expect(requested(SENDS.sendText.url)).toHaveLength(0);
+			},
+		);
+
+		it('a team member’s row without a time: Skip If a Person Took Over fails, nothing sent', async () => {
+			serve([row(1, 'agent', null), row(2, 'user', at(60)), row(3, 'automation', at(30))]);
+			const result = await guardedSend({
+				skipIfPersonTookOver: true,
+				takeoverIncludesAssignment: false,
+			});
+			expect(result.error?.message).toMatch(/the agent message 1 has no time/);
+			expect(requested(SENDS.sendText.url)).toHaveLength(0);
+			// A customer's row without a time is no team member, and times that are evidence decide: sent once.
+			fx.sim.faults.clear();
+			serve([row(1, 'user', null), row(2, 'user', at(60)), row(3, 'automation', at(30))]);
+			const sent = await guardedSend({
+				skipIfPersonTookOver: true,
+				takeoverIncludesAssignment: false,
+			});
+			expect(sent.error).toBeUndefined();
+			expect(sent.items[0].json.wa_message_id).toMatch(/^wamid\./);
+			expect(requested(SENDS.sendText.url)).toHaveLength(1);
+		});
+
+		it('the answered message without a time: its place cannot be told, nothing sent', async () => {
+			serve([row(1, 'bot', ''), row(2, 'user', '')]);
+			const result = await guardedSend({ onlyIfUnanswered: true });
+			expect(result.error?.message).toMatch(
+				/the message wamid\.ROW2 has no time, so the rows around it cannot be ordered/,
+			);
+			expect(requested(SENDS.sendText.url)).toHaveLength(0);
+		});
+	},
+);

@@ -1,7 +1,8 @@
 /**
- * The six sends, each run both ways n8n runs the node: in a workflow (the bulk path, customOperations)
- * and through the node type's `execute` (n8n's declarative engine, as AI Agent 2.x and other tool
- * consumers call it). Both must send the same request, output the same item and fail the same way.
+ * The sends (every operation with a `send` definition: SENDS, nodes/BotSailor/resources/sends.ts), each run both ways
+ * n8n runs the node: in a workflow (the bulk path, customOperations) and through the node type's `execute` (n8n's
+ * declarative engine, as AI Agent 2.x and other tool consumers call it). Both must send the same request, output the
+ * same item and fail the same way.
  */
 import type { INodePropertyOptions } from 'n8n-workflow';
 import { sendTextNode } from '../../bench/sendTextNode';
@@ -129,7 +130,7 @@ const comparable = (result: RunResult) =>
 	}));
 
 describe('the sends are one definition each, registered for both drivers', () => {
-	it('customOperations hold exactly the six sends and Send and Wait, and each operation routes through its definition', () => {
+	it(`customOperations hold exactly the ${SENDS.length} sends and Send and Wait, and each operation routes through its definition`, () => {
 		const node = new BotSailor();
 		const registered = Object.entries(node.customOperations ?? {}).flatMap(
 			([resource, operations]) =>

@@ -457,7 +457,7 @@ describe('Outside the 24-Hour Window: the promises of the sends', () => {
 			'Sent as a template (outside the 24-hour window): item 0.',
 		);
 		expect(result.error?.description).toContain(
-			'Skipped (nothing sent: outside the 24-hour window, or opted out): item 1.',
+			'Skipped (nothing sent): item 1 (Outside the 24-hour window: the platform refused the',
 		);
 	});
 

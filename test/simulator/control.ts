@@ -555,6 +555,15 @@ export const controlRoutes: Record<string, (context: ControlContext) => unknown>
 		faults.latencyJitter = input.jitter ?? 0;
 	},
 	'clear-faults': ({ faults }) => faults.clear(),
+	// Meta's refusals of sends to some customers (state.ts metaRefusals, SPEC-GAP): `{"numbers": {"<phone>": 131056},
+	// "times"?: 1, "http_status"?: 200|400|429}`; `{"clear": true}` ends them.
+	'meta-refusals': ({ state, input }) => {
+		if (input.clear) state.metaRefusals = {};
+		for (const [phone, code] of Object.entries((input.numbers ?? {}) as Record<string, number>))
+			state.metaRefusals[phone] = { code: Number(code), times: input.times };
+		if (input.http_status !== undefined) state.metaRefusalHttpStatus = Number(input.http_status);
+		return state.metaRefusals;
+	},
 	// SPEC-GAP: refused connections model a reverse proxy/CDN in front of the platform restarting. `{"ms": 300}`; this
 	// request itself is answered, then its connection is closed; nothing (not even this API) answers until the window ends.
 	refuseConnections: ({ refuseConnections, input }) => {

@@ -152,6 +152,15 @@ export class SimState {
 	 * limit/offset is not shown; the simulator refuses them, so a client that sends them cannot pass by accident.
 	 */
 	earlierFormOnly = false;
+	/**
+	 * Customers (phone numbers) whose sends Meta refuses, each with its error code (131049, 131050, 131056) and how many
+	 * more sends it refuses (undefined: every one). SPEC-GAP: how the platform relays Meta's refusal of a send is not
+	 * shown; the simulator answers `status "0"` with Meta's text, "(#<code>) <title>" (statuses.ts), on HTTP
+	 * `metaRefusalHttpStatus` (200 unless a test picks 400 or 429, as a platform that passes Meta's HTTP status on).
+	 * Set with `/__control/meta-refusals`.
+	 */
+	metaRefusals: Record<string, { code: number; times?: number }> = {};
+	metaRefusalHttpStatus = 200;
 
 	nextId(): number {
 		return ++this.sequence;

@@ -22,6 +22,7 @@ export const WHATSAPP_DELIVERY_ERRORS: Readonly<Record<number, string>> = Object
 		'Message undeliverable: the recipient is not a WhatsApp user, has not accepted the terms, or uses an old WhatsApp version',
 	131049: 'This message was not delivered to maintain healthy ecosystem engagement',
 	131050: 'The recipient has chosen to stop receiving marketing messages from your business',
+	131056: '(Business Account, Consumer Account) pair rate limit hit',
 	131051: 'Unsupported message type',
 	131053: 'Media upload error',
 	130472: "User's number is part of an experiment",

@@ -2,6 +2,7 @@ import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { listRecords } from '../../shared/http/envelope';
 import { FORM_CONTENT_TYPE } from '../../shared/http/transport';
 import { isRecord, text } from '../../shared/parameters/values';
+import { refusalFields } from '../../shared/whatsapp/metaRefusals';
 
 /**
  * Reading a sent message's status (Message → Get Status's endpoint, whatsapp/get/message-status), for Wait for
@@ -18,17 +19,23 @@ export const FINAL_STATUSES: ReadonlySet<string> = new Set(['delivered', 'read',
 export interface StatusReading {
 	status: string;
 	failed_reason?: string;
+	/** Meta's code and its meaning in plain words, when `failed_reason` is one of Meta's refusals (metaRefusals.ts). */
+	failed_code?: string;
+	failed_meaning?: string;
 	updated_at?: string;
 }
 
-/** The request of one status read (the caller's transport adds the credential). */
-export function statusRequest(waMessageId: string): IHttpRequestOptions {
+/**
+ * The request of one status read (the caller's transport adds the credential and the operation's Options → Timeout).
+ * `abortSignal` ends it earlier, e.g. at the end of the wait it serves.
+ */
+export function statusRequest(waMessageId: string, abortSignal?: AbortSignal): IHttpRequestOptions {
 	return {
 		method: 'POST',
 		url: MESSAGE_STATUS_URL,
 		headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
 		body: { wa_message_id: waMessageId },
-		timeout: 60_000,
+		...(abortSignal ? { abortSignal } : {}),
 	};
 }
 
@@ -41,7 +48,10 @@ export function statusOf(envelope: IDataObject): StatusReading {
 	const reading: StatusReading = { status };
 	const updatedAt = text(record.delivery_status_updated_at);
 	if (updatedAt) reading.updated_at = updatedAt;
-	if (status === 'failed') reading.failed_reason = text(record.failed_reason) ?? '';
+	if (status === 'failed') {
+		reading.failed_reason = text(record.failed_reason) ?? '';
+		Object.assign(reading, refusalFields(reading.failed_reason));
+	}
 	return reading;
 }
 

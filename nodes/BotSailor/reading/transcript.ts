@@ -1,4 +1,4 @@
-import type { IDataObject, IExecutePaginationFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import {
 	conversationSource,
 	type ConversationSource,
@@ -8,6 +8,7 @@ import { innerMessage } from '../../shared/conversation/messageContent';
 import { rowFields } from '../../shared/conversation/messageItem';
 import { sendRequest, usesEarlierForm } from '../../shared/http/transport';
 import { isRecord, requestBody, text } from '../../shared/parameters/values';
+import type { OperationContext } from '../running/operationRequest';
 
 /**
  * A conversation as a model reads it (Message → Get Transcript and Get Unanswered): each row of the one
@@ -37,7 +38,7 @@ export function foldText(value: string): string {
 
 /** The conversation of the operation's request (phone_number_id and phone_number already checked by its preSend). */
 export async function conversationOf(
-	context: IExecutePaginationFunctions,
+	context: OperationContext,
 	request: IHttpRequestOptions,
 ): Promise<ConversationSource> {
 	const body = requestBody(request);

@@ -1,6 +1,5 @@
 import type {
 	DeclarativeRestApiSettings,
-	IExecutePaginationFunctions,
 	INodeExecutionData,
 	INodeListSearchResult,
 	INodeProperties,
@@ -8,17 +7,19 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 import { sendOnce, sendRouting } from '../sending/declarativeSend';
-import { operationRequest } from '../running/operationRequest';
+import { operationRequest, type OperationContext } from '../running/operationRequest';
 import { paginate, type PageWalk } from '../running/pagination';
 import type { SendDefinition } from '../sending/sendDefinition';
 import { toolDescriptionField } from './toolDescriptionField';
 
 // For an operation's own code that reads a list: how many records the user asked for.
 export { requestedLimit } from '../running/pagination';
+// What an operation's own code runs with (one name for n8n's slot type, running/operationRequest.ts).
+export type { OperationContext } from '../running/operationRequest';
 
 /** An operation's own code, run by n8n's declarative engine once per item in place of the request (see `routingOf`). */
 export type ItemRun = (
-	this: IExecutePaginationFunctions,
+	this: OperationContext,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ) => Promise<INodeExecutionData[]>;
 

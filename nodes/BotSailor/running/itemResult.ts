@@ -50,5 +50,10 @@ export function errorItem(
 	error: NodeApiError | NodeOperationError,
 	itemIndex: number,
 ): INodeExecutionData {
-	return { json: { error: error.message }, error, pairedItem: { item: itemIndex } };
+	// Meta's refusal of the send (delivery.ts metaRefused): its code and meaning, for an IF or Switch to branch on.
+	const refusal =
+		typeof error.context?.failed_code === 'string'
+			? { failed_code: error.context.failed_code, failed_meaning: error.context.failed_meaning }
+			: {};
+	return { json: { error: error.message, ...refusal }, error, pairedItem: { item: itemIndex } };
 }

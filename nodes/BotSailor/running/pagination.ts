@@ -1,7 +1,6 @@
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
-	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
@@ -10,6 +9,7 @@ import { payloadRecords, type Page } from '../../shared/http/envelope';
 import { toOutputItems } from './outputItems';
 import { sendRequest, usesEarlierForm } from '../../shared/http/transport';
 import { requestBody } from '../../shared/parameters/values';
+import type { OperationContext } from './operationRequest';
 
 export interface PageWalk {
 	/** The endpoint's largest page. */
@@ -41,7 +41,7 @@ export async function collectPages(
 }
 
 /** How many records the user asked for: undefined for Return All. */
-export function requestedLimit(context: IExecutePaginationFunctions): number | undefined {
+export function requestedLimit(context: OperationContext): number | undefined {
 	if (context.getNodeParameter('returnAll', false) === true) return undefined;
 	const limit = context.getNodeParameter('limit', 50) as unknown;
 	const value = typeof limit === 'string' && limit.trim() !== '' ? Number(limit) : limit;
@@ -65,10 +65,10 @@ export function paginate(
 	maxPageSize: number,
 	{ unpaginatedInEarlierForm = false } = {},
 ): (
-	this: IExecutePaginationFunctions,
+	this: OperationContext,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ) => Promise<INodeExecutionData[]> {
-	return async function (this: IExecutePaginationFunctions, requestData) {
+	return async function (this: OperationContext, requestData) {
 		const limit = requestedLimit(this);
 		const request = requestData.options as IHttpRequestOptions;
 		const baseBody = requestBody(request);

@@ -2,7 +2,6 @@ import {
 	NodeApiError,
 	NodeOperationError,
 	type IDataObject,
-	type IExecutePaginationFunctions,
 	type IHttpRequestOptions,
 	type JsonObject,
 } from 'n8n-workflow';
@@ -10,6 +9,7 @@ import { listRecords } from '../../shared/http/envelope';
 import { operationLabel } from '../../shared/parameters/operationLabel';
 import { sendRequest, usesEarlierForm } from '../../shared/http/transport';
 import { errorMessage, text } from '../../shared/parameters/values';
+import type { OperationContext } from './operationRequest';
 
 /**
  * An operation made of several requests (Subscriber → Opt Out, Opt In, Hand Over to a Person): each request
@@ -21,7 +21,7 @@ export class Steps {
 	readonly done: string[] = [];
 
 	constructor(
-		private readonly context: IExecutePaginationFunctions,
+		private readonly context: OperationContext,
 		/** The operation's request as the routing built it (credential, timeout, proxy): each step changes url and body. */
 		private readonly request: IHttpRequestOptions,
 	) {}

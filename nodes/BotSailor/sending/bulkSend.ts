@@ -18,6 +18,7 @@ import {
 	DELIVERY_DEFAULTS,
 	deliver,
 	NotAttempted,
+	recipientOf,
 	RateLimitBudget,
 	type DeliveryOptions,
 } from './delivery';
@@ -116,6 +117,16 @@ function itemList(indexes: number[]): string {
 	return `${indexes.length === 1 ? 'item' : 'items'} ${ranges.join(', ')}`;
 }
 
+/** "item 1 (Outside the 24-hour window: …); items 2, 4 (Already answered: …)": each skipped item with its own reason. */
+function skipReasons(skipped: number[], reasonOf: (index: number) => unknown): string {
+	const byReason = new Map<string, number[]>();
+	for (const index of skipped) {
+		const reason = String(reasonOf(index) ?? 'no reason given');
+		byReason.set(reason, [...(byReason.get(reason) ?? []), index]);
+	}
+	return [...byReason].map(([reason, indexes]) => `${itemList(indexes)} (${reason})`).join('; ');
+}
+
 /** The description of a failure before a run's report was added: Retry On Fail reports the same error again. */
 const ownDescriptions = new WeakMap<object, string>();
 
@@ -162,7 +173,7 @@ function failureReport(
 			? `Sent as a template (outside the 24-hour window): ${itemList(asTemplate)}.`
 			: '',
 		skipped.length
-			? `Skipped (nothing sent: outside the 24-hour window, or opted out): ${itemList(skipped)}.`
+			? `Skipped (nothing sent): ${skipReasons(skipped, (index) => firstRecord(outcomes[index])?.reason)}.`
 			: '',
 		unknown.length
 			? `May have been delivered: ${itemList(unknown)} (check the conversation before sending again).`
@@ -265,7 +276,7 @@ async function runSends(
 					node,
 					index,
 					async () => await sendRequest.call(this, { ...request, body }, index, credentials),
-					{ options: settings, cancelled, stopped: stop, budget },
+					{ options: settings, cancelled, stopped: stop, budget, recipient: recipientOf(body) },
 				);
 				return payloadRecords(envelope, 'confirmation').map((entry) => withRecipient(entry, body));
 			};

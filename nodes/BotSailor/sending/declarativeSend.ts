@@ -1,20 +1,20 @@
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
-	IExecutePaginationFunctions,
 	INodeExecutionData,
 	INodePropertyRouting,
 } from 'n8n-workflow';
 import { rateLimitBudgetMs, sendsInFlight } from '../../shared/http/credential';
 import { requestOnce } from '../../shared/http/transport';
 import { atMostOnce } from './atMostOnce';
-import { deliver, RateLimitBudget } from './delivery';
+import { deliver, RateLimitBudget, recipientOf } from './delivery';
 import { waitForDelivery } from './deliveryWait';
 import { answersAsTool, asNodeError, errorItem, withRecipient } from '../running/itemResult';
 import { unwrap } from '../running/outputItems';
 import { performSend, prepareSend, type SendDefinition } from './sendDefinition';
 import { sendItemOf } from './sendItem';
 import { runKeyOf, sendRecordOf } from './sendRecord';
+import type { OperationContext } from '../running/operationRequest';
 
 /**
  * The items of one try of a node run that are sending now, and whether one of them failed: n8n's RoutingNode starts
@@ -50,7 +50,7 @@ function leaveTry(key: string, current: Try): void {
  */
 export function sendOnce(definition: SendDefinition) {
 	async function send(
-		this: IExecutePaginationFunctions,
+		this: OperationContext,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
 		const item = sendItemOf(this);
@@ -95,6 +95,7 @@ export function sendOnce(definition: SendDefinition) {
 						cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
 						// Without Continue On Fail, an item of this try that failed stops the ones not sent yet.
 						stopped: () => current.failed,
+						recipient: recipientOf(fields),
 					},
 				);
 				return items.map((entry) => withRecipient(entry.json, fields));

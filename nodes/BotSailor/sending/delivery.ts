@@ -1,10 +1,11 @@
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_SENDS_IN_FLIGHT } from '../../shared/http/credential';
 import { NodeApiError, sleep } from 'n8n-workflow';
 import { apiError } from '../../shared/http/envelope';
 import { isRetryableSend, outcomeOf } from '../../shared/http/failures';
 import { retryAfterOf, SEND_RETRY, withRetries } from '../../shared/http/retry';
-import { paces, type Pace, type PaceSignal } from './pace';
+import { metaRefusalOfError, type MetaRefusal } from '../../shared/whatsapp/metaRefusals';
+import { cooldowns, paces, type Pace, type PaceSignal } from './pace';
 
 /**
  * The delivery policy of every send (the bulk path in bulkSend.ts and the declarative path in
@@ -21,7 +22,11 @@ import { paces, type Pace, type PaceSignal } from './pace';
  * | HTTP 2xx whose body cannot be read             | unknown  | no      | the platform acted; its answer is lost       |
  * | deadline, timeout, reset, dropped connection   | unknown  | no      | the request left; the answer was lost        |
  * | `status: "0"`, other 4xx, a web page           | refused  | no      | the platform's own refusal (not sent)        |
+ * | Meta's 131049, 131050 (any HTTP status)        | refused  | no      | about this customer: resending cannot help   |
+ * | Meta's 131056 (pair rate limit)                | refused  | yes     | after that customer's cooldown only (pace.ts)|
  *
+ * Meta's refusals (shared/whatsapp/metaRefusals.ts) concern one customer: they never slow or pause the account's
+ * pace, nor spend the run's Rate Limit Wait Budget, even when the platform relays them as HTTP 429.
  * The connection verdicts come from transport.ts (connectionVerdict), the answer kinds from envelope.ts.
  * A send that is not retried because its outcome is unknown fails as "may have been delivered",
  * never as a plain error and never as success.
@@ -52,15 +57,33 @@ export const DELIVERY_DEFAULTS: Readonly<Required<DeliveryOptions>> = Object.fre
 	maxDelayMs: SEND_RETRY.maxDelayMs,
 });
 
+/** Tries again after Meta's pair rate limit (131056), each after the customer's cooldown (pace.ts): about 18 s in all. */
+export const PAIR_RETRIES = 2;
+
+/** The customer a send's fields go to (its phone number), for the pair cooldown; undefined for a broadcast. */
+export function recipientOf(fields: IDataObject): string | undefined {
+	const phone = fields.phone_number;
+	return typeof phone === 'string' || typeof phone === 'number'
+		? String(phone).replace(/\D/g, '') || undefined
+		: undefined;
+}
+
+/** The account a send goes through: its credential. */
+function accountOf(node: INode): string {
+	const reference = node.credentials?.[CREDENTIAL_TYPE];
+	return reference?.id ?? reference?.name ?? 'default';
+}
+
 /** The account's pace (pace.ts): one per credential, module-level so concurrent items, executions and tool calls share it. */
 export function paceFor(node: INode, ceiling: number, adaptive = true): Pace {
-	const reference = node.credentials?.[CREDENTIAL_TYPE];
-	return paces.paceFor(reference?.id ?? reference?.name ?? 'default', ceiling, adaptive);
+	return paces.paceFor(accountOf(node), ceiling, adaptive);
 }
 
 /** What a finished attempt tells the pace: an answer (fine), 429, 503, or nothing (no answer). */
 export function paceSignalOf(failure: unknown): PaceSignal {
 	if (!(failure instanceof NodeApiError)) return 'ok';
+	// Meta refused for one customer: the platform answered, its rate is not in question.
+	if (metaRefusalOfError(failure)) return 'ok';
 	if (typeof failure.context?.connection === 'string' || failure.context?.outcome === 'unknown')
 		return 'none';
 	const status = Number(failure.httpCode);
@@ -173,9 +196,45 @@ export class RateLimitBudget {
 	}
 }
 
-/** Whether a failure is the platform asking to wait: HTTP 429 or 503 (what the budget counts). */
+/** Whether a failure is the platform asking to wait: HTTP 429 or 503 (what the budget counts), not Meta's refusal. */
 function isRateLimited(failure: unknown): boolean {
-	return failure instanceof NodeApiError && [429, 503].includes(Number(failure.httpCode));
+	return (
+		failure instanceof NodeApiError &&
+		[429, 503].includes(Number(failure.httpCode)) &&
+		!metaRefusalOfError(failure)
+	);
+}
+
+/** Meta's refusal of a send, when the answer is one and the platform did not act (not an unknown outcome). */
+function sendRefusal(failure: unknown): MetaRefusal | undefined {
+	return outcomeOf(failure) === 'unknown' ? undefined : metaRefusalOfError(failure);
+}
+
+/**
+ * Meta's refusal of a send as the error to report: the plain words and what to do first, the platform's text (with
+ * Meta's code) kept as it came; `context.failed_code` carries the code for Continue On Fail's error item.
+ */
+export function metaRefused(
+	node: INode,
+	failure: NodeApiError,
+	refusal: MetaRefusal,
+	itemIndex: number,
+	attempts: number,
+): NodeApiError {
+	const error = apiError(node, {
+		message: `WhatsApp refused the message (Meta error ${refusal.code}): ${failure.message}`,
+		description: `Nothing was delivered. ${refusal.meaning}${attempts > 1 ? ` (${attempts} attempts, each after this customer's cooldown.)` : ''}`,
+		httpCode: Number(failure.httpCode) || 0,
+		itemIndex,
+	});
+	error.context = {
+		...error.context,
+		outcome: 'refused',
+		failed_code: refusal.code,
+		failed_meaning: refusal.meaning,
+		attempts,
+	};
+	return error;
 }
 
 /** A send ended because the run's Rate Limit Wait Budget is used up: nothing was delivered. */
@@ -218,6 +277,7 @@ export async function deliver<T>(
 		cancelled = () => false,
 		stopped,
 		budget,
+		recipient,
 	}: {
 		options?: DeliveryOptions;
 		cancelled?: () => boolean;
@@ -229,11 +289,22 @@ export async function deliver<T>(
 		stopped?: () => boolean;
 		/** The run's budget for waiting on the platform's rate limit (RateLimitBudget). */
 		budget?: RateLimitBudget;
+		/** The customer (phone number): after Meta's pair rate limit (131056), sends to them wait their cooldown. */
+		recipient?: string;
 	} = {},
 ): Promise<T> {
 	const settings = { ...DELIVERY_DEFAULTS, ...options };
 	const pace = paceFor(node, settings.concurrency, settings.adaptive);
+	const account = accountOf(node);
+	let pairLimited = 0;
 	const paced = async (tries: number) => {
+		// The customer's cooldown is waited out before a slot is taken: the account's other sends go on meanwhile.
+		for (
+			let wait = recipient ? cooldowns.remaining(account, recipient) : 0;
+			wait > 0 && !cancelled() && stopped?.() !== true;
+			wait = cooldowns.remaining(account, recipient!)
+		)
+			await sleep(wait);
 		// A retry goes before the sends that have not started; the slot is given back while it waits.
 		await pace.acquire(tries > 0);
 		if (stopped) {
@@ -259,15 +330,36 @@ export async function deliver<T>(
 		}
 		// A Retry-After the node honours pauses the account's sends; a longer one fails this send as not sent (below).
 		const retryAfterMs = retryAfterOf(failure);
+		const refusal = sendRefusal(failure);
 		pace.release(
 			paceSignalOf(failure),
-			retryAfterMs !== undefined && retryAfterMs <= settings.maxDelayMs ? retryAfterMs : undefined,
+			retryAfterMs !== undefined && retryAfterMs <= settings.maxDelayMs && !refusal
+				? retryAfterMs
+				: undefined,
 		);
+		if (refusal?.kind === 'pairRateLimit' && recipient) {
+			pairLimited++;
+			cooldowns.hit(account, recipient);
+		}
 		throw failure;
 	};
 	return await withRetries(
 		paced,
-		{ ...SEND_RETRY, ...settings },
+		{
+			...SEND_RETRY,
+			...settings,
+			// Meta's refusals: only the pair rate limit is worth another try (to this customer, after the cooldown).
+			retryable: (failure) => {
+				const refusal = sendRefusal(failure);
+				if (refusal)
+					return (
+						refusal.kind === 'pairRateLimit' &&
+						recipient !== undefined &&
+						pairLimited <= PAIR_RETRIES
+					);
+				return isRetryableSend(failure);
+			},
+		},
 		{
 			cancelled: () => cancelled() || stopped?.() === true,
 			mayWait: (failure, waitMs) => !budget || !isRateLimited(failure) || budget.take(waitMs),
@@ -276,6 +368,9 @@ export async function deliver<T>(
 				if (failure instanceof NodeApiError && failure.context?.rateLimitBudget) return failure;
 				if (refusedWait && budget)
 					return rateLimitBudgetUsedUp(node, itemIndex, budget, failure as NodeApiError);
+				const refusal = sendRefusal(failure);
+				if (refusal)
+					return metaRefused(node, failure as NodeApiError, refusal, itemIndex, attempts);
 				const outcome = outcomeOf(failure);
 				if (outcome === 'unknown')
 					return mayHaveBeenDelivered(node, failure as NodeApiError, itemIndex);

@@ -19,6 +19,7 @@ import {
 } from '../reading/messageStatus';
 import type { RecordContext } from './sendRecord';
 import { isFinalStatus, onStatus, recentStatus } from '../../shared/triggers/statusEvents';
+import { refusalFields } from '../../shared/whatsapp/metaRefusals';
 
 /**
  * Wait for Delivery, an option of Send Text, Send Template, Send Buttons and Send Media: after the platform accepted a
@@ -83,6 +84,9 @@ export interface DeliveryOutcome extends IDataObject {
 	/** delivered, read or failed; the last status read (e.g. sent) when Max Wait ran out; unknown when it could not be read. */
 	status: string;
 	failed_reason?: string;
+	/** Meta's code and its meaning, when failed_reason is one of Meta's refusals (shared/whatsapp/metaRefusals.ts). */
+	failed_code?: string;
+	failed_meaning?: string;
 	waited_ms: number;
 	timed_out?: boolean;
 	/** Why the status is unknown (the read's error, or the run was cancelled). */
@@ -198,7 +202,8 @@ export function deliveryWaitOf(item: SendItem): DeliveryWaitSettings | undefined
 /** One message being watched. */
 interface Watch {
 	id: string;
-	read: (id: string) => Promise<StatusReading>;
+	/** One status read, aborted when `left` ms have passed (the wait's deadline). */
+	read: (id: string, left: number) => Promise<StatusReading>;
 	cancelled: () => boolean;
 	started: number;
 	deadline: number;
@@ -217,19 +222,12 @@ interface Watch {
 	resolve: (outcome: DeliveryOutcome) => void;
 }
 
-/** What a poller did (for tests and the bench). */
-export interface PollerTotals {
-	watched: number;
-	reads: number;
-	/** Settled by a Webhook Trigger event. */
-	fromEvents: number;
-}
-
 /** The poller of one node run: one schedule for all its watched messages. */
 class DeliveryPoller {
 	private readonly watches = new Set<Watch>();
 	private running = false;
-	readonly totals: PollerTotals = { watched: 0, reads: 0, fromEvents: 0 };
+	/** Messages watched in all: the tail and its budget are shares of it. */
+	private watched = 0;
 	private tailReads = 0;
 
 	constructor(
@@ -262,7 +260,7 @@ class DeliveryPoller {
 				reading: false,
 				resolve,
 			};
-			this.totals.watched++;
+			this.watched++;
 			if (events) {
 				// A status that arrived before the wait started (even before the send's answer) settles it at once.
 				const known = recentStatus(id);
@@ -282,7 +280,6 @@ class DeliveryPoller {
 	}
 
 	private settleFromEvent(watch: Watch, event: { status: string; failed_reason?: string }): void {
-		this.totals.fromEvents++;
 		this.settle(watch, {
 			status: event.status,
 			...(event.status === 'failed' ? { failed_reason: event.failed_reason ?? '' } : {}),
@@ -295,8 +292,11 @@ class DeliveryPoller {
 		watch.done = true;
 		watch.unsubscribe?.();
 		this.watches.delete(watch);
-		if (this.watches.size === 0) lastTotals = { ...this.totals };
-		watch.resolve({ ...outcome, waited_ms: Date.now() - watch.started } as DeliveryOutcome);
+		watch.resolve({
+			...outcome,
+			...(outcome.status === 'failed' ? refusalFields(outcome.failed_reason) : {}),
+			waited_ms: Date.now() - watch.started,
+		} as DeliveryOutcome);
 	}
 
 	private async run(): Promise<void> {
@@ -305,15 +305,19 @@ class DeliveryPoller {
 			while (this.watches.size > 0) {
 				const now = Date.now();
 				const tail =
-					this.watches.size <= Math.max(TAIL_MIN, Math.floor(this.totals.watched * TAIL_SHARE)) &&
-					this.tailReads < TAIL_BUDGET * this.totals.watched;
+					this.watches.size <= Math.max(TAIL_MIN, Math.floor(this.watched * TAIL_SHARE)) &&
+					this.tailReads < TAIL_BUDGET * this.watched;
 				const due: Watch[] = [];
 				for (const watch of this.watches) {
 					if (watch.cancelled()) {
 						this.settle(watch, { status: 'unknown', error: 'The run was cancelled' });
 						continue;
 					}
-					if (watch.reading) continue;
+					if (watch.reading) {
+						// A read that hangs does not hold the item past Max Wait: it settles with what it has.
+						if (now >= watch.deadline) this.settleAtDeadline(watch);
+						continue;
+					}
 					const at = Math.max(
 						watch.notBefore,
 						tail ? Math.min(watch.nextRead, watch.lastRead + TAIL_GAP_MS) : watch.nextRead,
@@ -334,13 +338,24 @@ class DeliveryPoller {
 		}
 	}
 
+	/** Max Wait ran out: the last status read, or unknown when no read answered in time. */
+	private settleAtDeadline(watch: Watch): void {
+		this.settle(watch, {
+			status: watch.last?.status || 'unknown',
+			timed_out: true,
+			source: 'status read',
+			...(watch.last ? {} : { error: 'No status read answered within Max Wait' }),
+		});
+	}
+
 	private async readOnce(watch: Watch): Promise<void> {
 		let reading: StatusReading;
 		await this.limiter.acquire();
 		try {
-			this.totals.reads++;
-			reading = await watch.read(watch.id);
+			if (watch.done) return;
+			reading = await watch.read(watch.id, watch.deadline - Date.now());
 		} catch (error) {
+			if (Date.now() >= watch.deadline) return this.settleAtDeadline(watch);
 			// A read that fails (after the read policy's retries) leaves the outcome unknown; nothing is sent again.
 			this.settle(watch, { status: 'unknown', error: errorMessage(error), source: 'status read' });
 			return;
@@ -360,14 +375,7 @@ class DeliveryPoller {
 			});
 			return;
 		}
-		if (now >= watch.deadline) {
-			this.settle(watch, {
-				status: reading.status || 'unknown',
-				timed_out: true,
-				source: 'status read',
-			});
-			return;
-		}
+		if (now >= watch.deadline) return this.settleAtDeadline(watch);
 		const gap = Math.min(MAX_GAP_MS, FIRST_READ_MS * BACKOFF ** watch.reads);
 		watch.nextRead = Math.min(now + gap, watch.deadline);
 	}
@@ -389,9 +397,6 @@ function pollerOf(context: RecordContext, limiter: Limiter): DeliveryPoller {
 	}
 	return poller;
 }
-
-/** The totals of the poller whose watches all ended last (tests). */
-export let lastTotals: PollerTotals = { watched: 0, reads: 0, fromEvents: 0 };
 
 /** The wa_message_id of a send's output records, when the platform gave one. */
 function messageIdOf(records: IDataObject[]): string | undefined {
@@ -422,7 +427,11 @@ export async function waitForDelivery(
 	const outcome = await pollerOf(context, limiter).watch(
 		id,
 		settings.maxWaitMs,
-		async (waMessageId) => statusOf(await item.request(statusRequest(waMessageId))),
+		// Each read ends at the shorter of Options → Timeout (the item's request) and the time left.
+		async (waMessageId, left) =>
+			statusOf(
+				await item.request(statusRequest(waMessageId, AbortSignal.timeout(Math.max(1, left)))),
+			),
 		cancelled,
 		settings.source === 'webhookEvents',
 	);
@@ -442,7 +451,7 @@ function withOutcome(
 			item.getNode(),
 			`The message was not delivered: ${outcome.failed_reason || 'WhatsApp reported it failed'}`,
 			{
-				description: `The platform accepted the message (wa_message_id ${id}) and then reported it failed. It was not sent again.`,
+				description: `The platform accepted the message (wa_message_id ${id}) and then reported it failed. It was not sent again.${outcome.failed_meaning ? ` ${outcome.failed_meaning}` : ''}`,
 				itemIndex: item.getItemIndex(),
 			},
 		);

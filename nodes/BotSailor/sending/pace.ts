@@ -251,3 +251,56 @@ export class PaceRegistry {
 
 /** The process's paces: one per account (credential), shared by every execution and tool call. */
 export const paces = new PaceRegistry();
+
+/**
+ * Meta's pair rate limit (error 131056: too many messages to one customer in a short time) is about one business and
+ * customer pair, not the account: after it, sends to that customer wait their cooldown, outside the account's pace,
+ * while the sends to everyone else go on at the account's pace (n8n's own WhatsApp agent channel keeps a
+ * per-recipient cooldown for it too). Meta allows about one message every 6 s to the same customer: the cooldown
+ * starts there and doubles while the customer keeps answering 131056, up to PAIR_COOLDOWN_MAX_MS.
+ */
+export const PAIR_COOLDOWN_MS = 6_000;
+const PAIR_COOLDOWN_MAX_MS = 60_000;
+/** Customers kept at most; beyond, the ones hit longest ago go first. */
+export const MAX_COOLDOWNS = 10_000;
+
+export class RecipientCooldowns {
+	private readonly until = new Map<string, { until: number; ms: number }>();
+
+	constructor(private readonly now: () => number = Date.now) {}
+
+	/** How long a send to this customer of this account must still wait, in ms (0: none). */
+	remaining(account: string, recipient: string): number {
+		const entry = this.until.get(`${account}\u0000${recipient}`);
+		return entry ? Math.max(0, entry.until - this.now()) : 0;
+	}
+
+	/** The customer answered 131056: their next send waits the cooldown (doubled when the last one had not long ended). */
+	hit(account: string, recipient: string): void {
+		const key = `${account}\u0000${recipient}`;
+		const now = this.now();
+		const last = this.until.get(key);
+		const ms =
+			last && now - last.until < last.ms
+				? Math.min(PAIR_COOLDOWN_MAX_MS, last.ms * 2)
+				: PAIR_COOLDOWN_MS;
+		this.until.delete(key);
+		this.until.set(key, { until: now + ms, ms });
+		// Map order is the order of the hits: the oldest hit goes first.
+		for (const oldest of this.until.keys()) {
+			if (this.until.size <= MAX_COOLDOWNS) break;
+			this.until.delete(oldest);
+		}
+	}
+
+	get size(): number {
+		return this.until.size;
+	}
+
+	clear(): void {
+		this.until.clear();
+	}
+}
+
+/** The process's pair cooldowns: per account and customer, shared by every execution and tool call. */
+export const cooldowns = new RecipientCooldowns();

@@ -1,10 +1,7 @@
 import {
 	NodeApiError,
 	NodeOperationError,
-	type ICredentialDataDecryptedObject,
 	type IDataObject,
-	type IHttpRequestOptions,
-	type INode,
 	type INodeProperties,
 } from 'n8n-workflow';
 import {
@@ -19,6 +16,7 @@ import { isIncoming, senderKind } from '../../shared/conversation/messageItem';
 import { platformTimeEvidence, platformTimeZone } from '../../shared/http/platformTime';
 import { conversationAnswerProblem } from '../../shared/whatsapp/sessionWindow';
 import { FORM_CONTENT_TYPE } from '../../shared/http/transport';
+import type { SendItem } from './sendItem';
 
 /**
  * Reply guards on the free-form sends (Send Text, Send Buttons, Send Media; issue 46): options in their Additional Fields.
@@ -34,15 +32,6 @@ import { FORM_CONTENT_TYPE } from '../../shared/http/transport';
  * Get), shared with Skip Opted-Out Subscribers (`sharedSubscriber`). A check that cannot be read never means "send":
  * the item fails with the reason.
  */
-
-/** What the guards read of an item: sendDefinition.ts's SendItem (not imported: sendDefinition imports this module). */
-interface GuardItem {
-	getNode(): INode;
-	getItemIndex(): number;
-	param(name: string, fallback?: unknown): unknown;
-	request(options: IHttpRequestOptions): Promise<IDataObject>;
-	credentials(): Promise<ICredentialDataDecryptedObject>;
-}
 
 export interface ReplyGuards {
 	onlyIfUnanswered: boolean;
@@ -62,8 +51,8 @@ const MESSAGE_ID_FIELD = 'Answers Message ID';
 const MESSAGE_ID_SHAPE = /^[A-Za-z0-9._=:+/-]{1,256}$/;
 const DEFAULT_TAKEOVER_MINUTES = 60;
 
-/** The options, for an operation's Additional Fields collection. */
-export const replyGuardOptions: INodeProperties[] = [
+/** The options, for an operation's Additional Fields collection (withReplyGuards). */
+const replyGuardOptions: INodeProperties[] = [
 	{
 		displayName: 'Answers Message ID',
 		name: 'answersMessageId',
@@ -107,8 +96,23 @@ export const replyGuardOptions: INodeProperties[] = [
 	},
 ];
 
+/**
+ * An Additional Fields collection's options with the reply guards joined in by display name: the panel lists a
+ * collection's options alphabetically, so each guard goes before the first option whose name sorts after it.
+ */
+export function withReplyGuards(options: INodeProperties[]): INodeProperties[] {
+	const joined = [...options];
+	for (const guard of replyGuardOptions) {
+		const at = joined.findIndex(
+			(option) => option.displayName.localeCompare(guard.displayName) > 0,
+		);
+		joined.splice(at < 0 ? joined.length : at, 0, guard);
+	}
+	return joined;
+}
+
 /** The item's guards, checked before any request (a bad Answers Message ID fails the item, naming the field). */
-export function replyGuardsOf(item: GuardItem): ReplyGuards | undefined {
+export function replyGuardsOf(item: SendItem): ReplyGuards | undefined {
 	const options = (item.param('additionalFields', {}) ?? {}) as IDataObject;
 	const onlyIfUnanswered = options.onlyIfUnanswered === true;
 	const skipIfPersonTookOver = options.skipIfPersonTookOver === true;
@@ -149,7 +153,7 @@ export function replyGuardsOf(item: GuardItem): ReplyGuards | undefined {
  * (the reply guards and Check Window First share it).
  */
 export function sharedConversation(
-	item: GuardItem,
+	item: SendItem,
 	fields: IDataObject,
 ): () => Promise<ConversationSource> {
 	const answers = new Map<string, Promise<IDataObject>>();
@@ -186,7 +190,7 @@ export function sharedConversation(
  * Subscriber → Get of the item's subscriber, requested once in the item's turn and shared by Skip Opted-Out
  * Subscribers and Skip If a Person Took Over (a failure is shared too: both fail or read "not found" alike).
  */
-export function sharedSubscriber(item: GuardItem, fields: IDataObject): () => Promise<IDataObject> {
+export function sharedSubscriber(item: SendItem, fields: IDataObject): () => Promise<IDataObject> {
 	let answer: Promise<IDataObject> | undefined;
 	return async () =>
 		await (answer ??= item.request({
@@ -199,7 +203,7 @@ export function sharedSubscriber(item: GuardItem, fields: IDataObject): () => Pr
 
 /** Why the item is skipped, as its output; undefined when it may be sent. Fails the item when a check cannot be read. */
 export async function checkReplyGuards(
-	item: GuardItem,
+	item: SendItem,
 	guards: ReplyGuards,
 	conversation: () => Promise<ConversationSource>,
 	subscriber: () => Promise<IDataObject>,
@@ -232,6 +236,11 @@ export async function checkReplyGuards(
 		const time = platformTimeEvidence(row.conversation_time, zone, now);
 		return 'at' in time ? time.at : undefined;
 	};
+	/** Why a row's time is no evidence (platformTime.ts), undefined when it is. */
+	const timeProblem = (row: IDataObject) => {
+		const time = platformTimeEvidence(row.conversation_time, zone, now);
+		return 'problem' in time ? time.problem : undefined;
+	};
 	// Back to the message the send answers (conversation.ts walkBack, as Get Unanswered walks).
 	const walk = await walkBack(checked, isMessage(guards.messageId), { maxPages: MAX_PAGES });
 	const found = walk.at;
@@ -249,12 +258,25 @@ export async function checkReplyGuards(
 	const newer = walk.newer.find(isIncoming);
 	const reply = walk.newer.find((row) => !isIncoming(row) && !isPerson(row));
 	let person = walk.newer.find(isPerson);
+	// Rows are sorted by their times: one whose time is no evidence may be newer than it was sorted (issue 50).
+	const matters = (row: IDataObject) =>
+		guards.onlyIfUnanswered || (guards.skipIfPersonTookOver && isPerson(row));
+	const foundProblem = timeProblem(found);
+	let unordered: IDataObject | undefined =
+		foundProblem && walk.atPage.some((row) => row !== found && matters(row))
+			? found
+			: walk.atPage.find((row) => row !== found && matters(row) && timeProblem(row));
 	if (guards.skipIfPersonTookOver && !person) {
 		// Before the customer's message: a team member within the takeover window still counts.
 		const cutoff = now - guards.takeoverMinutes * 60_000;
 		for await (const row of walk.older) {
 			const at = timeOf(row);
-			if (!at || at.getTime() < cutoff) break;
+			if (!at) {
+				// A team member's row without a time may be inside the window: not "no takeover".
+				if (isPerson(row)) unordered ??= row;
+				continue;
+			}
+			if (at.getTime() < cutoff) break;
 			if (isPerson(row)) {
 				person = row;
 				break;
@@ -296,6 +318,15 @@ export async function checkReplyGuards(
 				answered_by: senderKind(answer),
 				answered_at: timeOf(answer)?.toISOString() ?? null,
 			},
+		);
+	}
+	if (unordered) {
+		const problem = timeProblem(unordered) ?? 'has no time';
+		fail(
+			unordered === found
+				? `The reply guards cannot tell whether to send: the message ${guards.messageId} ${problem}, so the rows around it cannot be ordered`
+				: `The reply guards cannot tell whether to send: the ${senderKind(unordered)} message ${String(unordered.id ?? unordered.wa_message_id ?? '')} ${problem}, so it may be newer than ${guards.messageId}`,
+			'The conversation is ordered by its times (conversation_time); a row whose time is no evidence is never taken for an older one. Retry once the platform shows its time, or turn the guard off for this send.',
 		);
 	}
 	if (guards.includesAssignment) {

@@ -17,6 +17,7 @@ import {
 	type ActivityCursor,
 } from '../polling/activityWalk';
 import { chosenStatuses, statusesOption } from '../../shared/triggers/triggerOptions';
+import { refusalFields } from '../../shared/whatsapp/metaRefusals';
 import { phoneNumberIdOf, SAMPLE_SUBSCRIBERS, type TriggerEvent } from '../polling/event';
 
 const EVENT = 'messageStatusChanged';
@@ -125,6 +126,7 @@ function statusItem(
 		previous_status: previous,
 	};
 	if (statusOf(message) !== 'failed') delete item.failed_reason;
+	else Object.assign(item, refusalFields(item.failed_reason));
 	return item;
 }
 

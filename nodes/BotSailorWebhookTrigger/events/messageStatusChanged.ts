@@ -3,6 +3,7 @@ import { flatMessageFields } from '../../shared/conversation/messageContent';
 import { botOf, chatId, firstText, integerOrText, subscriberName, text } from '../payload/fields';
 import { chosenStatuses, statusesOption } from '../../shared/triggers/triggerOptions';
 import { publishStatus } from '../../shared/triggers/statusEvents';
+import { refusalFields } from '../../shared/whatsapp/metaRefusals';
 import { botSettingsStep, setupNotice, type WebhookEvent } from '../payload/event';
 
 const EVENT = 'messageStatusChanged';
@@ -48,6 +49,7 @@ export function statusItemFromWebhook(body: IDataObject, phoneNumberId: string):
 		previous_status: null,
 	};
 	if (status !== 'failed') delete item.failed_reason;
+	else Object.assign(item, refusalFields(item.failed_reason));
 	return item;
 }
 

@@ -212,18 +212,26 @@ export interface RowsOptions {
 	lastPageHint?: number;
 }
 
-/** Every row, newest first, page by page: the caller stops early by leaving the loop (no further page is read). */
-export async function* conversationRows(
+/** Every page, newest first, each page's rows newest first: the caller stops early by leaving the loop. */
+async function* conversationPages(
 	source: ConversationSource,
 	{ maxPages = Infinity, lastPageHint }: RowsOptions = {},
-): AsyncGenerator<IDataObject> {
+): AsyncGenerator<IDataObject[]> {
 	const read = await openConversation(source, lastPageHint);
 	let page: IDataObject[] | undefined = read.latest;
 	for (let pages = 1; page; pages++) {
-		yield* page;
+		yield page;
 		if (pages >= maxPages) return;
 		page = await read.older();
 	}
+}
+
+/** Every row, newest first, page by page: the caller stops early by leaving the loop (no further page is read). */
+export async function* conversationRows(
+	source: ConversationSource,
+	options: RowsOptions = {},
+): AsyncGenerator<IDataObject> {
+	for await (const page of conversationPages(source, options)) yield* page;
 }
 
 /** The newest row that matches, reading no further page than needed; undefined when none in `maxPages`. */
@@ -244,6 +252,11 @@ export interface WalkBack {
 	at?: IDataObject;
 	/** The messages older than `at`, newest first: read on as far as the caller goes (no page before it needs one). */
 	older: AsyncIterable<IDataObject>;
+	/**
+	 * The messages of the page that holds `at` (`at` among them), as sorted: a row whose time is no evidence sorts by
+	 * that time, so only a row of this page can be newer than `at` while sorted after it.
+	 */
+	atPage: IDataObject[];
 }
 
 /**
@@ -256,9 +269,13 @@ export async function walkBack(
 	stopAt: (row: IDataObject) => boolean,
 	{ maxPages, maxNewer = Infinity }: { maxPages?: number; maxNewer?: number } = {},
 ): Promise<WalkBack> {
+	let atPage: IDataObject[] = [];
 	async function* messages(): AsyncGenerator<IDataObject> {
-		for await (const row of conversationRows(source, { maxPages }))
-			if (!isSystemRow(row)) yield row;
+		for await (const page of conversationPages(source, { maxPages })) {
+			const rows = page.filter((row) => !isSystemRow(row));
+			if (!at) atPage = rows;
+			yield* rows;
+		}
 	}
 	const iterator = messages();
 	const newer: IDataObject[] = [];
@@ -272,7 +289,7 @@ export async function walkBack(
 		}
 		newer.push(next.value);
 	}
-	return { newer, at, older: { [Symbol.asyncIterator]: () => iterator } };
+	return { newer, at, older: { [Symbol.asyncIterator]: () => iterator }, atPage: at ? atPage : [] };
 }
 
 /** The newest `limit` rows (all without one), newest first. */

@@ -11,6 +11,7 @@ import {
 	type Route,
 } from '../route';
 import { insideWindow, type ConversationMessage, type Row, type SimState } from '../state';
+import { failedReasonOf } from '../statuses';
 
 /** The spec's "Conversation message" fields, without the simulator's bookkeeping (phone_number_id, read/failed times). */
 export function conversationMessage(message: ConversationMessage) {
@@ -243,6 +244,10 @@ function deliver(
 	{ session = false }: { session?: boolean } = {},
 ) {
 	if (!state.bot(phoneNumberId)) return fail(ACCOUNT_NOT_FOUND);
+	// Meta refuses this customer (SPEC-GAP: the platform's relay of Meta's refusal, state.ts metaRefusals).
+	const refusal = state.metaRefusals[phoneNumber];
+	if (refusal && (refusal.times === undefined || refusal.times-- > 0))
+		return { httpStatus: state.metaRefusalHttpStatus, body: fail(failedReasonOf(refusal.code)) };
 	// Free-form (session) messages only reach a subscriber who wrote in the last 24 hours (spec, Send text message).
 	if (
 		session &&

@@ -1,17 +1,13 @@
-import type {
-	DeclarativeRestApiSettings,
-	IExecutePaginationFunctions,
-	INodeExecutionData,
-} from 'n8n-workflow';
+import type { DeclarativeRestApiSettings, INodeExecutionData } from 'n8n-workflow';
 import { validateBody, z } from '../../../shared/parameters/inputs';
 import { unwrap } from '../../running/outputItems';
 import { operationRequest } from '../../running/operationRequest';
 import { decodeJsonOption, returnAllAndLimit } from '../common';
-import { requestedLimit, type OperationDescription } from '../resource';
+import { requestedLimit, type OperationContext, type OperationDescription } from '../resource';
 
 /** The order list is one unpaginated response: Limit keeps its first records. */
 async function firstRecords(
-	this: IExecutePaginationFunctions,
+	this: OperationContext,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const limit = requestedLimit(this); // checked first, so a bad Limit sends nothing

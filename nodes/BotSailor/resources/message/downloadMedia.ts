@@ -2,7 +2,6 @@ import type {
 	DeclarativeRestApiSettings,
 	IBinaryData,
 	IDataObject,
-	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
 	INodeProperties,
@@ -10,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
-import type { OperationDescription } from '../resource';
+import type { OperationContext, OperationDescription } from '../resource';
 import {
 	conversationSource,
 	findInConversation,
@@ -41,7 +40,7 @@ function contentOf(record: IDataObject): unknown {
 type ConversationReader = (fields: IDataObject) => Promise<IDataObject>;
 
 function conversationReader(
-	context: IExecutePaginationFunctions,
+	context: OperationContext,
 	request: IHttpRequestOptions,
 ): ConversationReader {
 	const itemIndex = context.getItemIndex();
@@ -63,7 +62,7 @@ function conversationReader(
 
 /** A message of a conversation by id or wa_message_id, newest first in either page order (shared/conversation/conversation.ts). */
 async function findMessage(
-	context: IExecutePaginationFunctions,
+	context: OperationContext,
 	read: ConversationReader,
 	phoneNumberId: string,
 	phoneNumber: string,
@@ -86,7 +85,7 @@ const MAX_PAGES = 100;
 
 /** The message a run item is about: the input item's record, or the one found by id (also for an input item without message_content). */
 async function messageRecord(
-	context: IExecutePaginationFunctions,
+	context: OperationContext,
 	read: ConversationReader,
 ): Promise<{ record: IDataObject; fromInput: boolean }> {
 	const node = context.getNode();
@@ -155,7 +154,7 @@ const DOWNLOADS_AT_ONCE = 4;
 
 /** Message → Download Media, one input item (its `execute`: run in place of the request, resource.ts). */
 async function downloadMessageMedia(
-	this: IExecutePaginationFunctions,
+	this: OperationContext,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = this.getItemIndex();

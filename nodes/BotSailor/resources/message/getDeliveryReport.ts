@@ -1,7 +1,6 @@
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
-	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
@@ -12,7 +11,7 @@ import { sendRequest } from '../../../shared/http/transport';
 import { limiterFor } from '../../sending/limiter';
 import { asNodeError } from '../../running/itemResult';
 import { MESSAGE_STATUS_URL, messageIdsOf, statusOf } from '../../reading/messageStatus';
-import type { OperationDescription } from '../resource';
+import type { OperationContext, OperationDescription } from '../resource';
 
 /** The most messages one run of the operation reads (one status read each); Offset pages through longer lists. */
 export const MAX_REPORT_MESSAGES = 1_000;
@@ -35,7 +34,7 @@ interface ReportEntry extends IDataObject {
  * found.") is counted as unknown with the reason; any other failure (credential, network) fails the item.
  */
 async function getDeliveryReport(
-	this: IExecutePaginationFunctions,
+	this: OperationContext,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = this.getItemIndex();
@@ -75,7 +74,13 @@ async function getDeliveryReport(
 					},
 					itemIndex,
 				);
-				return { wa_message_id: id, ...statusOf(envelope) } as ReportEntry;
+				const reading = statusOf(envelope);
+				// An answer without a status is shown with the word the counts use for it.
+				return {
+					wa_message_id: id,
+					...reading,
+					status: reading.status || 'unknown',
+				} as ReportEntry;
 			} catch (error) {
 				failure = error;
 			} finally {
@@ -90,8 +95,7 @@ async function getDeliveryReport(
 	);
 	const counts: IDataObject = {};
 	for (const entry of entries) {
-		const status = entry.status || 'unknown';
-		counts[status] = Number(counts[status] ?? 0) + 1;
+		counts[entry.status] = Number(counts[entry.status] ?? 0) + 1;
 	}
 	const next = offset + page.length;
 	return [

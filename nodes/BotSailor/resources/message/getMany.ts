@@ -1,6 +1,5 @@
 import type {
 	DeclarativeRestApiSettings,
-	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
@@ -13,14 +12,14 @@ import { subscriberKeys, validateBody, z } from '../../../shared/parameters/inpu
 import { sendRequest, usesEarlierForm } from '../../../shared/http/transport';
 import { requestBody } from '../../../shared/parameters/values';
 import { decodeJsonOption, recipient, returnAllAndLimit, whatsAppNumber } from '../common';
-import { requestedLimit, type OperationDescription } from '../resource';
+import { requestedLimit, type OperationContext, type OperationDescription } from '../resource';
 
 /**
  * Get Many reads through the shared conversation reader (shared/conversation/conversation.ts), so its items are
  * newest first whichever order the deployment pages in, and lists sent as JSON text are read as lists.
  */
 async function getManyMessages(
-	this: IExecutePaginationFunctions,
+	this: OperationContext,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const limit = requestedLimit(this);

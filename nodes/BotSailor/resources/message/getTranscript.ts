@@ -1,7 +1,6 @@
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
-	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
@@ -16,7 +15,7 @@ import {
 	type TranscriptMessage,
 } from '../../reading/transcript';
 import { recipient, whatsAppNumber } from '../common';
-import type { OperationDescription } from '../resource';
+import type { OperationContext, OperationDescription } from '../resource';
 
 /** At most this many messages are read for one transcript (the newest 20 pages). */
 export const MAX_TRANSCRIPT_MESSAGES = 1000;
@@ -28,7 +27,7 @@ export const MAX_TRANSCRIPT_MESSAGES = 1000;
 export const MIN_CHARACTERS = 500;
 
 function wholeNumber(
-	context: IExecutePaginationFunctions,
+	context: OperationContext,
 	name: string,
 	label: string,
 	fallback: number,
@@ -51,7 +50,7 @@ function wholeNumber(
  * ends first), then given oldest first as role-tagged text and as structured messages.
  */
 async function getTranscript(
-	this: IExecutePaginationFunctions,
+	this: OperationContext,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = this.getItemIndex();

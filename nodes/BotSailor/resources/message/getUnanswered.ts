@@ -1,6 +1,5 @@
 import type {
 	DeclarativeRestApiSettings,
-	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
@@ -13,7 +12,7 @@ import {
 	type TranscriptMessage,
 } from '../../reading/transcript';
 import { recipient, whatsAppNumber } from '../common';
-import type { OperationDescription } from '../resource';
+import type { OperationContext, OperationDescription } from '../resource';
 
 /** At most this many customer messages in a row are read (the newest 4 pages hold them). */
 export const MAX_UNANSWERED = 200;
@@ -26,7 +25,7 @@ export const MAX_UNANSWERED = 200;
  * starting an execution, only the last one answers.
  */
 async function getUnanswered(
-	this: IExecutePaginationFunctions,
+	this: OperationContext,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const itemIndex = this.getItemIndex();

@@ -1,9 +1,9 @@
-import type { IExecutePaginationFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 import { recipient, whatsAppNumber } from '../common';
 import { templateLocator } from '../shared/templateLocator';
 import { manualVariables } from './sendTemplate';
-import type { OperationDescription } from '../resource';
+import type { OperationContext, OperationDescription } from '../resource';
 import { CHAT_CONFIRMATION } from '../../sendAndWait/question';
 
 /**
@@ -346,7 +346,7 @@ const fields: INodeProperties[] = [
  * tool (…HitlTool) does not come here: the engine runs it as a workflow node, customOperations first
  * (n8n-core workflow-execute.js executeNode), so it sends and waits (test/e2e/sendAndWait.e2e.test.ts).
  */
-async function notInTheDeclarativePath(this: IExecutePaginationFunctions): Promise<never> {
+async function notInTheDeclarativePath(this: OperationContext): Promise<never> {
 	throw new NodeOperationError(this.getNode(), 'Send and Wait for Response cannot run here', {
 		description:
 			'It pauses the workflow until the person answers, which only a workflow run (or n8n’s Human review tool) can do. Use it as a workflow step.',

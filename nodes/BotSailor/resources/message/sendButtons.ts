@@ -12,7 +12,7 @@ import {
 import type { SendDefinition } from '../../sending/sendDefinition';
 import type { SendItem } from '../../sending/sendItem';
 import type { OperationDescription } from '../resource';
-import { replyGuardOptions } from '../../sending/replyGuards';
+import { withReplyGuards } from '../../sending/replyGuards';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { optOutLabelOf, withSkipOptedOut } from '../../sending/skipOptedOut';
 import { mediaNameOption, mediaTypeFromUrl, mediaTypeOption } from './mediaOptions';
@@ -71,8 +71,7 @@ const fields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		options: [
-			replyGuardOptions[0],
+		options: withReplyGuards([
 			{ displayName: 'Footer Text', name: 'footerText', type: 'string', default: '' },
 			{
 				displayName: 'Header Text',
@@ -102,8 +101,7 @@ const fields: INodeProperties[] = [
 				placeholder: 'https://example.com/menu.jpg',
 				description: 'Public HTTPS URL of an image, video or document shown as header',
 			},
-			...replyGuardOptions.slice(1),
-		],
+		]),
 	},
 ];
 

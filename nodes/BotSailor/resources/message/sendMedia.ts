@@ -13,7 +13,7 @@ import type { SendDefinition } from '../../sending/sendDefinition';
 import type { SendItem } from '../../sending/sendItem';
 import { checkedFile, uploadBinary, type CheckedFile } from '../../sending/upload';
 import type { OperationDescription } from '../resource';
-import { replyGuardOptions } from '../../sending/replyGuards';
+import { withReplyGuards } from '../../sending/replyGuards';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { optOutLabelOf, withSkipOptedOut } from '../../sending/skipOptedOut';
 import {
@@ -73,8 +73,7 @@ const fields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		options: [
-			replyGuardOptions[0],
+		options: withReplyGuards([
 			{
 				displayName: 'Caption',
 				name: 'caption',
@@ -89,8 +88,7 @@ const fields: INodeProperties[] = [
 				['audio', 'document', 'image', 'video'],
 				"When not set, it is read from the URL's file extension or the binary file's MIME type. Required with a media ID.",
 			),
-			...replyGuardOptions.slice(1),
-		],
+		]),
 	},
 ];
 

@@ -10,7 +10,7 @@ import {
 } from '../../../shared/parameters/inputs';
 import { type SendDefinition } from '../../sending/sendDefinition';
 import type { OperationDescription } from '../resource';
-import { replyGuardOptions } from '../../sending/replyGuards';
+import { withReplyGuards } from '../../sending/replyGuards';
 import { windowChoiceOf, withWindowFields } from './outsideWindow';
 import { optOutLabelOf, withSkipOptedOut } from '../../sending/skipOptedOut';
 
@@ -30,7 +30,7 @@ const fields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		options: replyGuardOptions,
+		options: withReplyGuards([]),
 	},
 ];
 

@@ -1,7 +1,6 @@
 import type {
 	DeclarativeRestApiSettings,
 	ICredentialDataDecryptedObject,
-	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
@@ -12,7 +11,7 @@ import { readWindowStatus } from '../../../shared/whatsapp/sessionWindow';
 import { conversationOf } from '../../reading/transcript';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator } from '../shared/subscriber';
-import type { OperationDescription } from '../resource';
+import type { OperationContext, OperationDescription } from '../resource';
 
 /**
  * Subscriber → Get Window Status: whether free-form messages reach the subscriber now (WhatsApp's 24-hour customer
@@ -20,7 +19,7 @@ import type { OperationDescription } from '../resource';
  * own newest message. Times are read in the credential's Platform Time Zone.
  */
 async function readWindow(
-	this: IExecutePaginationFunctions,
+	this: OperationContext,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const source = await conversationOf(this, requestData.options as IHttpRequestOptions);

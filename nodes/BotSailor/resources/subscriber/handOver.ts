@@ -1,7 +1,6 @@
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
-	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
@@ -10,7 +9,7 @@ import { inputs, refuse, subscriberKeys, validateBody, z } from '../../../shared
 import { requestBody, text } from '../../../shared/parameters/values';
 import { Steps } from '../../running/steps';
 import { whatsAppNumber } from '../common';
-import type { OperationDescription } from '../resource';
+import type { OperationContext, OperationDescription } from '../resource';
 import { subscriberLocator } from '../shared/subscriber';
 import { teamMemberLocator } from './fields';
 
@@ -61,7 +60,7 @@ async function leastBusy(
  * one, or the least busy), marked open in the inbox, and a note with the reason for the person who takes over.
  */
 async function handOver(
-	this: IExecutePaginationFunctions,
+	this: OperationContext,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const request = requestData.options as IHttpRequestOptions;

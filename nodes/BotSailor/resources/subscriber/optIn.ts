@@ -1,7 +1,6 @@
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
-	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
@@ -9,7 +8,7 @@ import { subscriberKeys, validateBody, z } from '../../../shared/parameters/inpu
 import { text } from '../../../shared/parameters/values';
 import { labelNamed, Steps } from '../../running/steps';
 import { whatsAppNumber } from '../common';
-import type { OperationDescription } from '../resource';
+import type { OperationContext, OperationDescription } from '../resource';
 import { subscriberLocator } from '../shared/subscriber';
 import { optOutLabelField, optOutTarget } from './optOut';
 
@@ -19,7 +18,7 @@ import { optOutLabelField, optOutTarget } from './optOut';
  * ones the subscriber should get again is the workflow's choice (Subscriber → Add to Sequences).
  */
 async function optIn(
-	this: IExecutePaginationFunctions,
+	this: OperationContext,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const request = requestData.options as IHttpRequestOptions;

@@ -1,7 +1,6 @@
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
-	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	INodeExecutionData,
 	INodeProperties,
@@ -12,7 +11,7 @@ import { requestBody, text } from '../../../shared/parameters/values';
 import { DEFAULT_OPT_OUT_LABEL } from '../../reading/optOut';
 import { labelNamed, Steps } from '../../running/steps';
 import { whatsAppNumber } from '../common';
-import type { OperationDescription } from '../resource';
+import type { OperationContext, OperationDescription } from '../resource';
 import { subscriberLocator } from '../shared/subscriber';
 
 export { DEFAULT_OPT_OUT_LABEL, hasOptOutLabel } from '../../reading/optOut';
@@ -30,7 +29,7 @@ export const optOutLabelField: INodeProperties = {
 
 /** The checked subscriber and label of an Opt Out / Opt In item, before any request. */
 export function optOutTarget(
-	context: IExecutePaginationFunctions,
+	context: OperationContext,
 	request: IHttpRequestOptions,
 ): { phoneNumberId: string; phoneNumber: string; label: string } {
 	const body = requestBody(request);
@@ -55,7 +54,7 @@ export function optOutTarget(
  * the step and what was already done (running/steps.ts).
  */
 async function optOut(
-	this: IExecutePaginationFunctions,
+	this: OperationContext,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	const request = requestData.options as IHttpRequestOptions;
