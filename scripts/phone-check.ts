@@ -3,7 +3,8 @@
  * The customer's phone page (test/simulator/phone.html) in headless Chromium, against the demo's simulator world
  * (no n8n needed): the business sends a template, a text with a link, reply buttons and a PDF through the API; the
  * page shows them as the customer sees them (variables filled, link clickable, buttons); typing and tapping a button
- * post the incoming-message webhook; a status change shows; no token appears. Saves a screenshot to a temporary
+ * post the incoming-message webhook; a status change shows; a message whose webhook was refused is marked with the
+ * receiver's answer; no token appears. Saves a screenshot (before the refusal) to a temporary
  * folder, or to docs/phone-page.png with UPDATE_SCREENSHOTS=1. Run by `npm run test:demo`; alone:
  * `npx tsx scripts/phone-check.ts`.
  */
@@ -61,6 +62,12 @@ export async function phoneCheck(): Promise<string> {
 		let body = '';
 		request.on('data', (chunk: Buffer) => (body += chunk.toString()));
 		request.on('end', () => {
+			// /refuse answers as n8n's Webhook Trigger does to a delivery without its Secret.
+			if (request.url === '/refuse') {
+				response.writeHead(401, { 'content-type': 'application/json' });
+				response.end('{"message":"Authorization is required!"}');
+				return;
+			}
 			try {
 				posted.push(JSON.parse(body) as Record<string, unknown>);
 			} catch {
@@ -159,6 +166,20 @@ export async function phoneCheck(): Promise<string> {
 		check(!html.includes(sim.token), 'no token on the page');
 		const file = join(screenshotDir(), 'phone-page.png');
 		await page.screenshot({ path: file });
+
+		// After the screenshot (the docs' picture shows no refusal).
+		sim.state.webhooks.configure(numberId, {
+			urls: { incoming_message: `http://127.0.0.1:${receiverPort}/refuse` },
+		});
+		await writeAsCustomer(page, 'Hello?');
+		const refused = await page
+			.locator('.msg.me', { hasText: 'Hello?' })
+			.locator('.refused')
+			.textContent({ timeout: 10_000 });
+		check(
+			refused?.includes('HTTP 401 {"message":"Authorization is required!"}'),
+			`a message whose webhook was refused is marked with the answer: ${refused}`,
+		);
 		return file;
 	} finally {
 		await browser.close();

@@ -7,42 +7,25 @@
  * the first turn calls a tool with given arguments, n8n runs the tool, the second request carries the
  * tool's result (a `tool` role message) and the next turn answers with a final text.
  *
- * Answers plain JSON, or Server-Sent Events when the request asks for `stream: true`. On demand (`fail`) it fails
+ * Answers plain JSON, or Server-Sent Events when the request asks for `stream: true` (the wire format is the
+ * simulator's model stand-in's, test/simulator/model.ts). On demand (`fail`) it fails
  * like a model provider: every request answered with an HTTP error, or never answered (a timeout on n8n's side).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+	contentText,
+	json,
+	STAND_IN_MODEL,
+	writeCompletion,
+	type ChatRequest,
+	type Turn,
+} from '../simulator/model';
 
-export interface ScriptedToolCall {
-	/** The tool's name as the model sees it (n8n: the node's name with spaces turned into `_`). */
-	name: string;
-	arguments: Record<string, unknown>;
-}
+export type { ChatMessage, ChatRequest, ScriptedToolCall, Turn } from '../simulator/model';
 
 /** How the model fails, for every request until cleared: an HTTP error with OpenAI's error shape, or no answer at all. */
 export type Failure = { status: number; message: string } | 'hang';
-
-/** One answer of the model: tool calls, or a final text. */
-export type Turn = { toolCalls: ScriptedToolCall[]; text?: string } | { text: string };
-
-export interface ChatMessage {
-	role: string;
-	content?: unknown;
-	tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }>;
-	tool_call_id?: string;
-	[key: string]: unknown;
-}
-
-export interface ChatRequest {
-	model?: string;
-	messages: ChatMessage[];
-	tools?: Array<{
-		type: string;
-		function: { name: string; description?: string; parameters?: unknown };
-	}>;
-	stream?: boolean;
-	[key: string]: unknown;
-}
 
 export interface RecordedCompletion {
 	path: string;
@@ -70,36 +53,11 @@ export interface OpenAiStandIn {
 	close(): Promise<void>;
 }
 
-export const STAND_IN_MODEL = 'gpt-4o-mini';
-
-function contentText(content: unknown): string {
-	if (typeof content === 'string') return content;
-	if (Array.isArray(content)) {
-		return content
-			.map((part) =>
-				part && typeof part === 'object' && 'text' in part
-					? String((part as { text: unknown }).text)
-					: JSON.stringify(part),
-			)
-			.join('');
-	}
-	return content === undefined || content === null ? '' : JSON.stringify(content);
-}
-
 async function readJson(request: http.IncomingMessage): Promise<unknown> {
 	const chunks: Buffer[] = [];
 	for await (const chunk of request) chunks.push(chunk as Buffer);
 	const text = Buffer.concat(chunks).toString('utf8');
 	return text ? JSON.parse(text) : {};
-}
-
-function json(response: http.ServerResponse, status: number, body: unknown): void {
-	const text = JSON.stringify(body);
-	response.writeHead(status, {
-		'content-type': 'application/json',
-		'content-length': Buffer.byteLength(text),
-	});
-	response.end(text);
 }
 
 /** An OpenAI-style error; 400 so that the client does not retry it. */
@@ -172,75 +130,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
 			}
 			record.answer = turn;
 
-			const id = `chatcmpl-standin-${++sequence}`;
-			const created = Math.floor(Date.now() / 1000);
-			const model = body.model ?? STAND_IN_MODEL;
-			const toolCalls =
-				'toolCalls' in turn
-					? turn.toolCalls.map((call, index) => ({
-							id: `call_standin_${sequence}_${index}`,
-							type: 'function',
-							function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-						}))
-					: undefined;
-			const content = turn.text ?? null;
-			const finishReason = toolCalls ? 'tool_calls' : 'stop';
-			const usage = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
-
-			if (!body.stream) {
-				return json(response, 200, {
-					id,
-					object: 'chat.completion',
-					created,
-					model,
-					choices: [
-						{
-							index: 0,
-							message: {
-								role: 'assistant',
-								content,
-								...(toolCalls ? { tool_calls: toolCalls } : {}),
-								refusal: null,
-							},
-							logprobs: null,
-							finish_reason: finishReason,
-						},
-					],
-					usage,
-				});
-			}
-			response.writeHead(200, {
-				'content-type': 'text/event-stream',
-				'cache-control': 'no-cache',
-				connection: 'keep-alive',
-			});
-			const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-				response.write(
-					`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`,
-				);
-			event([
-				{
-					index: 0,
-					delta: { role: 'assistant', content: content === null ? null : '' },
-					logprobs: null,
-					finish_reason: null,
-				},
-			]);
-			if (content) event([{ index: 0, delta: { content }, logprobs: null, finish_reason: null }]);
-			toolCalls?.forEach((call, index) =>
-				event([
-					{
-						index: 0,
-						delta: { tool_calls: [{ index, ...call }] },
-						logprobs: null,
-						finish_reason: null,
-					},
-				]),
-			);
-			event([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]);
-			if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage)
-				event([], { usage });
-			response.end('data: [DONE]\n\n');
+			writeCompletion(response, body, turn, ++sequence);
 		} catch (error) {
 			if (!response.headersSent) refuse(response, `stand-in: ${(error as Error).message}`);
 			else response.end();

@@ -9,6 +9,7 @@ import { seedState, type SeedOptions } from './seed';
 import type { SimState } from './state';
 import { controlRoutes } from './control';
 import { serveMedia } from './media';
+import { serveModel } from './model';
 import { servePhone } from './phone';
 
 /** A recognisable test token, so a leak into any output cannot hide. Not a real secret. */
@@ -309,6 +310,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			if (url.pathname === '/login') return send(response, 200, LOGIN_PAGE, 'text/html');
 			if (serveMedia(state, url.pathname, response)) return; // media links (media.ts): public files, no token
 			const raw = await readBody(request);
+			// The demo's chat model stand-in (model.ts): not BotSailor's API, no token.
+			if (serveModel(request.method ?? 'GET', url.pathname, raw, response)) return;
 			if (url.pathname.startsWith('/__control/')) {
 				const handler = controlRoutes[url.pathname.slice('/__control/'.length)];
 				if (!handler) return send(response, 404, { error: 'unknown control action' });
