@@ -72,7 +72,7 @@ log="$dir.log"
 # against. Without one, those measured for the pinned version on 2026-12-01.
 expect="$cache_root/n8n-$version.expect"
 manifests_total="" toplevel_total="" compiled_sqlite3="" compiled_isolated_vm=""
-[ "$version" != 2.41.1 ] || { manifests_total=1900; toplevel_total=1519; compiled_sqlite3=8; compiled_isolated_vm=70; }
+[ "$version" != 2.41.1 ] || { manifests_total=1804; toplevel_total=1519; compiled_sqlite3=6; compiled_isolated_vm=0; }
 if [ -f "$expect" ]; then
   while IFS='=' read -r key value; do
     case "$key" in manifests_total | toplevel_total | compiled_*) [[ "$value" =~ ^[0-9]+$ ]] && printf -v "$key" '%s' "$value" ;; esac
@@ -83,7 +83,7 @@ link="$root/.cache/n8n-$version"
 # Progress on stderr every 5 s while a step runs (a first install is silent for minutes otherwise): what the step's
 # log says is happening (npm resolving or downloading, the compiler's files), against the totals above.
 ticker_pid=""
-of_about() { [ -z "$1" ] || echo " of about $1"; }
+of_about() { [ -z "$1" ] || [ "$1" = 0 ] || echo " of about $1"; }
 tarballs() { grep -c '^npm http fetch GET 200 .*\.tgz' "$log" 2>/dev/null || true; }
 install_detail() { # install_detail <the tarball count 5 s ago>
   local manifests tarballs retried latency folders
@@ -103,12 +103,16 @@ install_detail() { # install_detail <the tarball count 5 s ago>
   if [ "$tarballs" = "$1" ]; then printf '; none finished in the last 5 s: npm unpacks, or waits on the registry'; fi
   echo
 }
-build_detail() { # the compiler's lines since the step began
-  local module="$1" total compiled
+build_detail() { # the compiler's lines since the step began: how many files, and the one being compiled
+  local module="$1" total compiled current
   total="compiled_${module//-/_}"
   compiled=$(awk '/^=== /{n=0} /(CXX|CC)\(target\)/{n++} END{print n+0}' "$log" 2>/dev/null || echo 0)
-  if [ "$compiled" = 0 ]; then echo ": configuring (node-gyp, headers from ${npm_config_nodedir:-nodejs.org})"
-  else echo ": ${compiled}$(of_about "${!total}") source files compiled"; fi
+  if [ "$compiled" = 0 ]; then
+    echo ": its install script runs (a prebuilt binary where one fits, else node-gyp with the headers from ${npm_config_nodedir:-nodejs.org})"
+    return
+  fi
+  current=$(grep -E '(CXX|CC)\(target\)' "$log" | tail -n 1 | sed -E 's|.*/||')
+  echo ": compiling ${current} (file ${compiled}$(of_about "${!total}"))"
 }
 progress() { # progress "<phase>" [install | build <module>]: (re)starts the ticker
   stop_progress
