@@ -204,7 +204,7 @@ fi
 if [ ! -f "$marker" ]; then
   started=$(date +%s)
   if ! tree_intact 2>/dev/null; then
-    echo "provision-n8n: installing n8n@$version on Node $(node --version) into $dir: once, about 2,400 packages and 3 GB, 3 to 7 minutes (measured on 2 cores: 170 s idle, 407 s under load); later runs take a second" >&2
+    echo "provision-n8n: installing n8n@$version on Node $(node --version) into $dir: once, about 2,400 packages and 3 GB; on 2 cores 3 minutes (idle, npm's cache warm) to 20 (loaded, cold: npm resolving 5, downloading and unpacking 9, compiling sqlite3 6; bench/MEASUREMENTS.md); later runs take a second" >&2
     rm -rf "$dir" # a half-finished install from an interrupted run is not reused
     mkdir -p "$dir"
     : >"$log"
