@@ -397,7 +397,7 @@ async function main() {
 
 	const started = Date.now();
 	sayStep(
-		'1/6 Provisioning n8n 2.41.1 on Node 24 (the first run installs it: about 3 GB, 3 to 7 minutes, with progress every 5 s; later runs: a second) …',
+		'1/6 Provisioning n8n 2.41.1 on Node 24 (the first run installs it: about 3 GB, 3 to 20 minutes, with progress every 5 s; later runs: a second) …',
 	);
 	const paths = provision();
 	if (!values['no-build']) {

@@ -16,6 +16,13 @@ const CAUSES = [
 			'free some disk space (n8n takes about 3 GB) or set BOTSAILOR_CACHE to a folder on a larger disk, then run again',
 	},
 	{
+		// a nodedir without Node's headers: node-gyp's own gyp says so in a line of its own, before "configure error"
+		line: /^gyp: .*common\.gypi not found.*/m,
+		reason: (found) => `node-gyp found no Node headers (${found})`,
+		fix: ({ nodedir }) =>
+			`point npm_config_nodedir at a folder holding include/node of the Node that runs n8n${nodedir ? ` (it is ${nodedir})` : ''}, or unset it: the provisioning then hands over that Node's own headers; then run again`,
+	},
+	{
 		// node-gyp fetching Node's headers (no nodedir, or one without include/node) from nodejs.org or a mirror
 		line: /gyp ERR!.*(?:nodejs\.org|headers|dist-url|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|ECONNRESET|self.signed|certificate)/i,
 		reason: (found) => `node-gyp could not get Node's headers (${found})`,

@@ -71,11 +71,11 @@ log="$dir.log"
 # What a first install of this version counted (written after one succeeds): the totals progress lines compare
 # against. Without one, those measured for the pinned version on 2026-12-01.
 expect="$cache_root/n8n-$version.expect"
-manifests_total="" toplevel_total="" compiled_sqlite3="" compiled_isolated_vm=""
-[ "$version" != 2.41.1 ] || { manifests_total=1900; toplevel_total=1519; compiled_sqlite3=8; compiled_isolated_vm=70; }
+manifests_total="" tarballs_total="" compiled_sqlite3="" compiled_isolated_vm=""
+[ "$version" != 2.41.1 ] || { manifests_total=1804; tarballs_total=1509; compiled_sqlite3=6; compiled_isolated_vm=0; }
 if [ -f "$expect" ]; then
   while IFS='=' read -r key value; do
-    case "$key" in manifests_total | toplevel_total | compiled_*) [[ "$value" =~ ^[0-9]+$ ]] && printf -v "$key" '%s' "$value" ;; esac
+    case "$key" in manifests_total | tarballs_total | compiled_*) [[ "$value" =~ ^[0-9]+$ ]] && printf -v "$key" '%s' "$value" ;; esac
   done <"$expect"
 fi
 link="$root/.cache/n8n-$version"
@@ -83,10 +83,10 @@ link="$root/.cache/n8n-$version"
 # Progress on stderr every 5 s while a step runs (a first install is silent for minutes otherwise): what the step's
 # log says is happening (npm resolving or downloading, the compiler's files), against the totals above.
 ticker_pid=""
-of_about() { [ -z "$1" ] || echo " of about $1"; }
+of_about() { [ -z "$1" ] || [ "$1" = 0 ] || echo " of about $1"; }
 tarballs() { grep -c '^npm http fetch GET 200 .*\.tgz' "$log" 2>/dev/null || true; }
 install_detail() { # install_detail <the tarball count 5 s ago>
-  local manifests tarballs retried latency folders
+  local manifests tarballs retried latency
   if ! grep -q '^npm http .*\.tgz' "$log" 2>/dev/null; then
     manifests=$(grep '^npm http fetch GET 200 ' "$log" 2>/dev/null | grep -vc '\.tgz' || true)
     echo ": npm resolves the dependency tree, ${manifests}$(of_about "$manifests_total") package manifests fetched"
@@ -95,20 +95,23 @@ install_detail() { # install_detail <the tarball count 5 s ago>
   tarballs=$(tarballs)
   retried=$(grep -c '^npm http fetch GET .*\.tgz attempt .* failed' "$log" 2>/dev/null || true)
   latency=$(grep '^npm http fetch GET 200 .*\.tgz' "$log" 2>/dev/null | tail -n 1 | sed -E 's/.* ([0-9]+)ms .*/\1/' || true)
-  folders=$( (ls -d "$dir"/node_modules/[!@.]*/ "$dir"/node_modules/@*/*/ 2>/dev/null || true) | wc -l)
-  printf ': npm downloads and unpacks, %s package folders%s in place, %s tarballs downloaded' \
-    "$folders" "$(of_about "$toplevel_total")" "$tarballs"
+  # (npm creates every package folder at the start, so folders on disk say nothing; finished downloads do)
+  printf ': npm downloads and unpacks, %s%s tarballs downloaded' "$tarballs" "$(of_about "$tarballs_total")"
   [ -z "$latency" ] || printf ' (the last in %s s)' "$((latency / 1000))"
   [ "$retried" = 0 ] || printf ', %s retried' "$retried"
   if [ "$tarballs" = "$1" ]; then printf '; none finished in the last 5 s: npm unpacks, or waits on the registry'; fi
   echo
 }
-build_detail() { # the compiler's lines since the step began
-  local module="$1" total compiled
+build_detail() { # the compiler's lines since the step began: how many files, and the one being compiled
+  local module="$1" total compiled current
   total="compiled_${module//-/_}"
   compiled=$(awk '/^=== /{n=0} /(CXX|CC)\(target\)/{n++} END{print n+0}' "$log" 2>/dev/null || echo 0)
-  if [ "$compiled" = 0 ]; then echo ": configuring (node-gyp, headers from ${npm_config_nodedir:-nodejs.org})"
-  else echo ": ${compiled}$(of_about "${!total}") source files compiled"; fi
+  if [ "$compiled" = 0 ]; then
+    echo ": its install script runs (a prebuilt binary where one fits, else node-gyp with the headers from ${npm_config_nodedir:-nodejs.org})"
+    return
+  fi
+  current=$(grep -E '(CXX|CC)\(target\)' "$log" | tail -n 1 | sed -E 's|.*/||')
+  echo ": compiling ${current} (file ${compiled}$(of_about "${!total}"))"
 }
 progress() { # progress "<phase>" [install | build <module>]: (re)starts the ticker
   stop_progress
@@ -200,7 +203,7 @@ fi
 if [ ! -f "$marker" ]; then
   started=$(date +%s)
   if ! tree_intact 2>/dev/null; then
-    echo "provision-n8n: installing n8n@$version on Node $(node --version) into $dir: once, about 2,400 packages and 3 GB, 3 to 7 minutes (measured on 2 cores: 170 s idle, 407 s under load); later runs take a second" >&2
+    echo "provision-n8n: installing n8n@$version on Node $(node --version) into $dir: once, about 2,400 packages and 3 GB; on 2 cores 3 minutes (idle, npm's cache warm) to 20 (loaded, cold: npm resolving 5, downloading and unpacking 9, compiling sqlite3 6; bench/MEASUREMENTS.md); later runs take a second" >&2
     rm -rf "$dir" # a half-finished install from an interrupted run is not reused
     mkdir -p "$dir"
     : >"$log"
@@ -224,10 +227,11 @@ if [ ! -f "$marker" ]; then
   intact || { echo "provision-n8n: n8n@$version installed but fails its integrity check" >&2; exit 1; }
   # The totals later progress lines compare against: this install's own counts.
   {
+    # npm's cache warm fetches fewer: the largest count seen is the estimate
     manifests=$(grep '^npm http fetch GET 200 ' "$log" | grep -vc '\.tgz' || true)
-    # a run with npm's cache warm fetches fewer: the largest count seen is the estimate
     echo "manifests_total=$((manifests > ${manifests_total:-0} ? manifests : ${manifests_total:-0}))"
-    echo "toplevel_total=$( (ls -d "$dir"/node_modules/[!@.]*/ "$dir"/node_modules/@*/*/ 2>/dev/null || true) | wc -l)"
+    tarballs=$(tarballs)
+    echo "tarballs_total=$((tarballs > ${tarballs_total:-0} ? tarballs : ${tarballs_total:-0}))"
     for module in $native; do
       echo "compiled_${module//-/_}=$(awk -v m="$module" '/^=== /{on=index($0, "npm rebuild " m)>0; if (on) n=0} on&&/(CXX|CC)\(target\)/{n++} END{print n+0}' "$log")"
     done

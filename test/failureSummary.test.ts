@@ -72,6 +72,20 @@ describe('failure summary (scripts/failure-summary.js)', () => {
 		);
 	});
 
+	it('a nodedir without headers (a real run, npm_config_nodedir pointing at an empty folder): gyp\'s own line, not "configure error"', () => {
+		const output = `gyp: /tmp/no-headers/common.gypi not found (cwd: /cache/n8n/node_modules/sqlite3) while reading includes of binding.gyp while trying to load binding.gyp
+gyp ERR! configure error
+gyp ERR! stack Error: \`gyp\` failed with exit code: 1
+gyp ERR! node-gyp -v v8.4.1
+gyp ERR! not ok
+${NPM_SCRIPT_FAILED}`;
+		const { reason, fix } = summarise(output, { nodedir: '/tmp/no-headers' });
+		expect(reason).toBe(
+			'node-gyp found no Node headers (gyp: /tmp/no-headers/common.gypi not found (cwd: /cache/n8n/node_modules/sqlite3) while reading includes of binding.gyp while trying to load binding.gyp)',
+		);
+		expect(fix).toMatch(/npm_config_nodedir .*\(it is \/tmp\/no-headers\), or unset it/);
+	});
+
 	it("a compile error: the compiler's first error, and the headers to check", () => {
 		const { reason, fix } = summarise(WRONG_HEADERS, { nodedir: '/usr' });
 		expect(reason).toBe(

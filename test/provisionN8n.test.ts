@@ -47,6 +47,7 @@ case "$1" in
     echo '{"name":"sqlite3"}' > node_modules/sqlite3/package.json
     printf '#!/bin/sh\\necho 9.0.0\\n' > node_modules/.bin/n8n && chmod +x node_modules/.bin/n8n ;;
   rebuild)
+    echo "\${npm_config_nodedir:-none}" >> "${root}/nodedirs"
     if [ -n "\${FAIL_REBUILD:-}" ]; then printf '%s\\n' "$FAIL_REBUILD" >&2; exit 1; fi
     mkdir -p node_modules/sqlite3/build/Release && touch node_modules/sqlite3/build/Release/node_sqlite3.node ;;
 esac
@@ -137,4 +138,35 @@ test('a provisioned entry whose native binding is gone is rebuilt in place', () 
 	expect(again.status).toBe(0);
 	expect(again.stderr).toContain('the sqlite3 native binding is not built');
 	expect(again.calls).toEqual(['rebuild']);
+});
+
+test("the native builds get the headers of the Node that runs them (its prefix's include/node), and only that Node's", () => {
+	const major = process.versions.node.split('.')[0];
+	const headers = (version: string) => {
+		mkdirSync(join(root, 'include', 'node'), { recursive: true });
+		writeFileSync(
+			join(root, 'include', 'node', 'node_version.h'),
+			`#define NODE_MAJOR_VERSION ${version}\n#define NODE_MINOR_VERSION 1\n`,
+		);
+		writeFileSync(join(root, 'include', 'node', 'common.gypi'), '{}');
+	};
+	const nodedirs = () => readFileSync(join(root, 'nodedirs'), 'utf8').trim().split('\n');
+	// the fake node sits in <root>/fake-bin, so its prefix is <root>
+	headers(major);
+	expect(provision().status).toBe(0);
+	expect(nodedirs()).toEqual([root]);
+
+	// headers of another major (a system Node's, say): not handed over, and the script says what node-gyp does instead
+	rmSync(cache, { recursive: true });
+	rmSync(join(root, 'nodedirs'));
+	headers('20');
+	const other = provision();
+	expect(nodedirs()).toEqual(['none']);
+	expect(other.stderr).toContain(`holds no headers of Node ${major}`);
+
+	// a nodedir the caller set is kept
+	rmSync(cache, { recursive: true });
+	rmSync(join(root, 'nodedirs'));
+	expect(provision({ npm_config_nodedir: '/opt/node-headers' }).status).toBe(0);
+	expect(nodedirs()).toEqual(['/opt/node-headers']);
 });
