@@ -161,9 +161,12 @@ async function executionWith(
 ): Promise<string> {
 	const deadline = Date.now() + 90_000;
 	for (;;) {
-		const [newest] = (await executionsOf(session, workflowId)).sort(
-			(a, b) => Number(b.id) - Number(a.id),
-		);
+		// n8n answers 503 "Database is not ready!" while its database health check lags (seen at load 25 on 2 cores).
+		const listed = await executionsOf(session, workflowId).catch((error: Error) => {
+			if (/HTTP 503/.test(error.message)) return [];
+			throw error;
+		});
+		const [newest] = listed.sort((a, b) => Number(b.id) - Number(a.id));
 		if (newest?.status === status) return newest.id;
 		if (Date.now() > deadline)
 			throw new CheckFailed(
