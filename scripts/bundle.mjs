@@ -9,7 +9,7 @@
 // instead of about 150 saves the loader's per-file work (resolve, stat, read, wrap); the load file then saves
 // parsing and running the bundle's code, which was most of what remained (bench row 5). One bundle, not one per
 // node: the two triggers share module state (nodes/shared/triggers/deliveryMemory.ts), which must stay one
-// instance per process. The bundle's whitespace and syntax are minified (names are kept): it keeps the package within its
+// instance per process. The bundle's whitespace is minified (names are kept): it keeps the package within its
 // size budget (scripts/size-budget.mjs) with the load file beside it, and stack traces read through the map.
 // n8n-workflow and zod stay `require`s: n8n provides them (the package has no runtime dependencies).
 //
@@ -65,7 +65,6 @@ await build({
 	// Texts keep their characters (→, —) rather than \u escapes.
 	charset: 'utf8',
 	minifyWhitespace: true,
-	minifySyntax: true,
 	sourcemap: 'linked',
 	sourcesContent: false,
 	logLevel: 'warning',
