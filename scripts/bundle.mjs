@@ -1,16 +1,13 @@
 // The second step of `npm run build`, after `n8n-node build` (TypeScript to dist/, icons and codex files
-// copied): the package's code becomes one file, dist/botsailor.js, bundled by esbuild from the TypeScript
-// sources, and n8n loads a lighter file in front of it, dist/botsailor.load.js (scripts/loadFile.mjs): the
-// nodes' and the credential's descriptions as data, and functions that require the bundle on first use. The
-// files package.json declares to n8n become one-line re-exports of the load file, so the icons and codex files
-// next to them resolve as before.
+// copied): the package's code becomes one readable file, dist/botsailor.js, bundled by esbuild from the
+// TypeScript sources (not minified: names, structure and a `// path/to/source.ts` line before each
+// module's code are kept). The files package.json declares to n8n become one-line re-exports of it, so the
+// icons and codex files next to them resolve as before.
 //
-// Why: n8n requires every node and credential of a community package at startup, on every process. One file
-// instead of about 150 saves the loader's per-file work (resolve, stat, read, wrap); the load file then saves
-// parsing and running the bundle's code, which was most of what remained (bench row 5). One bundle, not one per
-// node: the two triggers share module state (nodes/shared/triggers/deliveryMemory.ts), which must stay one
-// instance per process. The bundle's whitespace and syntax are minified (names are kept): it keeps the package within its
-// size budget (scripts/size-budget.mjs) with the load file beside it, and stack traces read through the map.
+// Why: n8n requires every node and credential of a community package at startup. One file instead of about
+// 150 saves the loader's per-file work (resolve, stat, read, wrap), roughly half of the cold load (bench
+// row 5). One bundle, not one per node: the two triggers share module state (nodes/shared/triggers/deliveryMemory.ts),
+// which must stay one instance per process.
 // n8n-workflow and zod stay `require`s: n8n provides them (the package has no runtime dependencies).
 //
 // Debugging the published code: the bundle ships with a linked source map, dist/botsailor.js.map, named by
@@ -19,20 +16,18 @@
 // then names nodes/…/file.ts and its line, not dist/botsailor.js. Loading the nodes does not read the map.
 // The map is kept light (issue 54: the package no heavier than its peers), as n8n's own packages ship theirs:
 // no sourcesContent (a stack trace needs the paths and lines, not the text; the sources are in the repository
-// at the release's tag), and a mapping only where the original line changes instead of one per token (a
-// frame's line is what a bug report needs; its column then points at the start of that line's code). Its source paths are relative
+// at the release's tag), and one mapping per generated line instead of one per token (a frame's line is what
+// a bug report needs; its column then points at the start of that statement). Its source paths are relative
 // to dist/ (`../nodes/…/file.ts`): no machine's directory is in the published files (checked below).
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { checkLoadFile, loadFileText } from './loadFile.mjs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const BUNDLE = 'botsailor.js';
-const LOAD = 'botsailor.load.js';
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 /** Each declared file (dist/…/Name.node.js) with the class n8n looks for in it (the file name's first part). */
@@ -64,8 +59,6 @@ await build({
 	},
 	// Texts keep their characters (→, —) rather than \u escapes.
 	charset: 'utf8',
-	minifyWhitespace: true,
-	minifySyntax: true,
 	sourcemap: 'linked',
 	sourcesContent: false,
 	logLevel: 'warning',
@@ -80,7 +73,8 @@ function removeCompiled(dir) {
 			if (readdirSync(path).length === 0) rmSync(path, { recursive: true });
 		} else if (
 			(name.endsWith('.js') || name.endsWith('.js.map')) &&
-			![BUNDLE, `${BUNDLE}.map`, LOAD].map((kept) => join(dist, kept)).includes(path)
+			path !== join(dist, BUNDLE) &&
+			path !== join(dist, `${BUNDLE}.map`)
 		)
 			rmSync(path);
 	}
@@ -88,18 +82,10 @@ function removeCompiled(dir) {
 removeCompiled(dist);
 rmSync(join(dist, 'docs'), { recursive: true, force: true });
 
-const banner = `// ${pkg.name} ${pkg.version}: what n8n loads at startup, written by scripts/bundle.mjs from the bundle\n// beside it (scripts/loadFile.mjs says how); the code runs in ${BUNDLE}, required on first use.`;
-const classNames = declared.map(({ className }) => className);
-writeFileSync(
-	join(dist, LOAD),
-	loadFileText(join(dist, BUNDLE), `./${BUNDLE}`, classNames, banner),
-);
-checkLoadFile(join(dist, LOAD), join(dist, BUNDLE), classNames);
-
 for (const { file, className } of declared) {
 	const path = join(root, file);
 	mkdirSync(dirname(path), { recursive: true });
-	const target = relative(dirname(path), join(dist, LOAD)).split('\\').join('/');
+	const target = relative(dirname(path), join(dist, BUNDLE)).split('\\').join('/');
 	const specifier = target.startsWith('.') ? target : `./${target}`;
 	writeFileSync(path, `exports.${className} = require('${specifier}').${className};\n`);
 }
@@ -134,36 +120,31 @@ function encodeVlq(values) {
 	return out;
 }
 /**
- * Keeps a segment where its original line (source and line) differs from the segment before it, and the first
- * of each generated line (source-map-support looks within the frame's generated line only). Fields after the
- * column are deltas across the whole map, so every segment is decoded to absolute values and the kept ones
- * encoded against each other.
+ * Keeps, per generated line, the one segment in effect where the line's code starts (esbuild often puts one at
+ * column 0 that points back at the end of the previous statement). Fields after the column are deltas across
+ * the whole map, so every segment is decoded to absolute values and the kept ones encoded against each other.
  */
-function mappingPerOriginalLine(mappings) {
+function oneMappingPerLine(mappings, code) {
+	const indents = code.split('\n').map((line) => Math.max(0, line.search(/\S/)));
 	const absolute = [0, 0, 0, 0]; // source, original line, original column, name
 	const previous = [0, 0, 0, 0];
-	let lastLine = '';
 	return mappings
 		.split(';')
-		.map((line) => {
+		.map((line, index) => {
 			let column = 0;
-			let lastColumn = 0;
-			const kept = [];
+			let kept;
 			for (const segment of line ? line.split(',') : []) {
 				const [columnDelta, ...rest] = decodeVlq(segment);
 				column += columnDelta;
 				rest.forEach((delta, i) => (absolute[i] += delta));
-				const original = `${absolute[0]}:${absolute[1]}`;
-				if (rest.length < 3 || (kept.length && original === lastLine)) continue;
-				lastLine = original;
-				const fields = absolute.slice(0, rest.length);
-				kept.push(
-					encodeVlq([column - lastColumn, ...fields.map((value, i) => value - previous[i])]),
-				);
-				lastColumn = column;
-				fields.forEach((value, i) => (previous[i] = value));
+				if (rest.length >= 3 && (!kept || column <= indents[index]))
+					kept = [column, ...absolute.slice(0, rest.length)];
 			}
-			return kept.join(',');
+			if (!kept) return '';
+			const [keptColumn, ...fields] = kept;
+			const encoded = encodeVlq([keptColumn, ...fields.map((value, i) => value - previous[i])]);
+			fields.forEach((value, i) => (previous[i] = value));
+			return encoded;
 		})
 		.join(';');
 }
@@ -178,9 +159,9 @@ for (const local of [root, `${homedir()}/`, 'file:///']) {
 	if (text.includes(local)) throw new Error(`bundle: the source map contains ${local}`);
 }
 if (map.sourcesContent) throw new Error('bundle: the source map holds the sources’ text');
-map.mappings = mappingPerOriginalLine(map.mappings);
+map.mappings = oneMappingPerLine(map.mappings, readFileSync(join(dist, BUNDLE), 'utf8'));
 writeFileSync(join(dist, `${BUNDLE}.map`), JSON.stringify(map));
 
 console.log(
-	`bundle: dist/${BUNDLE} (${Math.round(statSync(join(dist, BUNDLE)).size / 1024)} kB), dist/${LOAD} (${Math.round(statSync(join(dist, LOAD)).size / 1024)} kB), the source map (${map.sources.length} sources, ${Math.round(statSync(join(dist, `${BUNDLE}.map`)).size / 1024)} kB) and ${declared.length} entry files`,
+	`bundle: dist/${BUNDLE} (${Math.round(statSync(join(dist, BUNDLE)).size / 1024)} kB), its source map (${map.sources.length} sources, ${Math.round(statSync(join(dist, `${BUNDLE}.map`)).size / 1024)} kB) and ${declared.length} entry files`,
 );

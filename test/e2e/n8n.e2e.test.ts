@@ -250,14 +250,14 @@ describe('the package as an n8n community package', () => {
 		expect(existsSync(join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', 'zod'))).toBe(false);
 	});
 
-	test('is one bundle behind a load file: the declared files re-export dist/botsailor.load.js, whose classes describe what the sources do', () => {
+	test('is one bundle: the declared files re-export dist/botsailor.js, whose classes describe what the sources do', () => {
 		const installed = join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 		const files = globSync('dist/**/*.js', { cwd: installed }).sort();
 		const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
 			n8n: { nodes: string[]; credentials: string[] };
 		};
 		const declared = [...manifest.n8n.nodes, ...manifest.n8n.credentials];
-		expect(files).toEqual(['dist/botsailor.js', 'dist/botsailor.load.js', ...declared].sort());
+		expect(files).toEqual(['dist/botsailor.js', ...declared].sort());
 		// Functions (preSend, postReceive, methods) compared by place, not by the name esbuild gives them.
 		const shape = (value: unknown) =>
 			JSON.stringify(value, (_key, entry: unknown) =>
@@ -266,7 +266,7 @@ describe('the package as an n8n community package', () => {
 		for (const file of declared) {
 			const className = file.split('/').pop()!.split('.')[0];
 			expect(readFileSync(join(installed, file), 'utf8')).toMatch(
-				/^exports\.\w+ = require\('[./]+botsailor\.load\.js'\)\.\w+;\n$/,
+				/^exports\.\w+ = require\('[./]+botsailor\.js'\)\.\w+;\n$/,
 			);
 			// The packed dist/ (the installed copy has no node_modules of its own to resolve n8n-workflow from).
 			/* eslint-disable @typescript-eslint/no-require-imports */
