@@ -51,6 +51,14 @@ async function networkFailure(request: Promise<unknown>): Promise<string> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits until `condition` holds (a busy machine may take far longer than the fault's latency to deliver a request). */
+async function until(condition: () => boolean, what: string, limitMs = 20_000) {
+	const deadline = Date.now() + limitMs;
+	while (!condition()) {
+		if (Date.now() > deadline) throw new Error(`still waiting after ${limitMs} ms for ${what}`);
+		await sleep(5);
+	}
+}
 
 describe('processThen504 / processThen502: the send is done, the client gets a gateway error page', () => {
 	it.each([
@@ -135,7 +143,7 @@ describe('processThen504 / processThen502: the send is done, the client gets a g
 		context.sim.faults.add('/whatsapp/send', { kind: 'processThen504', latencyMs, times: 1 });
 		const started = Date.now();
 		const pending = send('slow gateway');
-		await sleep(100);
+		await until(() => sentWithText('slow gateway').length > 0, 'the send to be recorded');
 		expect(sentWithText('slow gateway')).toHaveLength(1); // done while the client still waits
 		const response = await pending;
 		const elapsed = Date.now() - started;
@@ -165,7 +173,7 @@ describe('processThenDrop: the send is done, the socket is destroyed without an 
 		context.sim.faults.add('/whatsapp/send', { kind: 'processThenDrop', latencyMs: 200, times: 1 });
 		const started = Date.now();
 		const failure = networkFailure(send('dropped later'));
-		await sleep(80);
+		await until(() => sentWithText('dropped later').length > 0, 'the send to be recorded');
 		expect(sentWithText('dropped later')).toHaveLength(1);
 		expect(await failure).toBe('ECONNRESET');
 		expect(Date.now() - started).toBeGreaterThanOrEqual(195);
@@ -269,14 +277,15 @@ describe('refused connections', () => {
 	});
 
 	it('a request already in flight when refusing starts is finished and recorded', async () => {
-		context.sim.faults.add('/whatsapp/send', { kind: 'none', latencyMs: 150, times: 1 });
+		// A long latency keeps the request in flight however slowly the machine delivers the next steps.
+		context.sim.faults.add('/whatsapp/send', { kind: 'none', latencyMs: 1500, times: 1 });
 		const before = botMessageCount();
 		const agent = new http.Agent({ keepAlive: true });
 		try {
 			const pending = send('in flight', { agent });
-			await sleep(50);
+			await until(() => context.sim.requests.length > 0, 'the request to arrive');
 			expect(context.sim.requests).toHaveLength(1); // received, waiting out its latency
-			context.sim.refuseConnections(400);
+			context.sim.refuseConnections(4000); // outlasts the latency: the answer comes while refusing
 			expect(await networkFailure(send('new connection'))).toBe('ECONNREFUSED');
 			const response = await pending;
 			expect(response.status).toBe(200);
