@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'crypto';
+import { NodeOperationError } from 'n8n-workflow';
 import type {
 	DisplayCondition,
 	IDataObject,
@@ -18,6 +19,8 @@ import {
 	usesEarlierForm,
 } from '../http/transport';
 import { isRecord } from '../parameters/values';
+import { connectionVerdict } from '../http/failures';
+import { withRetries, type RetryPolicy } from '../http/retry';
 
 /**
  * Send and Wait answered in the chat (issue 45): the one module the action node (question and answer) and both
@@ -261,8 +264,12 @@ const chatLinksOfRow = (row: IDataObject) => chatLinksIn(stringsOf(contentOf(row
 /** Where an answer is taken: the Webhook Trigger's webhook, the polling trigger's poll. */
 export type AnswerContext = IWebhookFunctions | IPollFunctions;
 
-/** How an incoming message was taken: resumed the execution, or answered too late. */
-export type Taken = 'answered' | 'alreadyAnswered' | 'expired';
+/**
+ * How an incoming message was taken: resumed the execution, answered too late (n8n's own sign, or the limit), or
+ * `unconfirmed`: taken, the outcome not known here (another trigger of this process is taking the same message, or
+ * n8n no longer waits after an earlier try of ours may have reached it), so it starts no run and nobody is told.
+ */
+export type Taken = 'answered' | 'alreadyAnswered' | 'expired' | 'unconfirmed';
 
 export interface IncomingMessage {
 	phoneNumberId: string;
@@ -274,7 +281,7 @@ export interface IncomingMessage {
 }
 
 /** The texts of the replies in the chat (the confirmation comes from the Send and Wait node). */
-export const LATE_REPLIES: Record<Exclude<Taken, 'answered'>, string> = {
+export const LATE_REPLIES: Record<'alreadyAnswered' | 'expired', string> = {
 	alreadyAnswered: 'This question was already answered. Only the first answer counts.',
 	expired: 'This question has expired: your answer was not recorded.',
 };
@@ -283,13 +290,20 @@ export const LATE_REPLIES: Record<Exclude<Taken, 'answered'>, string> = {
  * Who answered which question, as this n8n process took the answers: the "already answered" reply then says by whom
  * and when. Bounded; per process (after a restart, or when another process took the answer, the reply names nobody).
  */
-const answeredBy = new Map<string, ChatResponder>();
+const answeredBy = new Map<string, ChatResponder & { message: string }>();
 const MAX_REMEMBERED = 10_000;
 
-function rememberAnswer(question: string, who: ChatResponder): void {
-	answeredBy.set(question, who);
+function rememberAnswer(question: string, who: ChatResponder, message: string): void {
+	answeredBy.set(question, { ...who, message });
 	if (answeredBy.size > MAX_REMEMBERED) answeredBy.delete(answeredBy.keys().next().value as string);
 }
+
+/**
+ * The messages a trigger of this process is taking as answers right now: the Webhook Trigger and the polling trigger
+ * (of this or another workflow) may take the same tap at the same moment, and only one of them may post it. Checked and
+ * recorded in one step; an entry lives while its answer is under way, so the set holds no more than that.
+ */
+const taking = new Set<string>();
 
 function alreadyAnsweredText(question: string): string {
 	const who = answeredBy.get(question);
@@ -299,11 +313,18 @@ function alreadyAnsweredText(question: string): string {
 	return `This question was already answered by ${name} on ${at}. Only the first answer counts.`;
 }
 
+/** The answer a message gives: the question's link, the value, and the message's id (as its row has it). */
+interface Found {
+	link: ChatLink;
+	value: string;
+	message: string;
+}
+
 /** The question an incoming message answers, found in the conversation's newest page (one read). */
 async function questionAnswered(
 	context: AnswerContext,
 	message: IncomingMessage,
-): Promise<{ link: ChatLink; value: string } | undefined> {
+): Promise<Found | undefined> {
 	const source = conversationSource(
 		context.getNode(),
 		{ phone_number_id: message.phoneNumberId, phone_number: message.phoneNumber },
@@ -318,6 +339,7 @@ async function questionAnswered(
 	);
 	if (at < 0) at = rows.findIndex((row) => isIncoming(row));
 	if (at < 0) return undefined;
+	const id = String(rows[at].wa_message_id ?? '');
 	const tapped = parseButtonId(tappedButtonId(rows[at]) ?? '');
 	if (tapped) {
 		for (const row of rows.slice(at + 1)) {
@@ -326,7 +348,7 @@ async function questionAnswered(
 				(candidate) =>
 					candidate.binding.q === tapped.q && candidate.binding.choice === tapped.choice,
 			);
-			if (link) return { link, value: tapped.choice };
+			if (link) return { link, value: tapped.choice, message: id };
 		}
 		return undefined;
 	}
@@ -343,7 +365,7 @@ async function questionAnswered(
 			const pick = links.find((link) => link.binding.choice === 'pick');
 			const index = pick ? (pick.binding.titles ?? []).indexOf(templateTap) : -1;
 			return pick && (index === 0 || index === 1)
-				? { link: pick, value: index === 0 ? 'true' : 'false' }
+				? { link: pick, value: index === 0 ? 'true' : 'false', message: id }
 				: undefined;
 		}
 		return undefined;
@@ -354,7 +376,9 @@ async function questionAnswered(
 		if (links.length === 0) continue;
 		if (links.some((link) => link.binding.choice === 'pick')) return undefined;
 		const text = links.find((link) => link.binding.choice === 'text');
-		return text && message.text.trim() ? { link: text, value: message.text } : undefined;
+		return text && message.text.trim()
+			? { link: text, value: message.text, message: id }
+			: undefined;
 	}
 	return undefined;
 }
@@ -378,11 +402,81 @@ async function reply(context: AnswerContext, message: IncomingMessage, text: str
 	}
 }
 
+/** A proxy in front of a restarting n8n, or n8n momentarily away: worth another try. */
+const TRANSIENT_STATUS = new Set([500, 502, 503, 504]);
+
+/** A failed try at n8n's waiting URL worth repeating; `reached`: it may have reached n8n (an answer or a reset). */
+function transient(context: AnswerContext, reached: boolean): NodeOperationError {
+	const failure = new NodeOperationError(context.getNode(), 'n8n did not take the answer yet');
+	failure.context.resume = reached ? 'reached' : 'notReached';
+	return failure;
+}
+
+/** A restart of n8n takes seconds: a few tries within them, then the message starts a run (nothing is lost). */
+const RESUME_RETRY: Readonly<RetryPolicy> = Object.freeze({
+	retries: 3,
+	baseDelayMs: 500,
+	maxDelayMs: 2_000,
+	budgetMs: 10_000,
+	retryable: (failure: unknown) =>
+		failure instanceof NodeOperationError && failure.context.resume !== undefined,
+});
+
+/**
+ * Posts the answer to n8n's waiting URL (the request the answer page makes), repeated on a transient failure.
+ * Undefined when n8n could not be asked (the message then starts a run); `reachedBefore`: an earlier try may have
+ * reached n8n, so a "not waiting" now may be this message's own answer.
+ */
+async function postAnswer(
+	context: AnswerContext,
+	url: string,
+	body: IDataObject,
+): Promise<{ statusCode: number; body: unknown; reachedBefore: boolean } | undefined> {
+	let reached = false;
+	try {
+		return await withRetries(async () => {
+			const reachedBefore = reached;
+			let answer: { statusCode: number; body: unknown };
+			try {
+				answer = (await context.helpers.httpRequest({
+					method: 'POST',
+					url,
+					headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
+					body: new URLSearchParams(
+						Object.entries(body).map(([name, value]): [string, string] => [name, String(value)]),
+					).toString(),
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					disableFollowRedirect: true,
+					timeout: 30_000,
+				})) as { statusCode: number; body: unknown };
+			} catch (error) {
+				const code = String((error as { code?: unknown }).code ?? '');
+				if (connectionVerdict(code, (error as Error).message).retry)
+					throw transient(context, false);
+				reached = true;
+				// A reset may be n8n going down; a timeout has used its time already.
+				if (/^(ECONNRESET|EPIPE)$/.test(code)) throw transient(context, true);
+				throw new NodeOperationError(context.getNode(), error as Error);
+			}
+			if (TRANSIENT_STATUS.has(answer.statusCode)) {
+				reached = true;
+				throw transient(context, true);
+			}
+			return { ...answer, reachedBefore };
+		}, RESUME_RETRY);
+	} catch {
+		return undefined;
+	}
+}
+
 /**
  * Takes a subscriber's message that answers a waiting Send and Wait question: finds the question (one conversation
- * read), checks the link's HMAC, the sender and the limit, resumes the execution through n8n's own waiting URL (the
- * request the answer page makes), and replies in the chat. Undefined: not an answer (the message starts a run as
- * usual); that includes a message n8n could not be reached for, so no message is lost.
+ * read), claims the message (no other trigger of this process posts it too), checks the link's HMAC, the sender and
+ * the limit, resumes the execution through n8n's own waiting URL, and replies in the chat. Undefined: not an answer
+ * (the message starts a run as usual); that includes a message n8n could not be asked about, so no message is lost.
+ * "Already answered" only on n8n's own signs: a 409 (running, or our webhook's first-answer record) or its page for an
+ * execution that no longer waits.
  */
 export async function takeAnswer(
 	context: AnswerContext,
@@ -391,13 +485,32 @@ export async function takeAnswer(
 ): Promise<Taken | undefined> {
 	if (!context.getNode().credentials?.[CREDENTIAL_TYPE]) return undefined;
 	if (!message.phoneNumberId || !message.phoneNumber) return undefined;
-	let found: { link: ChatLink; value: string } | undefined;
+	let found: Found | undefined;
 	try {
 		found = await questionAnswered(context, message);
 	} catch {
 		return undefined;
 	}
 	if (!found) return undefined;
+	const id = message.waMessageId || found.message;
+	const question = `${found.link.binding.target}\u0000${found.link.binding.q}`;
+	// Check and record in one step; what needs a read (the key, the link) is verified after.
+	if (id && (taking.has(id) || answeredBy.get(question)?.message === id)) return 'unconfirmed';
+	if (id) taking.add(id);
+	try {
+		return await takeFound(context, message, { ...found, message: id }, question, lateReplies);
+	} finally {
+		taking.delete(id);
+	}
+}
+
+async function takeFound(
+	context: AnswerContext,
+	message: IncomingMessage,
+	found: Found,
+	question: string,
+	lateReplies: boolean,
+): Promise<Taken | undefined> {
 	const key = await answerKeyOf(context);
 	const check = checkLink(key, found.link, message.phoneNumber);
 	if (check === 'forged' || check === 'notRecipient') return undefined;
@@ -410,38 +523,26 @@ export async function takeAnswer(
 		...(message.name ? { name: message.name } : {}),
 		at: new Date().toISOString(),
 	};
-	const body: IDataObject = {
+	const answer = await postAnswer(context, found.link.url, {
 		...(found.link.binding.choice === 'text'
 			? { 'field-0': found.value }
 			: found.link.binding.choice === 'pick'
 				? { approved: found.value }
 				: { confirm: '1' }),
 		...responderFields(key, found.link.binding.q, found.value, who),
-	};
-	let answer: { statusCode: number; body: unknown };
-	try {
-		answer = (await context.helpers.httpRequest({
-			method: 'POST',
-			url: found.link.url,
-			headers: { 'Content-Type': FORM_CONTENT_TYPE, Accept: 'application/json' },
-			body: new URLSearchParams(
-				Object.entries(body).map(([name, value]): [string, string] => [name, String(value)]),
-			).toString(),
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
-			timeout: 30_000,
-		})) as { statusCode: number; body: unknown };
-	} catch {
-		return undefined;
-	}
+	});
+	if (!answer) return undefined;
 	const response = typeof answer.body === 'string' ? jsonFromText(answer.body) : answer.body;
-	const question = `${found.link.binding.target}\u0000${found.link.binding.q}`;
 	if (answer.statusCode === 200 && isRecord(response) && response.resumed === true) {
-		rememberAnswer(question, who);
+		rememberAnswer(question, who, found.message);
 		await reply(context, message, String(response.confirmation ?? ''));
 		return 'answered';
 	}
+	const notWaiting =
+		answer.statusCode === 409 || (answer.statusCode >= 200 && answer.statusCode < 300);
+	// Anything else (a redirect, 401, 404, a proxy's error) is no sign from n8n: the message starts a run.
+	if (!notWaiting) return undefined;
+	if (answer.reachedBefore) return 'unconfirmed';
 	if (lateReplies) await reply(context, message, alreadyAnsweredText(question));
 	return 'alreadyAnswered';
 }
