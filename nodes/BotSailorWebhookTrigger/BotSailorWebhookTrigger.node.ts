@@ -28,7 +28,7 @@ import { showForEvents } from '../shared/triggers/triggerOptions';
 import { setupNotice } from './payload/event';
 import { checkSecret, readBody, type Refusal } from './payload/request';
 import { chatId, text } from './payload/fields';
-import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation/chatAnswer';
+import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation/answerTaking';
 
 /** The WhatsApp number the URL is set on: fills phone_number_id (as the polling trigger does) and is read by Fetch Full Message. */
 function whatsAppNumberProperty(): INodeProperties {
@@ -266,7 +266,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 		}
 
 		const phoneNumberId = locatorValue(this, 'phoneNumberId');
-		// An answer to a waiting Send and Wait question resumes it and starts no run (shared/conversation/chatAnswer.ts).
+		// An answer to a waiting Send and Wait question resumes it and starts no run (shared/conversation/answerTaking.ts).
 		if (
 			event.value === 'incomingMessage' &&
 			this.getMode() !== 'manual' &&

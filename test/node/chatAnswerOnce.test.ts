@@ -12,7 +12,7 @@ import {
 	chatLinkParameters,
 	chatLinksIn,
 	type ChatLink,
-} from '../../nodes/shared/conversation/chatAnswer';
+} from '../../nodes/shared/conversation/answerBinding';
 import { DOUBLE, useChatAnswers } from '../harness/chatAnswers';
 import { createPoller } from '../harness/harness';
 import { NUMBER, numberById, PHONE, seededPhone } from '../harness/params';

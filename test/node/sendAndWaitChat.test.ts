@@ -15,7 +15,7 @@ import {
 	parseButtonId,
 	responderFields,
 	verifiedResponder,
-} from '../../nodes/shared/conversation/chatAnswer';
+} from '../../nodes/shared/conversation/answerBinding';
 import { DOUBLE, useChatAnswers } from '../harness/chatAnswers';
 import { createPoller } from '../harness/harness';
 import { byId, NUMBER, numberById, PHONE, seededPhone } from '../harness/params';
@@ -458,7 +458,7 @@ describe('the simulator: a tap on a reply button', () => {
 	});
 });
 
-describe('the signed binding (shared/conversation/chatAnswer.ts)', () => {
+describe('the signed binding (shared/conversation/answerBinding.ts)', () => {
 	const key = answerKey('token-1');
 	const binding = {
 		target: 'https://n8n.example.com/webhook-waiting/231/node-1',

@@ -12,7 +12,7 @@ import {
 	buttonId,
 	chatLinkParameters,
 	linkTarget,
-} from '../../shared/conversation/chatAnswer';
+} from '../../shared/conversation/answerBinding';
 import { checkWhatsAppLimits } from '../../shared/whatsapp/whatsAppLimits';
 import { CREDENTIAL_TYPE, sendsInFlight } from '../../shared/http/credential';
 import { checkFields, onFirstUse, refuse, subscriberKeys, z } from '../../shared/parameters/inputs';
@@ -136,7 +136,7 @@ export async function sendAndWaitOperation(
 
 		// 2. The links: one per answer, each naming this question (a second answer to it is refused).
 		// A template carries one link: to a page with every answer's button (Approval), or to the form.
-		// Answered in the chat, each link also binds the subscriber and the limit under our HMAC (shared/conversation/chatAnswer.ts).
+		// Answered in the chat, each link also binds the subscriber and the limit under our HMAC (shared/conversation/answerBinding.ts).
 		const ask = randomBytes(6).toString('hex');
 		const key = question.inChat
 			? answerKey(

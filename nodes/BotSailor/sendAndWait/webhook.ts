@@ -9,7 +9,7 @@ import {
 	chatLinksIn,
 	checkLink,
 	verifiedResponder,
-} from '../../shared/conversation/chatAnswer';
+} from '../../shared/conversation/answerBinding';
 import { approvalPage, choicePage, donePage, formPage } from './page';
 import { isHumanReview, readQuestion, type FormField, type Question } from './question';
 
@@ -199,7 +199,7 @@ function linkAddress(context: IWebhookFunctions, path: string): string | undefin
 
 /**
  * Who answered a question meant for the chat, from what verifies under the credential's key
- * (shared/conversation/chatAnswer.ts): the responder a BotSailor trigger posted with a tap or reply, else the
+ * (shared/conversation/answerBinding.ts): the responder a BotSailor trigger posted with a tap or reply, else the
  * subscriber the opened link is bound to (More Recipients: each has links of their own), else the one asked.
  */
 async function chatResponder(
