@@ -11,7 +11,7 @@ import {
 import { testBotSailorApi } from '../shared/http/credentialTest';
 import { searchWhatsAppNumbers, whatsAppNumberLocator } from '../shared/whatsapp/whatsAppNumber';
 import { catalogOrderStatusChanged } from './events/catalogOrderStatusChanged';
-import { messageStatusChanged } from './events/messageStatusChanged';
+import { messageStatusEvent } from './events/messageStatusChanged';
 import { newCatalogOrder } from './events/newCatalogOrder';
 import { newMessage } from './events/newMessage';
 import { newSubscriber } from './events/newSubscriber';
@@ -26,7 +26,7 @@ import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation
  */
 const EVENTS: Array<TriggerEvent<unknown>> = [
 	catalogOrderStatusChanged,
-	messageStatusChanged,
+	messageStatusEvent,
 	newCatalogOrder,
 	newMessage,
 	newSubscriber,

@@ -27,7 +27,7 @@ import { messageStatusChanged, publishStatusReport } from './events/messageStatu
 import { showForEvents } from '../shared/triggers/triggerOptions';
 import { setupNotice } from './payload/event';
 import { checkSecret, readBody, type Refusal } from './payload/request';
-import { chatId, text } from './payload/fields';
+import { chatId, fieldText } from './payload/fields';
 import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation/answerTaking';
 
 /** The WhatsApp number the URL is set on: fills phone_number_id (as the polling trigger does) and is read by Fetch Full Message. */
@@ -275,9 +275,9 @@ export class BotSailorWebhookTrigger implements INodeType {
 			const taken = await takeAnswer(this, {
 				phoneNumberId,
 				phoneNumber: chatId(body),
-				waMessageId: text(body, 'wa_message_id'),
-				text: text(body, 'user_message'),
-				name: text(body, 'first_name') || undefined,
+				waMessageId: fieldText(body, 'wa_message_id'),
+				text: fieldText(body, 'user_message'),
+				name: fieldText(body, 'first_name') || undefined,
 			});
 			if (taken) return { webhookResponse: { received: true, started: false, sendAndWait: taken } };
 		}

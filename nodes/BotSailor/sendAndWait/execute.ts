@@ -27,7 +27,7 @@ import { deliver } from '../sending/delivery';
 import { asNodeError, errorItem } from '../running/itemResult';
 import { fingerprintOf, sendRecordOf } from '../sending/sendRecord';
 import { isHumanReview, readQuestion, waitTill, type Question } from './question';
-import { subscriberName } from './recipient';
+import { recipientName } from './recipient';
 import { linkValue, quickReplyTitles, readTemplate, type TemplateQuestion } from './template';
 import type { SendItem } from '../sending/sendItem';
 import { isOutsideWindowRefusal } from '../../shared/whatsapp/sessionWindow';
@@ -308,7 +308,7 @@ async function waitForAnswer(
 	{ base, question, until, more }: Asking,
 	{ confirmation, unreached }: Awaited<ReturnType<typeof sendQuestions>>,
 ): Promise<INodeExecutionData[][]> {
-	const name = await subscriberName(
+	const name = await recipientName(
 		context,
 		base,
 		requestDefaults(

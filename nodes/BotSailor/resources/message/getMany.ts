@@ -43,7 +43,7 @@ async function getManyMessages(
 	}));
 }
 
-export const getManyOperation: OperationDescription = {
+export const messageGetManyOperation: OperationDescription = {
 	kind: 'read',
 	execute: getManyMessages,
 	toolDescription:
