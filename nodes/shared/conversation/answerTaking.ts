@@ -168,7 +168,8 @@ export async function takeAnswer(
 		return undefined;
 	}
 	if (!found) return undefined;
-	const id = message.waMessageId || found.message;
+	// The row's id (the platform's), not what a webhook body claims.
+	const id = found.message || message.waMessageId;
 	const question = `${found.link.binding.target}\u0000${found.link.binding.q}`;
 	// Check and record in one step; what needs a read (the key, the link) is verified after.
 	if (id && (taking.has(id) || answeredBy.get(question)?.message === id)) return 'unconfirmed';
