@@ -243,3 +243,44 @@ describe("n8n's types", () => {
 		expect(naming).toEqual(['nodes/BotSailor/running/operationRequest.ts']);
 	});
 });
+
+describe('names', () => {
+	/** The names a file declares and exports (a re-export `export { x } from …` is the same binding, not a new name). */
+	const exportedNames = (file: string): string[] => {
+		const text = readFileSync(file, 'utf8');
+		const declared = [
+			...text.matchAll(
+				/^export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:function\*?|const|let|var|class|abstract\s+class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/gm,
+			),
+		].map((match) => match[1]);
+		const listed = [...text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s*;/gm)].flatMap((match) =>
+			match[1]
+				.split(',')
+				.map((entry) =>
+					entry
+						.trim()
+						.split(/\s+as\s+/)
+						.pop()!
+						.replace(/^type\s+/, ''),
+				)
+				.filter(Boolean),
+		);
+		return [...declared, ...listed];
+	};
+
+	it('reads the exports it checks', () => {
+		expect(exportedNames(join(ROOT, 'nodes/BotSailor/sendAndWait/execute.ts'))).toEqual(
+			expect.arrayContaining(['askAndWait', 'questionText']),
+		);
+		expect(exportedNames(join(ROOT, 'nodes/shared/parameters/inputs.ts'))).toContain('z');
+	});
+
+	it('no two exports of nodes/ share a name: a name found is the one thing it names', () => {
+		const owners = new Map<string, string[]>();
+		for (const file of files.filter((path) => name(path).startsWith('nodes/')))
+			for (const exported of exportedNames(file))
+				owners.set(exported, [...(owners.get(exported) ?? []), name(file)]);
+		const shared = [...owners].filter(([, where]) => where.length > 1);
+		expect(Object.fromEntries(shared)).toEqual({});
+	});
+});

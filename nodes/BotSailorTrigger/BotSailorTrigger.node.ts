@@ -11,14 +11,14 @@ import {
 import { testBotSailorApi } from '../shared/http/credentialTest';
 import { searchWhatsAppNumbers, whatsAppNumberLocator } from '../shared/whatsapp/whatsAppNumber';
 import { catalogOrderStatusChanged } from './events/catalogOrderStatusChanged';
-import { messageStatusChanged } from './events/messageStatusChanged';
+import { messageStatusEvent } from './events/messageStatusChanged';
 import { newCatalogOrder } from './events/newCatalogOrder';
 import { newMessage } from './events/newMessage';
 import { newSubscriber } from './events/newSubscriber';
 import { templateStatusChanged } from './events/templateStatusChanged';
 import { firstStarts } from '../shared/triggers/startedOnce';
 import type { TriggerEvent } from './polling/event';
-import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation/chatAnswer';
+import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation/answerTaking';
 
 /**
  * Every event, alphabetised by name as n8n lists options. Each keeps its own state type: the node
@@ -26,7 +26,7 @@ import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation
  */
 const EVENTS: Array<TriggerEvent<unknown>> = [
 	catalogOrderStatusChanged,
-	messageStatusChanged,
+	messageStatusEvent,
 	newCatalogOrder,
 	newMessage,
 	newSubscriber,
@@ -235,7 +235,7 @@ export class BotSailorTrigger implements INodeType {
 		stored.scope = scope;
 		stored.version = event.stateVersion;
 		stored.state = state;
-		// A new message that answers a waiting Send and Wait question resumes it and starts nothing (shared/conversation/chatAnswer.ts).
+		// A new message that answers a waiting Send and Wait question resumes it and starts nothing (shared/conversation/answerTaking.ts).
 		// Late answers get no reply here: the Webhook Trigger, where there is one, has answered them already.
 		if (
 			items.length &&

@@ -27,8 +27,8 @@ import { messageStatusChanged, publishStatusReport } from './events/messageStatu
 import { showForEvents } from '../shared/triggers/triggerOptions';
 import { setupNotice } from './payload/event';
 import { checkSecret, hasSecret, readBody, type Refusal } from './payload/request';
-import { chatId, noticeWithoutPhone, text } from './payload/fields';
-import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation/chatAnswer';
+import { chatId, fieldText, noticeWithoutPhone } from './payload/fields';
+import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation/answerTaking';
 
 /** The WhatsApp number the URL is set on: fills phone_number_id (as the polling trigger does) and is read by Fetch Full Message. */
 function whatsAppNumberProperty(): INodeProperties {
@@ -276,7 +276,7 @@ export class BotSailorWebhookTrigger implements INodeType {
 		}
 
 		const phoneNumberId = locatorValue(this, 'phoneNumberId');
-		// An answer to a waiting Send and Wait question resumes it and starts no run (shared/conversation/chatAnswer.ts).
+		// An answer to a waiting Send and Wait question resumes it and starts no run (shared/conversation/answerTaking.ts).
 		if (
 			event.value === 'incomingMessage' &&
 			this.getMode() !== 'manual' &&
@@ -287,9 +287,9 @@ export class BotSailorWebhookTrigger implements INodeType {
 			const taken = await takeAnswer(this, {
 				phoneNumberId,
 				phoneNumber: chatId(body),
-				waMessageId: text(body, 'wa_message_id'),
-				text: text(body, 'user_message'),
-				name: text(body, 'first_name') || undefined,
+				waMessageId: fieldText(body, 'wa_message_id'),
+				text: fieldText(body, 'user_message'),
+				name: fieldText(body, 'first_name') || undefined,
 			});
 			if (taken) return { webhookResponse: { received: true, started: false, sendAndWait: taken } };
 		}

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code in plain Node.js (an HTTP stand-in for n8n's waiting URLs), not node code */
 /**
  * Send and Wait answered in the WhatsApp chat (issue 45) inside n8n-core's engine: the question as reply buttons (or
  * text for Free Text), the labels checked before any request, and the Webhook Trigger taking the answer: a tap or the
@@ -6,11 +5,8 @@
  * the waiting run as n8n's WaitingWebhooks does) and starts no run; a second tap, a tap after the wait ended, a
  * message of someone else, a forged link and a trigger set to start runs take nothing.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { BotSailorTrigger } from '../../nodes/BotSailorTrigger/BotSailorTrigger.node';
-import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
 import {
 	answerKey,
 	chatLinkParameters,
@@ -19,19 +15,10 @@ import {
 	parseButtonId,
 	responderFields,
 	verifiedResponder,
-} from '../../nodes/shared/conversation/chatAnswer';
-import { useSimulator } from '../harness/simulatorFixture';
+} from '../../nodes/shared/conversation/answerBinding';
+import { DOUBLE, useChatAnswers } from '../harness/chatAnswers';
 import { createPoller } from '../harness/harness';
-import { WaitingRun } from '../harness/waiting';
-import {
-	byId,
-	byPhone,
-	NUMBER,
-	numberById,
-	numberFromList,
-	PHONE,
-	seededPhone,
-} from '../harness/params';
+import { byId, NUMBER, numberById, PHONE, seededPhone } from '../harness/params';
 import {
 	addMessage,
 	addQuickReplyTemplate,
@@ -39,85 +26,9 @@ import {
 	tapButton,
 	tapTemplateButton,
 } from '../simulator/control';
-import { startReceiver, type Receiver } from '../webhookTrigger/receiver';
-import { WebhookRunner } from '../webhookTrigger/webhookHarness';
 
-const fx = useSimulator({ seed: { subscribersPerNumber: 5 } });
-
-/** n8n's waiting URLs: a POST is handed to the waiting run; one that no longer waits gets n8n's "no action required". */
-let current: WaitingRun | undefined;
-let waitingServer: http.Server;
-let waitingBase = '';
-let receiver: Receiver;
-let runner: WebhookRunner;
-
-beforeAll(async () => {
-	waitingServer = http.createServer(async (request, response) => {
-		const chunks: Buffer[] = [];
-		for await (const chunk of request) chunks.push(chunk as Buffer);
-		const body = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-		const run = current;
-		if (!run || !run.waiting) {
-			response.writeHead(200, { 'content-type': 'text/html' }).end('<p>No action required</p>');
-			return;
-		}
-		const answer = await run.open(`${waitingBase}${request.url}`, { method: 'POST', body });
-		if (answer.response && typeof answer.response === 'object')
-			response
-				.writeHead(200, { 'content-type': 'application/json' })
-				.end(JSON.stringify(answer.response));
-		else response.writeHead(answer.status, { 'content-type': 'text/html' }).end(answer.html);
-	});
-	await new Promise<void>((resolve) => waitingServer.listen(0, '127.0.0.1', resolve));
-	waitingBase = `http://127.0.0.1:${(waitingServer.address() as AddressInfo).port}`;
-	receiver = await startReceiver(() => runner);
-});
-afterAll(async () => {
-	await receiver.close();
-	await new Promise<void>((resolve) => waitingServer.close(() => resolve()));
-});
-
-async function trigger(parameters: IDataObject = {}) {
-	runner = new WebhookRunner({
-		webhookType: new BotSailorWebhookTrigger(),
-		credentials: fx.credentials,
-		parameters: {
-			event: 'incomingMessage',
-			phoneNumberId: numberById,
-			sendAndWaitAnswers: 'take',
-			...parameters,
-		},
-	});
-	await runner.activate();
-	fx.sim.state.webhooks.configure(NUMBER, { urls: { incoming_message: receiver.url } });
-	receiver.received.splice(0);
-}
-
-const base = {
-	resource: 'message',
-	operation: 'sendAndWait',
-	phoneNumberId: numberFromList,
-	phoneNumber: byPhone('+1 555 010 0000'),
-	message: '=Approve order {{ $json.order }}?',
-	answerIn: 'chat',
-};
-const DOUBLE = { approvalOptions: { values: { approvalType: 'double' } } };
-
-async function ask(parameters: IDataObject) {
-	const run = new WaitingRun({
-		parameters: { ...base, ...parameters },
-		credentials: fx.credentials,
-		items: [{ order: 'A-1001' }],
-		baseUrl: waitingBase,
-	});
-	await run.start();
-	current = run;
-	return run;
-}
-
-const requestsTo = (path: string) => fx.sim.requests.filter((request) => request.path === path);
-const texts = () => requestsTo('/whatsapp/send').map((request) => request.body);
-const delivered = async () => await fx.sim.state.webhooks.idle();
+const chat = useChatAnswers();
+const { fx, waiting, trigger, ask, requestsTo, texts, delivered } = chat;
 
 describe('the question in the chat', () => {
 	it('Approval goes out once as reply buttons with the labels, the answer links still in the text', async () => {
@@ -141,7 +52,7 @@ describe('the question in the chat', () => {
 		expect(links.map((link) => link.binding.choice)).toEqual(['true', 'false']);
 		expect(links[0].binding).toMatchObject({
 			to: PHONE,
-			target: `${waitingBase}/webhook-waiting/${run.executionId}/node-sw-1`,
+			target: `${waiting.base}/webhook-waiting/${run.executionId}/node-sw-1`,
 			exp: 0,
 		});
 		expect(message).toContain('signature=');
@@ -190,8 +101,8 @@ describe('the Webhook Trigger takes the answer', () => {
 		await trigger();
 		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
 		await delivered();
-		expect(receiver.received.map((entry) => entry.body)).toHaveLength(1);
-		expect(runner.started()).toEqual([]);
+		expect(chat.receiver.received.map((entry) => entry.body)).toHaveLength(1);
+		expect(chat.runner.started()).toEqual([]);
 		expect(run.waiting).toBe(false);
 		expect(run.output('After')[0].json).toEqual({
 			data: { approved: true, respondedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
@@ -212,7 +123,7 @@ describe('the Webhook Trigger takes the answer', () => {
 		await trigger();
 		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Decline' });
 		await delivered();
-		expect(runner.started()).toEqual([]);
+		expect(chat.runner.started()).toEqual([]);
 		expect(run.output('After')[0].json).toMatchObject({
 			data: { approved: false },
 			answer: 'Decline',
@@ -229,7 +140,7 @@ describe('the Webhook Trigger takes the answer', () => {
 		const first = run.output('After');
 		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Decline' });
 		await delivered();
-		expect(runner.started()).toEqual([]);
+		expect(chat.runner.started()).toEqual([]);
 		expect(run.output('After')).toEqual(first);
 		expect(texts().map((body) => body.message)).toEqual([
 			'Thank you, your answer was recorded.',
@@ -253,7 +164,7 @@ describe('the Webhook Trigger takes the answer', () => {
 		await trigger();
 		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
 		await delivered();
-		expect(runner.started()).toEqual([]);
+		expect(chat.runner.started()).toEqual([]);
 		expect(texts().map((body) => body.message)).toEqual([
 			'This question was already answered. Only the first answer counts.',
 		]);
@@ -264,7 +175,7 @@ describe('the Webhook Trigger takes the answer', () => {
 		await trigger();
 		addMessage(fx.sim.state, { phone_number: PHONE, text: 'Tuesday at 10 works' });
 		await delivered();
-		expect(runner.started()).toEqual([]);
+		expect(chat.runner.started()).toEqual([]);
 		expect(run.output('After')[0].json).toMatchObject({
 			data: { text: 'Tuesday at 10 works' },
 			recipient: { phone_number: PHONE },
@@ -272,7 +183,7 @@ describe('the Webhook Trigger takes the answer', () => {
 		});
 		addMessage(fx.sim.state, { phone_number: PHONE, text: 'and thanks!' });
 		await delivered();
-		expect(runner.started()).toEqual([expect.objectContaining({ text: 'and thanks!' })]);
+		expect(chat.runner.started()).toEqual([expect.objectContaining({ text: 'and thanks!' })]);
 		expect(texts().map((body) => body.message)).toEqual([
 			expect.stringContaining('Reply to this message'),
 			'Thank you, your answer was recorded.',
@@ -286,9 +197,9 @@ describe('the Webhook Trigger takes the answer', () => {
 		// The simulator posts to the URL without ?secret=: what anyone who learned the URL could send.
 		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
 		await delivered();
-		expect(receiver.received.map((entry) => entry.status)).toEqual([401]);
+		expect(chat.receiver.received.map((entry) => entry.status)).toEqual([401]);
 		expect(run.waiting).toBe(true);
-		expect(runner.started()).toEqual([]);
+		expect(chat.runner.started()).toEqual([]);
 		expect(fx.sim.requests.slice(before)).toEqual([]);
 	});
 
@@ -297,7 +208,7 @@ describe('the Webhook Trigger takes the answer', () => {
 		await trigger();
 		addMessage(fx.sim.state, { phone_number: seededPhone(2), text: 'Tuesday' });
 		await delivered();
-		expect(runner.started()).toEqual([expect.objectContaining({ text: 'Tuesday' })]);
+		expect(chat.runner.started()).toEqual([expect.objectContaining({ text: 'Tuesday' })]);
 		expect(run.waiting).toBe(true);
 	});
 
@@ -306,7 +217,7 @@ describe('the Webhook Trigger takes the answer', () => {
 		await trigger({ sendAndWaitAnswers: 'startRun' });
 		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
 		await delivered();
-		expect(runner.started()).toEqual([expect.objectContaining({ text: 'Approve' })]);
+		expect(chat.runner.started()).toEqual([expect.objectContaining({ text: 'Approve' })]);
 		expect(run.waiting).toBe(true);
 	});
 
@@ -315,7 +226,7 @@ describe('the Webhook Trigger takes the answer', () => {
 		await trigger();
 		addMessage(fx.sim.state, { phone_number: PHONE, text: 'Tuesday' });
 		await delivered();
-		expect(runner.started()).toEqual([expect.objectContaining({ text: 'Tuesday' })]);
+		expect(chat.runner.started()).toEqual([expect.objectContaining({ text: 'Tuesday' })]);
 		expect(run.waiting).toBe(true);
 	});
 });
@@ -346,7 +257,7 @@ describe('several recipients: the first answer wins', () => {
 		});
 		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
 		await delivered();
-		expect(runner.started()).toEqual([]);
+		expect(chat.runner.started()).toEqual([]);
 		// This process took the first answer: the late one is told by whom and when.
 		expect(texts().map((body) => [body.phone_number, body.message])).toEqual([
 			[other, 'Thank you, your answer was recorded.'],
@@ -438,10 +349,10 @@ describe('Send As Template in the chat (outside the 24-hour window): a tap on it
 		await trigger();
 		tapTemplateButton(fx.sim.state, { phone_number: PHONE, title: 'No, hold it' });
 		await delivered();
-		expect(receiver.received.map((entry) => entry.body)).toEqual([
+		expect(chat.receiver.received.map((entry) => entry.body)).toEqual([
 			expect.objectContaining({ user_message: 'No, hold it' }),
 		]);
-		expect(runner.started()).toEqual([]);
+		expect(chat.runner.started()).toEqual([]);
 		expect(run.waiting).toBe(false);
 		expect(run.output('After')[0].json).toEqual({
 			data: { approved: false, respondedAt: expect.stringMatching(/^\d{4}-/) },
@@ -453,7 +364,7 @@ describe('Send As Template in the chat (outside the 24-hour window): a tap on it
 		// A second tap: nothing resumes, "already answered".
 		tapTemplateButton(fx.sim.state, { phone_number: PHONE, title: 'Yes, ship it' });
 		await delivered();
-		expect(runner.started()).toEqual([]);
+		expect(chat.runner.started()).toEqual([]);
 		expect(texts().at(-1)?.message).toMatch(/^This question was already answered by /);
 	});
 
@@ -481,7 +392,7 @@ describe('Send As Template in the chat (outside the 24-hour window): a tap on it
 		await trigger();
 		addMessage(fx.sim.state, { phone_number: PHONE, text: 'Yes, ship it' });
 		await delivered();
-		expect(runner.started()).toHaveLength(1);
+		expect(chat.runner.started()).toHaveLength(1);
 		expect(run.waiting).toBe(true);
 	});
 
@@ -541,13 +452,13 @@ describe('the simulator: a tap on a reply button', () => {
 			type: 'interactive',
 			interactive: { type: 'button_reply', button_reply: buttons[1] },
 		});
-		expect(receiver.received.map((entry) => entry.body)).toEqual([
+		expect(chat.receiver.received.map((entry) => entry.body)).toEqual([
 			expect.objectContaining({ user_message: 'Decline', wa_message_id: result.wa_message_id }),
 		]);
 	});
 });
 
-describe('the signed binding (shared/conversation/chatAnswer.ts)', () => {
+describe('the signed binding (shared/conversation/answerBinding.ts)', () => {
 	const key = answerKey('token-1');
 	const binding = {
 		target: 'https://n8n.example.com/webhook-waiting/231/node-1',

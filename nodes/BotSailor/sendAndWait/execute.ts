@@ -12,7 +12,7 @@ import {
 	buttonId,
 	chatLinkParameters,
 	linkTarget,
-} from '../../shared/conversation/chatAnswer';
+} from '../../shared/conversation/answerBinding';
 import { checkWhatsAppLimits } from '../../shared/whatsapp/whatsAppLimits';
 import { CREDENTIAL_TYPE, sendsInFlight } from '../../shared/http/credential';
 import { checkFields, onFirstUse, refuse, subscriberKeys, z } from '../../shared/parameters/inputs';
@@ -27,8 +27,9 @@ import { deliver } from '../sending/delivery';
 import { asNodeError, errorItem } from '../running/itemResult';
 import { fingerprintOf, sendRecordOf } from '../sending/sendRecord';
 import { isHumanReview, readQuestion, waitTill, type Question } from './question';
-import { subscriberName } from './recipient';
+import { recipientName } from './recipient';
 import { linkValue, quickReplyTitles, readTemplate, type TemplateQuestion } from './template';
+import type { SendItem } from '../sending/sendItem';
 import { isOutsideWindowRefusal } from '../../shared/whatsapp/sessionWindow';
 import { isPlatformRefusal } from '../../shared/http/failures';
 
@@ -99,211 +100,262 @@ function explainRefusal(error: unknown): unknown {
 	return error;
 }
 
-/**
- * Message → Send and Wait for Response in a workflow run: checks every parameter, sends the question
- * once (the delivery policy of every send: a retry only when the platform provably did not act; n8n's
- * Retry On Fail does not send it again), then puts the execution to wait. The answer arrives through
- * the node's webhook (webhook.ts). As n8n's own nodes, it asks once per run, about the first item.
- */
-export async function sendAndWaitOperation(
-	this: IExecuteFunctions,
-): Promise<INodeExecutionData[][]> {
-	const node = this.getNode();
-	const items = this.getInputData();
-	const param = (name: string, fallback: unknown) =>
-		this.getNodeParameter(name, 0, fallback) as unknown;
-	const target = { getNode: () => node, getItemIndex: () => 0 };
-	try {
-		// 1. Everything checked before any request.
-		const base = checkFields(target, schema(), {
-			phone_number_id: this.getNodeParameter('phoneNumberId', 0, undefined, { extractValue: true }),
-			phone_number: this.getNodeParameter('phoneNumber', 0, undefined, { extractValue: true }),
-		});
-		// As a Human review tool, the input item holds the gated tool's call (n8n's engine request).
-		const question = readQuestion(
-			node,
-			param,
-			isHumanReview(node) ? items[0]?.json.toolParameters : undefined,
-		);
-		const until = waitTill(node, param);
-		const item = {
-			...target,
-			param: (name: string, fallback?: unknown, options?: { extractValue?: boolean }) =>
-				this.getNodeParameter(name, 0, fallback, options) as IDataObject[string],
-		};
-		const asTemplate: TemplateQuestion | undefined =
-			param('sendAs', 'text') === 'template' ? readTemplate(item) : undefined;
+/** What a run asks, read from the parameters and checked before any request (a bad one is refused naming it). */
+interface Asking {
+	target: { getNode: () => INode; getItemIndex: () => number };
+	item: Pick<SendItem, 'param' | 'getNode' | 'getItemIndex'>;
+	/** phone_number_id and phone_number: the first recipient. */
+	base: IDataObject;
+	question: Question;
+	until: Date;
+	asTemplate?: TemplateQuestion;
+	/** More Recipients (WhatsApp Chat only). */
+	more: string[];
+}
 
-		// 2. The links: one per answer, each naming this question (a second answer to it is refused).
-		// A template carries one link: to a page with every answer's button (Approval), or to the form.
-		// Answered in the chat, each link also binds the subscriber and the limit under our HMAC (shared/conversation/chatAnswer.ts).
-		const ask = randomBytes(6).toString('hex');
-		const key = question.inChat
-			? answerKey(
-					String(
-						(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)).apiToken ??
-							'',
-					).trim(),
-				)
-			: undefined;
-		const exp =
-			until.getTime() >= WAIT_INDEFINITELY.getTime() ? 0 : Math.ceil(until.getTime() / 1000);
-		// The address every answer link of this question has (n8n's waiting URL of this execution and node).
-		const address = key ? linkTarget(answerLink(this, {})) : '';
-		// A template answered in the chat: a tap on its quick-reply buttons (the first approves, the second declines),
-		// where the node can tell them (the template lists them, and its row carries the whole link); else the link.
-		const titles =
-			key && asTemplate && !asTemplate.linkBaseUrl
-				? (
-						await quickReplyTitles(this, String(base.phone_number_id), asTemplate.template_id)
-					).slice(0, question.disapproveLabel ? 2 : 1)
-				: [];
-		// One question per recipient: the same question id, each link bound to its own subscriber.
-		const questionFor = (phone: string) => {
-			const linkOf = (choice: 'true' | 'false' | 'text' | 'pick') =>
-				key
-					? answerLink(
-							this,
-							chatLinkParameters(key, {
-								target: address,
-								to: phone,
-								q: ask,
-								choice,
-								exp,
-								...(choice === 'pick' ? { titles } : {}),
-							}),
-						)
-					: answerLink(this, { ...(choice === 'text' ? {} : { approved: choice }), q: ask });
-			const links: Array<[string, string]> =
-				question.responseType === 'approval' && !asTemplate
-					? [
-							[question.approveLabel, linkOf('true')],
-							...(question.disapproveLabel
-								? [[question.disapproveLabel, linkOf('false')] as [string, string]]
-								: []),
-						]
-					: [[question.buttonLabel, linkOf(asTemplate && key ? 'pick' : 'text')]];
-			const fields: IDataObject = asTemplate
-				? {
-						...base,
-						phone_number: phone,
-						template_id: asTemplate.template_id,
-						...asTemplate.variables,
-						[asTemplate.linkVariable]: linkValue(item, asTemplate, links[0][1]),
-					}
-				: {
-						...base,
-						phone_number: phone,
-						message: questionText(question, links),
-						...(buttons
-							? {
-									buttons: JSON.stringify([
-										{ id: buttonId(ask, true), title: question.approveLabel },
-										...(question.disapproveLabel
-											? [{ id: buttonId(ask, false), title: question.disapproveLabel }]
-											: []),
-									]),
-								}
-							: {}),
-					};
-			// WhatsApp's limits (an interactive message's body: 1,024 characters), refused naming the field before any request.
-			return checkWhatsAppLimits(target, url, fields);
-		};
-		const buttons = question.inChat && question.responseType === 'approval' && !asTemplate;
-		const url = asTemplate ? TEMPLATE_URL : buttons ? BUTTONS_URL : SEND_URL;
-		const more = question.inChat ? moreRecipients(target, param, String(base.phone_number)) : [];
-		const questions = [String(base.phone_number), ...more].map((phone) => ({
+function readAsking(context: IExecuteFunctions): Asking {
+	const node = context.getNode();
+	const param = (name: string, fallback: unknown) =>
+		context.getNodeParameter(name, 0, fallback) as unknown;
+	const target = { getNode: () => node, getItemIndex: () => 0 };
+	const base = checkFields(target, schema(), {
+		phone_number_id: context.getNodeParameter('phoneNumberId', 0, undefined, {
+			extractValue: true,
+		}),
+		phone_number: context.getNodeParameter('phoneNumber', 0, undefined, { extractValue: true }),
+	});
+	// As a Human review tool, the input item holds the gated tool's call (n8n's engine request).
+	const question = readQuestion(
+		node,
+		param,
+		isHumanReview(node) ? context.getInputData()[0]?.json.toolParameters : undefined,
+	);
+	const item = {
+		...target,
+		param: (name: string, fallback?: unknown, options?: { extractValue?: boolean }) =>
+			context.getNodeParameter(name, 0, fallback, options) as IDataObject[string],
+	};
+	return {
+		target,
+		item,
+		base,
+		question,
+		until: waitTill(node, param),
+		asTemplate: param('sendAs', 'text') === 'template' ? readTemplate(item) : undefined,
+		more: question.inChat ? moreRecipients(target, param, String(base.phone_number)) : [],
+	};
+}
+
+/**
+ * The question to each recipient: one link per answer, each naming this question (a second answer to it is refused);
+ * a template carries one link, to a page with every answer's button (Approval) or to the form. Answered in the chat,
+ * each link also binds its recipient and the limit under our HMAC (shared/conversation/answerBinding.ts).
+ */
+async function buildQuestions(
+	context: IExecuteFunctions,
+	{ target, item, base, question, until, asTemplate, more }: Asking,
+): Promise<{ url: string; questions: Array<{ phone: string; fields: IDataObject }> }> {
+	const ask = randomBytes(6).toString('hex');
+	const key = question.inChat
+		? answerKey(
+				String(
+					(await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE))
+						.apiToken ?? '',
+				).trim(),
+			)
+		: undefined;
+	const exp =
+		until.getTime() >= WAIT_INDEFINITELY.getTime() ? 0 : Math.ceil(until.getTime() / 1000);
+	// The address every answer link of this question has (n8n's waiting URL of this execution and node).
+	const address = key ? linkTarget(answerLink(context, {})) : '';
+	// A template answered in the chat: a tap on its quick-reply buttons (the first approves, the second declines),
+	// where the node can tell them (the template lists them, and its row carries the whole link); else the link.
+	const titles =
+		key && asTemplate && !asTemplate.linkBaseUrl
+			? (
+					await quickReplyTitles(context, String(base.phone_number_id), asTemplate.template_id)
+				).slice(0, question.disapproveLabel ? 2 : 1)
+			: [];
+	const buttons = question.inChat && question.responseType === 'approval' && !asTemplate;
+	const url = asTemplate ? TEMPLATE_URL : buttons ? BUTTONS_URL : SEND_URL;
+	// One question per recipient: the same question id, each link bound to its own subscriber.
+	const questionFor = (phone: string) => {
+		const linkOf = (choice: 'true' | 'false' | 'text' | 'pick') =>
+			key
+				? answerLink(
+						context,
+						chatLinkParameters(key, {
+							target: address,
+							to: phone,
+							q: ask,
+							choice,
+							exp,
+							...(choice === 'pick' ? { titles } : {}),
+						}),
+					)
+				: answerLink(context, { ...(choice === 'text' ? {} : { approved: choice }), q: ask });
+		const links: Array<[string, string]> =
+			question.responseType === 'approval' && !asTemplate
+				? [
+						[question.approveLabel, linkOf('true')],
+						...(question.disapproveLabel
+							? [[question.disapproveLabel, linkOf('false')] as [string, string]]
+							: []),
+					]
+				: [[question.buttonLabel, linkOf(asTemplate && key ? 'pick' : 'text')]];
+		const fields: IDataObject = asTemplate
+			? {
+					...base,
+					phone_number: phone,
+					template_id: asTemplate.template_id,
+					...asTemplate.variables,
+					[asTemplate.linkVariable]: linkValue(item, asTemplate, links[0][1]),
+				}
+			: {
+					...base,
+					phone_number: phone,
+					message: questionText(question, links),
+					...(buttons
+						? {
+								buttons: JSON.stringify([
+									{ id: buttonId(ask, true), title: question.approveLabel },
+									...(question.disapproveLabel
+										? [{ id: buttonId(ask, false), title: question.disapproveLabel }]
+										: []),
+								]),
+							}
+						: {}),
+				};
+		// WhatsApp's limits (an interactive message's body: 1,024 characters), refused naming the field before any request.
+		return checkWhatsAppLimits(target, url, fields);
+	};
+	return {
+		url,
+		questions: [String(base.phone_number), ...more].map((phone) => ({
 			phone,
 			fields: questionFor(phone),
-		}));
+		})),
+	};
+}
 
-		// 3. The sends, each at most once (Retry On Fail outputs an earlier outcome instead of sending again).
-		const record = sendRecordOf(this);
-		const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-		// The node's Options (timeout, proxy, certificates), as every send applies them.
-		const request = requestTemplate(
-			node,
-			url,
-			this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
-		);
-		const sendOnce = async (slot: number, phone: string, fields: IDataObject) => {
-			const fingerprint = fingerprintOf(url, {
-				...base,
-				phone_number: phone,
-				question: question.message,
-				...(asTemplate ? { template_id: asTemplate.template_id } : {}),
-			});
-			const once = atMostOnce(record, slot, fingerprint);
-			if ('records' in once) return once.records[0] ?? {};
-			const [sent] = await once.send(async () => {
-				try {
-					return [
-						await deliver(
-							node,
-							0,
-							async () => await sendRequest.call(this, { ...request, body: fields }, 0),
-							{
-								options: { concurrency: sendsInFlight(credentials) },
-								cancelled: () => this.getExecutionCancelSignal()?.aborted === true,
-							},
-						),
-					];
-				} catch (error) {
-					// A template is not bound to the 24-hour window: its refusal stays the platform's text as it is.
-					throw asNodeError(node, asTemplate ? error : explainRefusal(error), 0);
-				}
-			});
-			return sent;
-		};
-		// The first recipient's question must go out (else nothing waits); another recipient's failure is reported.
-		const confirmation = await sendOnce(0, questions[0].phone, questions[0].fields);
-		const unreached: IDataObject[] = [];
-		for (const [index, other] of questions.slice(1).entries()) {
+/**
+ * The questions sent, each at most once (Retry On Fail outputs an earlier outcome instead of sending again). The first
+ * recipient's must go out (else nothing waits); another recipient's failure is reported.
+ */
+async function sendQuestions(
+	context: IExecuteFunctions,
+	{ base, question, asTemplate }: Asking,
+	{ url, questions }: Awaited<ReturnType<typeof buildQuestions>>,
+): Promise<{ confirmation: IDataObject; unreached: IDataObject[] }> {
+	const node = context.getNode();
+	const record = sendRecordOf(context);
+	const credentials = await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	// The node's Options (timeout, proxy, certificates), as every send applies them.
+	const request = requestTemplate(
+		node,
+		url,
+		context.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
+	);
+	const sendOnce = async (slot: number, phone: string, fields: IDataObject) => {
+		const fingerprint = fingerprintOf(url, {
+			...base,
+			phone_number: phone,
+			question: question.message,
+			...(asTemplate ? { template_id: asTemplate.template_id } : {}),
+		});
+		const once = atMostOnce(record, slot, fingerprint);
+		if ('records' in once) return once.records[0] ?? {};
+		const [sent] = await once.send(async () => {
 			try {
-				await sendOnce(index + 1, other.phone, other.fields);
+				return [
+					await deliver(
+						node,
+						0,
+						async () => await sendRequest.call(context, { ...request, body: fields }, 0),
+						{
+							options: { concurrency: sendsInFlight(credentials) },
+							cancelled: () => context.getExecutionCancelSignal()?.aborted === true,
+						},
+					),
+				];
 			} catch (error) {
-				unreached.push({ phone_number: other.phone, error: (error as Error).message });
+				// A template is not bound to the 24-hour window: its refusal stays the platform's text as it is.
+				throw asNodeError(node, asTemplate ? error : explainRefusal(error), 0);
 			}
+		});
+		return sent;
+	};
+	const confirmation = await sendOnce(0, questions[0].phone, questions[0].fields);
+	const unreached: IDataObject[] = [];
+	for (const [index, other] of questions.slice(1).entries()) {
+		try {
+			await sendOnce(index + 1, other.phone, other.fields);
+		} catch (error) {
+			unreached.push({ phone_number: other.phone, error: (error as Error).message });
 		}
+	}
+	return { confirmation, unreached };
+}
 
-		// 4. Who was asked, by name when the platform knows it (a read under the node's Options; its failure does not
-		// matter). The answer's webhook reads it from the waiting items: answering never waits on the platform.
-		const name = await subscriberName(
-			this,
-			base,
-			requestDefaults(
-				node,
-				this.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
-			),
-		);
-		const recipient = { phone_number: base.phone_number, ...(name ? { name } : {}) };
-
-		// 5. The wait. What the node holds while waiting is also what it outputs when Limit Wait Time runs out:
-		// n8n then passes the node's input through, so the input is replaced by items that say so.
-		const waiting: INodeExecutionData[] = items.map((item, index) => ({
-			json: {
-				...item.json,
-				data: {
-					timedOut: true,
-					...(question.responseType === 'approval' ? { approved: false } : {}),
-				},
-				recipient,
-				wa_message_id: confirmation.wa_message_id,
-				// Several recipients: who else was asked, and whom the question did not reach.
-				...(more.length
-					? { also_asked: more, ...(unreached.length ? { not_asked: unreached } : {}) }
-					: {}),
+/**
+ * The wait. Who was asked, by name when the platform knows it (a read under the node's Options; its failure does not
+ * matter): the answer's webhook reads it from the waiting items, so answering never waits on the platform. What the
+ * node holds while waiting is also what it outputs when Limit Wait Time runs out: n8n then passes the node's input
+ * through, so the input is replaced by items that say so.
+ */
+async function waitForAnswer(
+	context: IExecuteFunctions,
+	{ base, question, until, more }: Asking,
+	{ confirmation, unreached }: Awaited<ReturnType<typeof sendQuestions>>,
+): Promise<INodeExecutionData[][]> {
+	const name = await recipientName(
+		context,
+		base,
+		requestDefaults(
+			context.getNode(),
+			context.getNodeParameter('requestOptions', 0, {}) as RequestOptionsParameter,
+		),
+	);
+	const recipient = { phone_number: base.phone_number, ...(name ? { name } : {}) };
+	const waiting: INodeExecutionData[] = context.getInputData().map((item, index) => ({
+		json: {
+			...item.json,
+			data: {
+				timedOut: true,
+				...(question.responseType === 'approval' ? { approved: false } : {}),
 			},
-			...(item.binary ? { binary: item.binary } : {}),
-			pairedItem: { item: index },
-		}));
-		const executeData =
-			typeof this.getExecuteData === 'function' ? this.getExecuteData() : undefined;
-		if (executeData?.data?.main) executeData.data = { ...executeData.data, main: [waiting] };
-		await this.putExecutionToWait(until);
-		return [waiting];
+			recipient,
+			wa_message_id: confirmation.wa_message_id,
+			// Several recipients: who else was asked, and whom the question did not reach.
+			...(more.length
+				? { also_asked: more, ...(unreached.length ? { not_asked: unreached } : {}) }
+				: {}),
+		},
+		...(item.binary ? { binary: item.binary } : {}),
+		pairedItem: { item: index },
+	}));
+	const executeData =
+		typeof context.getExecuteData === 'function' ? context.getExecuteData() : undefined;
+	if (executeData?.data?.main) executeData.data = { ...executeData.data, main: [waiting] };
+	await context.putExecutionToWait(until);
+	return [waiting];
+}
+
+/**
+ * Message → Send and Wait for Response in a workflow run (the operation's record is resources/message/sendAndWait.ts):
+ * reads and checks every parameter, builds the question, sends it once (the delivery policy of every send: a retry
+ * only when the platform provably did not act; n8n's Retry On Fail does not send it again), then puts the execution
+ * to wait. The answer arrives through the node's webhook (webhook.ts). As n8n's own nodes, it asks once per run, about
+ * the first item.
+ */
+export async function askAndWait(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	try {
+		const asking = readAsking(this);
+		const built = await buildQuestions(this, asking);
+		const sent = await sendQuestions(this, asking, built);
+		return await waitForAnswer(this, asking, sent);
 	} catch (error) {
-		const failure = asNodeError(node, error, 0);
+		const failure = asNodeError(this.getNode(), error, 0);
 		if (!this.continueOnFail()) throw failure;
 		return [[errorItem(failure, 0)]];
 	}

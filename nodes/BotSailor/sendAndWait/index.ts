@@ -1,6 +1,6 @@
 import type { INodeType } from 'n8n-workflow';
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
-import { sendAndWaitOperation } from './execute';
+import { askAndWait } from './execute';
 
 export { sendAndWaitWebhook, sendAndWaitWebhooks } from './webhook';
 
@@ -10,6 +10,6 @@ export function withSendAndWait(
 ): NonNullable<INodeType['customOperations']> {
 	return {
 		...custom,
-		message: { ...custom.message, [SEND_AND_WAIT_OPERATION]: sendAndWaitOperation },
+		message: { ...custom.message, [SEND_AND_WAIT_OPERATION]: askAndWait },
 	};
 }

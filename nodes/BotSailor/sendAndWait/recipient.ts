@@ -6,7 +6,7 @@ import { FORM_CONTENT_TYPE, sendRequest, type RequestContext } from '../../share
  * A read that gates nothing: a failure or an answer that cannot be read (an unknown number, the platform away, text,
  * `{}`, a record of another number) leaves the name out and changes nothing else.
  */
-export async function subscriberName(
+export async function recipientName(
 	context: RequestContext,
 	fields: IDataObject,
 	/** The node's Options (timeout, proxy, certificates), as the question's send carries them. */

@@ -4,7 +4,12 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { answerKeyOf, verifiedResponder } from '../../shared/conversation/chatAnswer';
+import {
+	answerKeyOf,
+	chatLinksIn,
+	checkLink,
+	verifiedResponder,
+} from '../../shared/conversation/answerBinding';
 import { approvalPage, choicePage, donePage, formPage } from './page';
 import { isHumanReview, readQuestion, type FormField, type Question } from './question';
 
@@ -28,14 +33,23 @@ export const sendAndWaitWebhooks: IWebhookDescription[] = (['GET', 'POST'] as co
 /**
  * Questions answered in this n8n process: the first answer counts, a second one (a double tap, a second
  * person, an old link of a question asked again in a loop) is refused. n8n itself refuses answers to a
- * finished execution; this covers the moments before. Bounded; per process (queue mode: per webhook process).
+ * finished execution; this covers the moments before, and the moment itself: n8n reads the execution as waiting
+ * for every request that arrives together, so the first answer is decided here. Bounded; per process (queue mode:
+ * per webhook process, docs/queue-mode.md).
  */
 const answered = new Map<string, string>();
 const MAX_ANSWERED = 10_000;
 
-function remember(key: string, at: string): void {
+/**
+ * Check and record in one step (no await between): the time of an earlier answer, or undefined when this one is the
+ * first, now recorded.
+ */
+function claim(key: string, at: string): string | undefined {
+	const before = answered.get(key);
+	if (before) return before;
 	answered.set(key, at);
 	if (answered.size > MAX_ANSWERED) answered.delete(answered.keys().next().value as string);
+	return undefined;
 }
 
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
@@ -153,6 +167,68 @@ function askedName(context: IWebhookFunctions, phoneNumber: string): string | un
 const optionOf = (question: Question, approved: boolean) =>
 	approved ? question.approveLabel : (question.disapproveLabel ?? 'Decline');
 
+function alreadyAnswered(response: Response, at: string): IWebhookResponseData {
+	return sendPage(
+		response,
+		409,
+		donePage(
+			'Already answered',
+			`This question was answered on ${at.replace('T', ' ').slice(0, 16)} UTC. Only the first answer counts.`,
+		),
+	);
+}
+
+/** Who gave an answer: a number, the name the answer carried, and whether a trigger took it in the chat. */
+interface Responder {
+	phone_number: string;
+	name?: string;
+	inChat?: boolean;
+}
+
+/** The address the question's links were made for (execute.ts `address`): n8n's waiting URL of this execution and node. */
+function linkAddress(context: IWebhookFunctions, path: string): string | undefined {
+	if (typeof context.evaluateExpression !== 'function') return undefined;
+	try {
+		const base = new URL(String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0)));
+		const [execution, node] = path.split('/').slice(-2);
+		return `${base.origin}${base.pathname.split('/').slice(0, -1).join('/')}/${execution}/${node}`;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Who answered a question meant for the chat, from what verifies under the credential's key
+ * (shared/conversation/answerBinding.ts): the responder a BotSailor trigger posted with a tap or reply, else the
+ * subscriber the opened link is bound to (More Recipients: each has links of their own), else the one asked.
+ */
+async function chatResponder(
+	context: IWebhookFunctions,
+	answer: {
+		path: string;
+		query: Record<string, string | undefined>;
+		body: IDataObject;
+		value: string;
+		asked: string;
+	},
+): Promise<Responder> {
+	const key = await answerKeyOf(context);
+	const q = String(answer.query.q ?? '');
+	const chat = verifiedResponder(key, q, answer.value, answer.body);
+	if (chat) return { phone_number: chat.phone_number, name: chat.name, inChat: true };
+	const address = linkAddress(context, answer.path);
+	const parameters = Object.entries(answer.query).filter(
+		(entry): entry is [string, string] => typeof entry[1] === 'string',
+	);
+	const [link] = address
+		? chatLinksIn(`${address}?${new URLSearchParams(parameters).toString()}`)
+		: [];
+	const check = link ? checkLink(key, link, link.binding.to) : 'forged';
+	return {
+		phone_number: check === 'ok' || check === 'expired' ? digits(link.binding.to) : answer.asked,
+	};
+}
+
 export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const node = this.getNode();
 	const request = this.getRequestObject();
@@ -169,15 +245,7 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	const key = `${path}\u0000${query.q ?? ''}`;
 
 	const earlier = answered.get(key);
-	if (earlier)
-		return sendPage(
-			response,
-			409,
-			donePage(
-				'Already answered',
-				`This question was answered on ${earlier.replace('T', ' ').slice(0, 16)} UTC. Only the first answer counts.`,
-			),
-		);
+	if (earlier) return alreadyAnswered(response, earlier);
 
 	// A text question has one link per answer (approved=true|false in the signed link); a template's one
 	// link opens a page with every answer's button, and the pressed button's form names the answer.
@@ -226,48 +294,38 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 				? { text: checked.answers['Your answer'] }
 				: checked.answers;
 	}
-	// Posted by a BotSailor trigger that took the answer in the chat: the responder, under our HMAC (shared/conversation/chatAnswer.ts).
-	const chat = question.inChat
-		? verifiedResponder(
-				await answerKeyOf(this),
-				String(query.q ?? ''),
-				question.responseType === 'approval' ? String(approved) : String(body['field-0'] ?? ''),
-				body,
-			)
-		: undefined;
+	// The first answer counts: checked and recorded in one step, before anything is awaited; verified after.
 	const respondedAt = new Date().toISOString();
-	remember(key, respondedAt);
-	const name = askedName(this, phoneNumber) ?? chat?.name;
-	if (chat)
-		return {
-			webhookResponse: { resumed: true, confirmation: question.chatConfirmation },
-			workflowData: [
-				[
-					{
-						json: {
-							data: { ...data, respondedAt },
-							...(question.responseType === 'approval' ? { answer: option } : {}),
-							recipient: { phone_number: chat.phone_number, ...(name ? { name } : {}) },
-							answeredIn: 'chat',
-						},
-					},
-				],
-			],
-		};
+	const first = claim(key, respondedAt);
+	if (first) return alreadyAnswered(response, first);
+	let responder: Responder | undefined;
+	try {
+		responder = question.inChat
+			? await chatResponder(this, {
+					path,
+					query,
+					body,
+					value:
+						question.responseType === 'approval' ? String(approved) : String(body['field-0'] ?? ''),
+					asked: phoneNumber,
+				})
+			: { phone_number: phoneNumber };
+	} finally {
+		// Not verified (the key could not be read): nothing was taken, the answer may come again (a trigger retries).
+		if (!responder) answered.delete(key);
+	}
+	const name = askedName(this, responder.phone_number) ?? responder.name;
+	const json: IDataObject = {
+		data: { ...data, respondedAt },
+		...(question.responseType === 'approval' ? { answer: option } : {}),
+		recipient: { phone_number: responder.phone_number, ...(name ? { name } : {}) },
+		// A question meant for the chat, answered there or through its link (the fallback).
+		...(question.inChat ? { answeredIn: responder.inChat ? 'chat' : 'link' } : {}),
+	};
 	return {
-		webhookResponse: donePage('Thank you', 'Your answer was recorded. You can close this page.'),
-		workflowData: [
-			[
-				{
-					json: {
-						data: { ...data, respondedAt },
-						...(question.responseType === 'approval' ? { answer: option } : {}),
-						recipient: { phone_number: phoneNumber, ...(name ? { name } : {}) },
-						// A question meant for the chat, answered through its link (the fallback) instead.
-						...(question.inChat ? { answeredIn: 'link' } : {}),
-					},
-				},
-			],
-		],
+		webhookResponse: responder.inChat
+			? { resumed: true, confirmation: question.chatConfirmation }
+			: donePage('Thank you', 'Your answer was recorded. You can close this page.'),
+		workflowData: [[{ json }]],
 	};
 }

@@ -60,7 +60,7 @@ const TICK_MS = 250;
 export const MAX_WAIT_SECONDS = 3_600;
 
 /** What the wait reads of an item: sendItem.ts's SendItem (a part of it, so that a driver can hand over less). */
-export interface SendItem {
+export interface WaitItem {
 	getNode(): INode;
 	getItemIndex(): number;
 	param(name: string, fallback?: unknown): IDataObject[string];
@@ -175,7 +175,7 @@ export function withWaitForDelivery(fields: INodeProperties[]): INodeProperties[
 }
 
 /** The item's settings, checked (a bad value fails the item before anything is sent); undefined when it does not wait. */
-export function deliveryWaitOf(item: SendItem): DeliveryWaitSettings | undefined {
+export function deliveryWaitOf(item: WaitItem): DeliveryWaitSettings | undefined {
 	if (item.param('waitForDelivery', false) !== true) return undefined;
 	const seconds = Number(item.param('deliveryMaxWait', 60));
 	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_SECONDS)
@@ -421,7 +421,7 @@ function messageIdOf(records: IDataObject[]): string | undefined {
  */
 export async function waitForDelivery(
 	context: RecordContext,
-	item: SendItem,
+	item: WaitItem,
 	records: IDataObject[],
 	cancelled: () => boolean = () => false,
 ): Promise<IDataObject[]> {
@@ -446,7 +446,7 @@ export async function waitForDelivery(
 
 /** The records with the outcome on the message's record; a failure when the message failed and the item fails then. */
 function withOutcome(
-	item: SendItem,
+	item: WaitItem,
 	records: IDataObject[],
 	id: string,
 	outcome: DeliveryOutcome,
@@ -476,7 +476,7 @@ function withOutcome(
 export function deliveryWaits(context: RecordContext, cancelled: () => boolean) {
 	const pending = new Map<number, Promise<{ records: IDataObject[] } | { error: unknown }>>();
 	return {
-		watch(index: number, item: SendItem, records: IDataObject[]): void {
+		watch(index: number, item: WaitItem, records: IDataObject[]): void {
 			if (item.param('waitForDelivery', false) !== true) return;
 			pending.set(
 				index,
@@ -488,7 +488,7 @@ export function deliveryWaits(context: RecordContext, cancelled: () => boolean) 
 		},
 		/** Waits for every watched item, and watches first the items given that are not watched yet (Retry On Fail's earlier sends). */
 		async settle(
-			sent: Array<[number, SendItem, IDataObject[]]>,
+			sent: Array<[number, WaitItem, IDataObject[]]>,
 		): Promise<Map<number, { records: IDataObject[] } | { error: unknown }>> {
 			for (const [index, item, records] of sent)
 				if (!pending.has(index)) this.watch(index, item, records);

@@ -8,7 +8,7 @@ import {
 	subscriberName,
 } from '../../shared/conversation/messageItem';
 import { compareMessages } from '../polling/api';
-import { readConversation } from '../polling/conversationReads';
+import { readSubscriberConversation } from '../polling/conversationReads';
 import {
 	isActivityCursor,
 	recentActivity,
@@ -130,7 +130,7 @@ function statusItem(
 	return item;
 }
 
-export const messageStatusChanged: TriggerEvent<StatusState> = {
+export const messageStatusEvent: TriggerEvent<StatusState> = {
 	value: EVENT,
 	name: 'Message Status Changed',
 	description: 'An outgoing message was sent, delivered, read or failed',
@@ -197,7 +197,7 @@ export const messageStatusChanged: TriggerEvent<StatusState> = {
 			if (!current.furtherBack) {
 				if (!pages.has(current.phoneNumber)) {
 					if (!pay()) return false;
-					const { latest } = await readConversation(
+					const { latest } = await readSubscriberConversation(
 						context,
 						phoneNumberId,
 						current.phoneNumber,

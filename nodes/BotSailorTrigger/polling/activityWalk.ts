@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { compareMessages, nextPage, subscriberPage, SUBSCRIBER_PAGE_SIZE } from './api';
-import { readConversation } from './conversationReads';
+import { readSubscriberConversation } from './conversationReads';
 
 /**
  * Finds the conversation messages written since the last poll without reading every subscriber.
@@ -81,7 +81,7 @@ async function freshMessagesOf(
 	chatId: string,
 	cursor: ActivityCursor,
 ): Promise<{ fresh: IDataObject[]; latest: IDataObject[]; lastPage?: number }> {
-	const conversation = await readConversation(
+	const conversation = await readSubscriberConversation(
 		context,
 		phoneNumberId,
 		chatId,
@@ -208,7 +208,7 @@ export async function startActivity(
 		...list.records.map((entry) => Number(entry.subscriber_id) || 0),
 	);
 	for (const subscriber of list.records) {
-		const { latest, lastPage } = await readConversation(
+		const { latest, lastPage } = await readSubscriberConversation(
 			context,
 			phoneNumberId,
 			String(subscriber.chat_id ?? ''),
@@ -236,7 +236,7 @@ export async function recentActivity(
 	const list = await subscriberPage(context, phoneNumberId, 1, 1, subscribers);
 	const result: SubscriberActivity[] = [];
 	for (const subscriber of list.records.slice(0, subscribers)) {
-		const { latest } = await readConversation(
+		const { latest } = await readSubscriberConversation(
 			context,
 			phoneNumberId,
 			String(subscriber.chat_id ?? ''),

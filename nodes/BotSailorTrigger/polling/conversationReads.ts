@@ -13,7 +13,7 @@ export type { ConversationRead } from '../../shared/conversation/conversation';
  * The conversation of `chatId`, newest messages first, through the shared reader (shared/conversation/conversation.ts:
  * either page order, lists as JSON text); `lastPageHint` is a `lastPage` returned by an earlier read.
  */
-export async function readConversation(
+export async function readSubscriberConversation(
 	context: IPollFunctions,
 	phoneNumberId: string,
 	chatId: string,

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
-import { botOf, chatId, subscriberName, text } from '../payload/fields';
+import { botOf, chatId, senderName, fieldText } from '../payload/fields';
 import { botSettingsStep, setupNotice, type WebhookEvent } from '../payload/event';
 
 const EVENT = 'conversationStatusChanged';
 
 /** `conversation.resolved` → `resolved`; the body's `action` where present. */
 function actionOf(body: IDataObject): string {
-	return text(body, 'action') || text(body, 'event').replace(/^conversation\./, '');
+	return fieldText(body, 'action') || fieldText(body, 'event').replace(/^conversation\./, '');
 }
 
 export const conversationStatusChanged: WebhookEvent = {
@@ -16,23 +16,23 @@ export const conversationStatusChanged: WebhookEvent = {
 	setup: setupNotice(botSettingsStep('Conversation Status')),
 	properties: [],
 	matches: (body) =>
-		text(body, 'event').startsWith('conversation.') ||
-		(text(body, 'action') !== '' && text(body, 'changed_at') !== ''),
+		fieldText(body, 'event').startsWith('conversation.') ||
+		(fieldText(body, 'action') !== '' && fieldText(body, 'changed_at') !== ''),
 	key(body) {
-		const time = text(body, 'changed_at');
+		const time = fieldText(body, 'changed_at');
 		return {
-			key: `conversation:${botOf(body)}|${chatId(body)}|${text(body, 'event')}|${actionOf(body)}|${time}|${text(body, 'agent_name')}`,
+			key: `conversation:${botOf(body)}|${chatId(body)}|${fieldText(body, 'event')}|${actionOf(body)}|${time}|${fieldText(body, 'agent_name')}`,
 			life: time ? 'id' : 'content',
 		};
 	},
 	item: async ({ phoneNumberId }, body) => ({
 		action: actionOf(body),
-		conversation_event: text(body, 'event'),
-		agent_name: text(body, 'agent_name') || null,
-		changed_at: text(body, 'changed_at') || null,
+		conversation_event: fieldText(body, 'event'),
+		agent_name: fieldText(body, 'agent_name') || null,
+		changed_at: fieldText(body, 'changed_at') || null,
 		phone_number: chatId(body),
-		subscriber_name: subscriberName(body),
-		subscriber_id: text(body, 'subscriber_id') || null,
+		subscriber_name: senderName(body),
+		subscriber_id: fieldText(body, 'subscriber_id') || null,
 		phone_number_id: phoneNumberId,
 	}),
 };

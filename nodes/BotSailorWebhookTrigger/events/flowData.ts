@@ -1,4 +1,4 @@
-import { botOf, canonical, chatId, decoded, subscriberName, text } from '../payload/fields';
+import { botOf, canonical, chatId, decoded, senderName, fieldText } from '../payload/fields';
 import { setupNotice, type WebhookEvent } from '../payload/event';
 
 const EVENT = 'flowData';
@@ -14,16 +14,16 @@ export const flowData: WebhookEvent = {
 	matches: (body) => 'postbackid' in body || 'user_input_data' in body,
 	key: (body) => ({
 		// No id and no time in these bodies: identical data within the Duplicate Window counts as one delivery.
-		key: `flow:${botOf(body)}|${chatId(body)}|${text(body, 'postbackid')}|${text(body, 'user_message')}|${canonical(decoded(body.user_input_data))}`,
+		key: `flow:${botOf(body)}|${chatId(body)}|${fieldText(body, 'postbackid')}|${fieldText(body, 'user_message')}|${canonical(decoded(body.user_input_data))}`,
 		life: 'content',
 	}),
 	item: async ({ phoneNumberId }, body) => ({
-		text: text(body, 'user_message'),
-		postback_id: text(body, 'postbackid'),
+		text: fieldText(body, 'user_message'),
+		postback_id: fieldText(body, 'postbackid'),
 		user_input_data: (decoded(body.user_input_data) ?? null) as never,
 		phone_number: chatId(body),
-		subscriber_name: subscriberName(body),
-		whatsapp_bot_username: text(body, 'whatsapp_bot_username') || null,
+		subscriber_name: senderName(body),
+		whatsapp_bot_username: fieldText(body, 'whatsapp_bot_username') || null,
 		phone_number_id: phoneNumberId,
 	}),
 };

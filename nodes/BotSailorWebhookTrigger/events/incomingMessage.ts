@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { withMedia } from '../../shared/whatsapp/mediaDownload';
 import { fetchFullMessage } from '../payload/fullMessage';
-import { chatId, customerIds, integerOrText, subscriberName, text } from '../payload/fields';
+import { chatId, customerIds, fieldText, integerOrText, senderName } from '../payload/fields';
 import { showForEvents } from '../../shared/triggers/triggerOptions';
 import { botSettingsStep, setupNotice, type WebhookEvent } from '../payload/event';
 
@@ -46,10 +46,10 @@ export function messageItemFromWebhook(body: IDataObject, phoneNumberId: string)
 	const phoneNumber = chatId(body);
 	return {
 		// What a workflow reads most first, as the polling trigger orders it.
-		...flatFieldsOfText(text(body, 'user_message')),
+		...flatFieldsOfText(fieldText(body, 'user_message')),
 		direction: 'incoming',
 		phone_number: phoneNumber,
-		subscriber_name: subscriberName(body),
+		subscriber_name: senderName(body),
 		// The conversation record's fields.
 		id: null,
 		whatsapp_bot_subscriber_subscriber_id: phoneNumber,
@@ -58,12 +58,12 @@ export function messageItemFromWebhook(body: IDataObject, phoneNumberId: string)
 		agent_name: null,
 		message_content: null,
 		conversation_time: null,
-		wa_message_id: text(body, 'wa_message_id') || null,
+		wa_message_id: fieldText(body, 'wa_message_id') || null,
 		reaction_data: null,
 		message_status: null,
 		delivery_status_updated_at: null,
 		failed_reason: '',
-		subscriber_id: text(body, 'subscriber_id') || null,
+		subscriber_id: fieldText(body, 'subscriber_id') || null,
 		phone_number_id: phoneNumberId,
 		// Meta's ids of the customer, when given (a customer may have no phone number since 2026).
 		...customerIds(body),
@@ -100,7 +100,7 @@ export const incomingMessage: WebhookEvent = {
 	// A post to the node's Outgoing Message URL never gets here (events/outgoingMessage.ts).
 	matches: (body) => 'user_message' in body,
 	key(body) {
-		const id = text(body, 'wa_message_id');
+		const id = fieldText(body, 'wa_message_id');
 		// The same key as the polling trigger's, so that a workflow with both starts once per message.
 		if (id) return { key: `message:${id}`, life: 'id' };
 		// Without an id nothing tells a second "yes" from a second delivery of the first: a customer who
@@ -125,7 +125,7 @@ export const incomingMessage: WebhookEvent = {
 			context,
 			phoneNumberId,
 			chatId(body),
-			text(body, 'wa_message_id'),
+			fieldText(body, 'wa_message_id'),
 		);
 		if ('item' in full) return { ...full.item, ...customerIds(body) };
 		return { ...item, [fetch ? 'full_message_error' : 'media_download_error']: full.error };

@@ -5,10 +5,10 @@ import {
 	chatId,
 	customerIds,
 	customerOf,
+	fieldText,
 	firstText,
 	integerOrText,
-	subscriberName,
-	text,
+	senderName,
 } from '../payload/fields';
 import { chosenStatuses, statusesOption } from '../../shared/triggers/triggerOptions';
 import { publishStatus } from '../../shared/triggers/statusEvents';
@@ -18,7 +18,7 @@ import { botSettingsStep, setupNotice, type WebhookEvent } from '../payload/even
 const EVENT = 'messageStatusChanged';
 
 function statusOf(body: IDataObject): string {
-	return text(body, 'message_status').toLowerCase();
+	return fieldText(body, 'message_status').toLowerCase();
 }
 
 /** The message the status is about: `wa_message_id` where the body has it (not in every report seen). */
@@ -39,7 +39,7 @@ export function statusItemFromWebhook(body: IDataObject, phoneNumberId: string):
 		...flatMessageFields(null),
 		direction: 'outgoing',
 		phone_number: phoneNumber,
-		subscriber_name: subscriberName(body),
+		subscriber_name: senderName(body),
 		// The conversation record's fields.
 		id: null,
 		whatsapp_bot_subscriber_subscriber_id: phoneNumber || null,
@@ -51,9 +51,9 @@ export function statusItemFromWebhook(body: IDataObject, phoneNumberId: string):
 		wa_message_id: messageIdOf(body) || null,
 		reaction_data: null,
 		message_status: status,
-		delivery_status_updated_at: text(body, 'status_time') || null,
-		failed_reason: text(body, 'failed_reason'),
-		subscriber_id: text(body, 'subscriber_id') || null,
+		delivery_status_updated_at: fieldText(body, 'status_time') || null,
+		failed_reason: fieldText(body, 'failed_reason'),
+		subscriber_id: fieldText(body, 'subscriber_id') || null,
 		phone_number_id: phoneNumberId,
 		previous_status: null,
 		...customerIds(body),
@@ -80,7 +80,7 @@ export function publishStatusReport(
 	publishStatus({
 		waMessageId,
 		status: statusOf(body),
-		failedReason: text(body, 'failed_reason'),
+		failedReason: fieldText(body, 'failed_reason'),
 	});
 	if (!waMessageId && statusOf(body) && !warnedWithoutId) {
 		warnedWithoutId = true;
@@ -102,13 +102,14 @@ export const messageStatusChanged: WebhookEvent = {
 		),
 	],
 	matches: (body) =>
-		text(body, 'webhook_type') === 'message_status_change' || text(body, 'message_status') !== '',
+		fieldText(body, 'webhook_type') === 'message_status_change' ||
+		fieldText(body, 'message_status') !== '',
 	key(body) {
 		const id = messageIdOf(body);
 		if (id) return { key: `status:${id}:${statusOf(body)}`, life: 'id' };
-		const time = text(body, 'status_time');
+		const time = fieldText(body, 'status_time');
 		return {
-			key: `status:${botOf(body)}|${customerOf(body)}|${statusOf(body)}|${time}|${text(body, 'failed_reason')}`,
+			key: `status:${botOf(body)}|${customerOf(body)}|${statusOf(body)}|${time}|${fieldText(body, 'failed_reason')}`,
 			life: time ? 'id' : 'content',
 		};
 	},

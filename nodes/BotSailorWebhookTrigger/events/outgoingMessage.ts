@@ -1,4 +1,4 @@
-import { chatId, text } from '../payload/fields';
+import { chatId, fieldText } from '../payload/fields';
 import { setupNotice, type WebhookEvent } from '../payload/event';
 import { messageItemFromWebhook } from './incomingMessage';
 
@@ -30,12 +30,12 @@ export const outgoingMessage: WebhookEvent = {
 	// Never recognised by its body: only a post to the Outgoing Message URL is this event.
 	matches: () => false,
 	key(body) {
-		const id = text(body, 'wa_message_id');
+		const id = fieldText(body, 'wa_message_id');
 		// The polling trigger's key, so that a workflow with both starts once per message.
 		return id ? { key: `message:${id}`, life: 'id' } : undefined;
 	},
 	async item({ phoneNumberId }, body) {
-		const sender = text(body, 'sender').toLowerCase();
+		const sender = fieldText(body, 'sender').toLowerCase();
 		return {
 			...messageItemFromWebhook(body, phoneNumberId),
 			direction: 'outgoing',

@@ -8,7 +8,7 @@ import { decodeJsonText } from '../../shared/parameters/jsonStrings';
  */
 
 /** A field as text: '' when missing or not a scalar. */
-export function text(body: IDataObject, key: string): string {
+export function fieldText(body: IDataObject, key: string): string {
 	const value = body[key];
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -18,7 +18,7 @@ export function text(body: IDataObject, key: string): string {
 /** The first of several possible field names that holds a value. */
 export function firstText(body: IDataObject, keys: string[]): string {
 	for (const key of keys) {
-		const value = text(body, key);
+		const value = fieldText(body, key);
 		if (value !== '') return value;
 	}
 	return '';
@@ -26,7 +26,7 @@ export function firstText(body: IDataObject, keys: string[]): string {
 
 /** An id the API types as an integer: a number when the text is digits, the text otherwise, null when missing. */
 export function integerOrText(body: IDataObject, key: string): number | string | null {
-	const value = text(body, key);
+	const value = fieldText(body, key);
 	if (value === '') return null;
 	return /^\d{1,15}$/.test(value) ? Number(value) : value;
 }
@@ -44,7 +44,7 @@ export function chatId(body: IDataObject): string {
 export function customerIds(body: IDataObject): IDataObject {
 	const ids: IDataObject = {};
 	for (const key of ['user_id', 'username', 'parent_user_id']) {
-		const value = text(body, key);
+		const value = fieldText(body, key);
 		if (value !== '') ids[key] = value;
 	}
 	return ids;
@@ -87,8 +87,8 @@ export function botOf(body: IDataObject): string {
 }
 
 /** The subscriber's name as the polling trigger writes it (first and last name, "null" left out). */
-export function subscriberName(body: IDataObject): string {
-	return [text(body, 'first_name'), text(body, 'last_name')]
+export function senderName(body: IDataObject): string {
+	return [fieldText(body, 'first_name'), fieldText(body, 'last_name')]
 		.filter((part) => part !== '' && part !== 'null')
 		.join(' ');
 }

@@ -13,7 +13,7 @@ import {
 } from './fields';
 import { variationArrays } from './variations';
 
-export const createOperation: OperationDescription = {
+export const addonCreateOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription: 'Create an addon.',
 	option: {

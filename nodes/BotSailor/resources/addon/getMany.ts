@@ -2,7 +2,7 @@ import { unwrap } from '../../running/outputItems';
 import { decodeJsonOption } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const getManyOperation: OperationDescription = {
+export const addonGetManyOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription: 'List the addons with their prices.',
 	option: {

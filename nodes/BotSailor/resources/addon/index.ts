@@ -1,11 +1,11 @@
 import { resource } from '../resource';
-import { createOperation } from './create';
-import { getManyOperation } from './getMany';
-import { updateOperation } from './update';
+import { addonCreateOperation } from './create';
+import { addonGetManyOperation } from './getMany';
+import { addonUpdateOperation } from './update';
 
 export const addonDescription = resource(
 	'addon',
-	[createOperation, getManyOperation, updateOperation],
+	[addonCreateOperation, addonGetManyOperation, addonUpdateOperation],
 	{
 		default: 'getMany',
 	},

@@ -28,7 +28,7 @@ function updateBody() {
 	});
 }
 
-export const updateOperation: OperationDescription = {
+export const addonUpdateOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription: 'Change an addon.',
 	option: {

@@ -4,7 +4,7 @@ import type { OperationDescription } from '../resource';
 import { addonLocator, userLocator } from '../shared/userGroupLocators';
 import { addonRef } from '../shared/userGroupSchemas';
 
-export const createOperation: OperationDescription = {
+export const addonPurchaseCreateOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription: 'Assign an addon to a platform user.',
 	option: {

@@ -3,7 +3,7 @@ import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
 import { purchase, purchaseId } from './fields';
 
-export const deleteOperation: OperationDescription = {
+export const addonPurchaseDeleteOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription: 'Remove an assigned addon from a platform user.',
 	option: {

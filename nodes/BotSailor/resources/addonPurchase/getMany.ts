@@ -5,7 +5,7 @@ import type { OperationDescription } from '../resource';
 import { userLocator } from '../shared/userGroupLocators';
 import { buyer } from './fields';
 
-export const getManyOperation: OperationDescription = {
+export const addonPurchaseGetManyOperation: OperationDescription = {
 	kind: 'read',
 	list: { maxPageSize: 100 },
 	toolDescription: 'List the addons assigned to platform users.',

@@ -1,19 +1,19 @@
 import { resource } from '../resource';
-import { createOperation } from './create';
-import { deleteOperation } from './delete';
+import { addonPurchaseCreateOperation } from './create';
+import { addonPurchaseDeleteOperation } from './delete';
 import { getAiTokensOperation } from './getAiTokens';
-import { getManyOperation } from './getMany';
-import { updateOperation } from './update';
+import { addonPurchaseGetManyOperation } from './getMany';
+import { addonPurchaseUpdateOperation } from './update';
 import { updateAiTokensOperation } from './updateAiTokens';
 
 export const addonPurchaseDescription = resource(
 	'addonPurchase',
 	[
-		createOperation,
-		deleteOperation,
+		addonPurchaseCreateOperation,
+		addonPurchaseDeleteOperation,
 		getAiTokensOperation,
-		getManyOperation,
-		updateOperation,
+		addonPurchaseGetManyOperation,
+		addonPurchaseUpdateOperation,
 		updateAiTokensOperation,
 	],
 	{

@@ -6,7 +6,7 @@ import { addonRef, dateOrUnlimited } from '../shared/userGroupSchemas';
 import { expiryChoice } from './expiry';
 import { purchase, purchaseId } from './fields';
 
-export const updateOperation: OperationDescription = {
+export const addonPurchaseUpdateOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription: "Change an assigned addon's expiry, status or variation.",
 	option: {

@@ -1,7 +1,7 @@
 import { resource } from '../resource';
-import { getManyOperation } from './getMany';
+import { botFlowGetManyOperation } from './getMany';
 import { triggerOperation } from './trigger';
 
-export const botFlowDescription = resource('botFlow', [getManyOperation, triggerOperation], {
+export const botFlowDescription = resource('botFlow', [botFlowGetManyOperation, triggerOperation], {
 	default: 'getMany',
 });

@@ -2,7 +2,7 @@ import { unwrap } from '../../running/outputItems';
 import { decodeJsonOption } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const getManyOperation: OperationDescription = {
+export const catalogGetManyOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription: 'List the product catalogs connected to the account.',
 	option: {

@@ -1,7 +1,7 @@
 import { resource } from '../resource';
-import { getManyOperation } from './getMany';
+import { catalogGetManyOperation } from './getMany';
 import { syncOperation } from './sync';
 
-export const catalogDescription = resource('catalog', [getManyOperation, syncOperation], {
+export const catalogDescription = resource('catalog', [catalogGetManyOperation, syncOperation], {
 	default: 'getMany',
 });

@@ -15,7 +15,7 @@ async function firstRecords(
 	return limit === undefined ? items : items.slice(0, limit);
 }
 
-export const getManyOperation: OperationDescription = {
+export const catalogOrderGetManyOperation: OperationDescription = {
 	kind: 'read',
 	execute: firstRecords,
 	toolDescription: 'List the orders placed from the WhatsApp catalogs.',

@@ -1,10 +1,10 @@
 import { resource } from '../resource';
-import { getManyOperation } from './getMany';
+import { catalogOrderGetManyOperation } from './getMany';
 import { updateStatusOperation } from './updateStatus';
 
 export const catalogOrderDescription = resource(
 	'catalogOrder',
-	[getManyOperation, updateStatusOperation],
+	[catalogOrderGetManyOperation, updateStatusOperation],
 	{
 		default: 'getMany',
 	},

@@ -4,7 +4,7 @@ import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator } from '../shared/subscriber';
 
-export const getOperation: OperationDescription = {
+export const crmDealGetOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription:
 		'Get the CRM deal of a WhatsApp subscriber (stage, value); has_deal is false when they have none.',

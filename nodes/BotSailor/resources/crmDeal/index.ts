@@ -1,7 +1,11 @@
 import { resource } from '../resource';
-import { getOperation } from './get';
-import { updateOperation } from './update';
+import { crmDealGetOperation } from './get';
+import { crmDealUpdateOperation } from './update';
 
-export const crmDealDescription = resource('crmDeal', [getOperation, updateOperation], {
-	default: 'get',
-});
+export const crmDealDescription = resource(
+	'crmDeal',
+	[crmDealGetOperation, crmDealUpdateOperation],
+	{
+		default: 'get',
+	},
+);

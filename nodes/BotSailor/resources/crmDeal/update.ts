@@ -5,7 +5,7 @@ import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 
 const body = (property: string) => ({ send: { type: 'body' as const, property } });
 
-export const updateOperation: OperationDescription = {
+export const crmDealUpdateOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription:
 		'Create or update the CRM deal (sales opportunity) of a WhatsApp subscriber: its title (what they want to buy), lead score (hot: ready to buy, warm: interested, cold: just asking) and the other fields set in this tool. One deal per subscriber: calling it again updates the same deal. Sends nothing to them.',

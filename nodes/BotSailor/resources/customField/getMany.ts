@@ -1,7 +1,7 @@
 import { unwrap } from '../../running/outputItems';
 import type { OperationDescription } from '../resource';
 
-export const getManyOperation: OperationDescription = {
+export const customFieldGetManyOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription: 'List the custom fields subscribers can have, with their IDs.',
 	option: {

@@ -1,6 +1,6 @@
 import { resource } from '../resource';
-import { getManyOperation } from './getMany';
+import { customFieldGetManyOperation } from './getMany';
 
-export const customFieldDescription = resource('customField', [getManyOperation], {
+export const customFieldDescription = resource('customField', [customFieldGetManyOperation], {
 	default: 'getMany',
 });

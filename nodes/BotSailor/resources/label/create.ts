@@ -3,7 +3,7 @@ import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
 import { earlierFormNumber, labelForm } from './earlierForm';
 
-export const createOperation: OperationDescription = {
+export const labelCreateOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription: 'Create a label (tag) for subscribers.',
 	earlierUrl: '/whatsapp/label/create',

@@ -2,7 +2,7 @@ import { unwrap } from '../../running/outputItems';
 import type { OperationDescription } from '../resource';
 import { earlierFormNumber, labelForm } from './earlierForm';
 
-export const getManyOperation: OperationDescription = {
+export const labelGetManyOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription: 'List the labels (tags) of the WhatsApp number, with their IDs.',
 	earlierUrl: '/whatsapp/label/list',

@@ -1,7 +1,7 @@
 import { resource } from '../resource';
-import { createOperation } from './create';
-import { getManyOperation } from './getMany';
+import { labelCreateOperation } from './create';
+import { labelGetManyOperation } from './getMany';
 
-export const labelDescription = resource('label', [createOperation, getManyOperation], {
+export const labelDescription = resource('label', [labelCreateOperation, labelGetManyOperation], {
 	default: 'getMany',
 });

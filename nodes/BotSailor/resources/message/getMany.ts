@@ -42,7 +42,7 @@ async function getManyMessages(
 	}));
 }
 
-export const getManyOperation: OperationDescription = {
+export const messageGetManyOperation: OperationDescription = {
 	kind: 'read',
 	execute: getManyMessages,
 	toolDescription:

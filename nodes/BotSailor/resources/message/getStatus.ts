@@ -2,7 +2,7 @@ import { inputs, validateBody, z } from '../../../shared/parameters/inputs';
 import { unwrap } from '../../running/outputItems';
 import type { OperationDescription } from '../resource';
 
-export const getStatusOperation: OperationDescription = {
+export const messageGetStatusOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription:
 		'Get the delivery status (sent, delivered, read, failed) of a message sent earlier, by its WhatsApp message ID (wamid…).',

@@ -1,8 +1,8 @@
 import { resource } from '../resource';
 import { downloadMediaOperation } from './downloadMedia';
 import { getDeliveryReportOperation } from './getDeliveryReport';
-import { getManyOperation } from './getMany';
-import { getStatusOperation } from './getStatus';
+import { messageGetManyOperation } from './getMany';
+import { messageGetStatusOperation } from './getStatus';
 import { getTranscriptOperation } from './getTranscript';
 import { getUnansweredOperation } from './getUnanswered';
 import { sendAndWaitOperation } from './sendAndWait';
@@ -16,8 +16,8 @@ export const messageDescription = resource(
 	[
 		downloadMediaOperation,
 		getDeliveryReportOperation,
-		getManyOperation,
-		getStatusOperation,
+		messageGetManyOperation,
+		messageGetStatusOperation,
 		getTranscriptOperation,
 		getUnansweredOperation,
 		sendAndWaitOperation,

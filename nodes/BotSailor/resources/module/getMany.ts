@@ -1,7 +1,7 @@
 import { unwrap } from '../../running/outputItems';
 import type { OperationDescription } from '../resource';
 
-export const getManyOperation: OperationDescription = {
+export const moduleGetManyOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription: 'List the platform modules (features that packages limit).',
 	option: {

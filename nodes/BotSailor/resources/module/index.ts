@@ -1,4 +1,6 @@
 import { resource } from '../resource';
-import { getManyOperation } from './getMany';
+import { moduleGetManyOperation } from './getMany';
 
-export const moduleDescription = resource('module', [getManyOperation], { default: 'getMany' });
+export const moduleDescription = resource('module', [moduleGetManyOperation], {
+	default: 'getMany',
+});

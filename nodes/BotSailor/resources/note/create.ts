@@ -3,7 +3,7 @@ import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 
-export const createOperation: OperationDescription = {
+export const noteCreateOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription:
 		'Add an internal note to a WhatsApp subscriber for the team to read in the inbox; the subscriber never sees it. Write it so a colleague understands it without the conversation.',

@@ -4,7 +4,7 @@ import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator } from '../shared/subscriber';
 
-export const getManyOperation: OperationDescription = {
+export const noteGetManyOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription:
 		'Read the internal notes the team kept on a WhatsApp subscriber (who wrote them, when): context the conversation does not show.',

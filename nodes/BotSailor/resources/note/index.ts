@@ -1,7 +1,7 @@
 import { resource } from '../resource';
-import { createOperation } from './create';
-import { getManyOperation } from './getMany';
+import { noteCreateOperation } from './create';
+import { noteGetManyOperation } from './getMany';
 
-export const noteDescription = resource('note', [createOperation, getManyOperation], {
+export const noteDescription = resource('note', [noteCreateOperation, noteGetManyOperation], {
 	default: 'create',
 });

@@ -3,7 +3,7 @@ import { unwrap } from '../../running/outputItems';
 import { decodeJsonOption } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const getManyOperation: OperationDescription = {
+export const packageGetManyOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription: 'List the subscription packages.',
 	option: {

@@ -1,4 +1,6 @@
 import { resource } from '../resource';
-import { getManyOperation } from './getMany';
+import { packageGetManyOperation } from './getMany';
 
-export const packageDescription = resource('package', [getManyOperation], { default: 'getMany' });
+export const packageDescription = resource('package', [packageGetManyOperation], {
+	default: 'getMany',
+});

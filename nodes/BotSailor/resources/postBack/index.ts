@@ -1,4 +1,6 @@
 import { resource } from '../resource';
-import { getManyOperation } from './getMany';
+import { postBackGetManyOperation } from './getMany';
 
-export const postBackDescription = resource('postBack', [getManyOperation], { default: 'getMany' });
+export const postBackDescription = resource('postBack', [postBackGetManyOperation], {
+	default: 'getMany',
+});

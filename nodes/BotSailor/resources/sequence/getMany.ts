@@ -1,6 +1,6 @@
 import { numberList } from '../shared/numberList';
 
-export const getManyOperation = numberList({
+export const sequenceGetManyOperation = numberList({
 	toolDescription: 'List the sequence campaigns of the WhatsApp number.',
 	action: 'Get many sequences',
 	description: 'List the sequence campaigns of a WhatsApp number',

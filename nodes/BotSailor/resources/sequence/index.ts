@@ -1,4 +1,6 @@
 import { resource } from '../resource';
-import { getManyOperation } from './getMany';
+import { sequenceGetManyOperation } from './getMany';
 
-export const sequenceDescription = resource('sequence', [getManyOperation], { default: 'getMany' });
+export const sequenceDescription = resource('sequence', [sequenceGetManyOperation], {
+	default: 'getMany',
+});

@@ -3,7 +3,7 @@ import { unwrap } from '../../running/outputItems';
 import type { OperationDescription } from '../resource';
 import { subscriberPhoneNumber, whatsAppNumber } from '../common';
 
-export const createOperation: OperationDescription = {
+export const subscriberCreateOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription:
 		'Create a WhatsApp subscriber (contact) with a phone number and a name. Sends nothing to them.',

@@ -2,7 +2,7 @@ import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 
-export const deleteOperation: OperationDescription = {
+export const subscriberDeleteOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription: 'Delete a WhatsApp subscriber (contact) and their data. Cannot be undone.',
 	option: {

@@ -4,7 +4,7 @@ import type { OperationDescription } from '../resource';
 import { whatsAppNumber } from '../common';
 import { subscriberLocator } from '../shared/subscriber';
 
-export const getOperation: OperationDescription = {
+export const subscriberGetOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription:
 		'Look up one WhatsApp subscriber (contact) by phone number: name, labels, custom fields, last interaction. Use it to check who someone is before writing to them; fails with "Subscriber not found." for an unknown number.',

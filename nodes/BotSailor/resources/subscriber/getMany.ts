@@ -2,7 +2,7 @@ import { inputs, subscriberKeys, validateBody, z } from '../../../shared/paramet
 import type { OperationDescription } from '../resource';
 import { returnAllAndLimit, whatsAppNumber } from '../common';
 
-export const getManyOperation: OperationDescription = {
+export const subscriberGetManyOperation: OperationDescription = {
 	kind: 'read',
 	list: { maxPageSize: 100, unpaginatedInEarlierForm: true },
 	toolDescription:

@@ -2,10 +2,10 @@ import { resource } from '../resource';
 import { addLabelsOperation } from './addLabels';
 import { addToSequencesOperation } from './addToSequences';
 import { assignToTeamMemberOperation } from './assignToTeamMember';
-import { createOperation } from './create';
-import { deleteOperation } from './delete';
-import { getOperation } from './get';
-import { getManyOperation } from './getMany';
+import { subscriberCreateOperation } from './create';
+import { subscriberDeleteOperation } from './delete';
+import { subscriberGetOperation } from './get';
+import { subscriberGetManyOperation } from './getMany';
 import { getWindowStatusOperation } from './getWindowStatus';
 import { handOverOperation } from './handOver';
 import { optInOperation } from './optIn';
@@ -15,7 +15,7 @@ import { removeLabelsOperation } from './removeLabels';
 import { resetInputFlowOperation } from './resetInputFlow';
 import { setConversationStatusOperation } from './setConversationStatus';
 import { setCustomFieldsOperation } from './setCustomFields';
-import { updateOperation } from './update';
+import { subscriberUpdateOperation } from './update';
 
 export const subscriberDescription = resource(
 	'subscriber',
@@ -23,10 +23,10 @@ export const subscriberDescription = resource(
 		addLabelsOperation,
 		addToSequencesOperation,
 		assignToTeamMemberOperation,
-		createOperation,
-		deleteOperation,
-		getOperation,
-		getManyOperation,
+		subscriberCreateOperation,
+		subscriberDeleteOperation,
+		subscriberGetOperation,
+		subscriberGetManyOperation,
 		getWindowStatusOperation,
 		handOverOperation,
 		optInOperation,
@@ -36,7 +36,7 @@ export const subscriberDescription = resource(
 		resetInputFlowOperation,
 		setConversationStatusOperation,
 		setCustomFieldsOperation,
-		updateOperation,
+		subscriberUpdateOperation,
 	],
 	{ default: 'get' },
 );

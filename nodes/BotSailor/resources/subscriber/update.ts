@@ -4,7 +4,7 @@ import { updateFields, whatsAppNumber } from '../common';
 import { subscriberLocator, subscriberWrite } from '../shared/subscriber';
 import { idList } from './fields';
 
-export const updateOperation: OperationDescription = {
+export const subscriberUpdateOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription:
 		"Change a WhatsApp subscriber's first name, last name or gender, for example after they tell you their name. Sends nothing to them.",

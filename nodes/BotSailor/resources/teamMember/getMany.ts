@@ -1,7 +1,7 @@
 import { unwrap } from '../../running/outputItems';
 import type { OperationDescription } from '../resource';
 
-export const getManyOperation: OperationDescription = {
+export const teamMemberGetManyOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription: 'List the team members (human agents) of the account, with their IDs.',
 	option: {

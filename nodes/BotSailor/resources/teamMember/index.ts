@@ -1,6 +1,6 @@
 import { resource } from '../resource';
-import { getManyOperation } from './getMany';
+import { teamMemberGetManyOperation } from './getMany';
 
-export const teamMemberDescription = resource('teamMember', [getManyOperation], {
+export const teamMemberDescription = resource('teamMember', [teamMemberGetManyOperation], {
 	default: 'getMany',
 });

@@ -425,7 +425,7 @@ export async function buildTemplateBody(
 	return { ...requestOptions, body: checked };
 }
 
-export const createOperation: OperationDescription = {
+export const templateCreateOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription: 'Create a message template and submit it to WhatsApp for approval.',
 	option: {

@@ -1,6 +1,6 @@
 import { numberList } from '../shared/numberList';
 
-export const getManyOperation = numberList({
+export const templateGetManyOperation = numberList({
 	toolDescription:
 		'List the message templates of the WhatsApp number, with their names, languages, status and variables. Use it to find the template to send.',
 	action: 'Get many templates',

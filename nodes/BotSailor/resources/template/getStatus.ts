@@ -5,7 +5,7 @@ import { templateLocator } from '../shared/templateLocator';
 import type { OperationDescription } from '../resource';
 import { JSON_HEADERS } from './create';
 
-export const getStatusOperation: OperationDescription = {
+export const templateGetStatusOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription: 'Get the approval status of a message template.',
 	option: {

@@ -1,11 +1,16 @@
 import { resource } from '../resource';
-import { createOperation } from './create';
-import { getManyOperation } from './getMany';
-import { getStatusOperation } from './getStatus';
+import { templateCreateOperation } from './create';
+import { templateGetManyOperation } from './getMany';
+import { templateGetStatusOperation } from './getStatus';
 import { sendBroadcastOperation } from './sendBroadcast';
 
 export const templateDescription = resource(
 	'template',
-	[createOperation, getManyOperation, getStatusOperation, sendBroadcastOperation],
+	[
+		templateCreateOperation,
+		templateGetManyOperation,
+		templateGetStatusOperation,
+		sendBroadcastOperation,
+	],
 	{ default: 'getMany' },
 );

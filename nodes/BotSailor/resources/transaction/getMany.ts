@@ -3,7 +3,7 @@ import { unwrap } from '../../running/outputItems';
 import { decodeJsonOption, returnAllAndLimit } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const getManyOperation: OperationDescription = {
+export const transactionGetManyOperation: OperationDescription = {
 	kind: 'read',
 	list: { maxPageSize: 100 },
 	toolDescription: 'List the payments for packages and addons.',

@@ -1,6 +1,6 @@
 import { resource } from '../resource';
-import { getManyOperation } from './getMany';
+import { transactionGetManyOperation } from './getMany';
 
-export const transactionDescription = resource('transaction', [getManyOperation], {
+export const transactionDescription = resource('transaction', [transactionGetManyOperation], {
 	default: 'getMany',
 });

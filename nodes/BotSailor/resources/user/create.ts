@@ -1,9 +1,9 @@
 import { inputs, validateBody, z } from '../../../shared/parameters/inputs';
 import { confirmed } from '../common';
 import type { OperationDescription } from '../resource';
-import { email, packageAndExpiry, text } from './fields';
+import { email, packageAndExpiry, userText } from './fields';
 
-export const createOperation: OperationDescription = {
+export const userCreateOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription: 'Create a platform user (reseller client account) with a package.',
 	option: {
@@ -26,9 +26,12 @@ export const createOperation: OperationDescription = {
 		),
 	},
 	fields: [
-		text('Name', 'name', 'name', { required: true }),
+		userText('Name', 'name', 'name', { required: true }),
 		email(),
-		text('Password', 'password', 'password', { required: true, typeOptions: { password: true } }),
+		userText('Password', 'password', 'password', {
+			required: true,
+			typeOptions: { password: true },
+		}),
 		...packageAndExpiry('When the account expires'),
 		{
 			displayName: 'Additional Fields',
@@ -36,7 +39,7 @@ export const createOperation: OperationDescription = {
 			type: 'collection',
 			placeholder: 'Add Field',
 			default: {},
-			options: [text('Mobile', 'mobile', 'mobile', { placeholder: 'e.g. 15550102000' })],
+			options: [userText('Mobile', 'mobile', 'mobile', { placeholder: 'e.g. 15550102000' })],
 		},
 	],
 };

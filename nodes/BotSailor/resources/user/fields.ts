@@ -5,7 +5,7 @@ import { packageLocator } from '../shared/userGroupLocators';
 /** Fields several User operations show. */
 
 /** A text field sent as one body field. */
-export const text = (
+export const userText = (
 	displayName: string,
 	name: string,
 	property: string,
@@ -21,7 +21,7 @@ export const text = (
 
 /** The user's email (create, login links). */
 export const email = () =>
-	text('Email', 'email', 'email', { required: true, placeholder: 'name@email.com' });
+	userText('Email', 'email', 'email', { required: true, placeholder: 'name@email.com' });
 
 /** The package and expiry date of a new user (create, login links); `displayOptions` when the user may not be created. */
 export function packageAndExpiry(

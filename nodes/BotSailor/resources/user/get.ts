@@ -4,7 +4,7 @@ import type { OperationDescription } from '../resource';
 import { userLocator } from '../shared/userGroupLocators';
 import { userRef } from '../shared/userGroupSchemas';
 
-export const getOperation: OperationDescription = {
+export const userGetOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription: 'Get one platform user (reseller client) by ID or email.',
 	option: {

@@ -2,7 +2,7 @@ import { inputs, validateBody, z } from '../../../shared/parameters/inputs';
 import { unwrap } from '../../running/outputItems';
 import { activeStatus } from '../common';
 import type { OperationDescription } from '../resource';
-import { email, packageAndExpiry, text } from './fields';
+import { email, packageAndExpiry, userText } from './fields';
 import { requireFields } from '../shared/userGroupSchemas';
 
 const optionalText = z.string().trim().optional();
@@ -62,7 +62,11 @@ export const getLoginLinkOperation: OperationDescription = {
 			type: 'collection',
 			placeholder: 'Add Field',
 			default: {},
-			options: [text('Mobile', 'mobile', 'mobile'), text('Name', 'name', 'name'), activeStatus],
+			options: [
+				userText('Mobile', 'mobile', 'mobile'),
+				userText('Name', 'name', 'name'),
+				activeStatus,
+			],
 		},
 	],
 };

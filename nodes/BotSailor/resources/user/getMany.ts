@@ -3,7 +3,7 @@ import { unwrap } from '../../running/outputItems';
 import { returnAllAndLimit } from '../common';
 import type { OperationDescription } from '../resource';
 
-export const getManyOperation: OperationDescription = {
+export const userGetManyOperation: OperationDescription = {
 	kind: 'read',
 	list: { maxPageSize: 1000, unpaginatedInEarlierForm: true },
 	toolDescription: 'List the platform users (reseller clients).',

@@ -1,26 +1,26 @@
 import { resource } from '../resource';
-import { createOperation } from './create';
+import { userCreateOperation } from './create';
 import { createWithLoginLinkOperation } from './createWithLoginLink';
-import { getOperation } from './get';
+import { userGetOperation } from './get';
 import { getLoginLinkOperation } from './getLoginLink';
-import { getManyOperation } from './getMany';
+import { userGetManyOperation } from './getMany';
 import { getMeOperation } from './getMe';
 import { getUsageLogOperation } from './getUsageLog';
 import { logOutOperation } from './logOut';
-import { updateOperation } from './update';
+import { userUpdateOperation } from './update';
 
 export const userDescription = resource(
 	'user',
 	[
-		createOperation,
+		userCreateOperation,
 		createWithLoginLinkOperation,
-		getOperation,
+		userGetOperation,
 		getLoginLinkOperation,
-		getManyOperation,
+		userGetManyOperation,
 		getMeOperation,
 		getUsageLogOperation,
 		logOutOperation,
-		updateOperation,
+		userUpdateOperation,
 	],
 	{ default: 'getMe' },
 );

@@ -1,13 +1,13 @@
 import { inputs, validateBody, z } from '../../../shared/parameters/inputs';
 import { activeStatus, confirmed, dateField, updateFields } from '../common';
 import type { OperationDescription } from '../resource';
-import { text } from './fields';
+import { userText } from './fields';
 import { packageLocator, userLocator } from '../shared/userGroupLocators';
 import { currentFormOnly, userRef } from '../shared/userGroupSchemas';
 
 const optionalText = z.string().trim().optional();
 
-export const updateOperation: OperationDescription = {
+export const userUpdateOperation: OperationDescription = {
 	kind: 'write',
 	toolDescription: 'Change a platform user: details, package, expiry or status.',
 	option: {
@@ -37,14 +37,14 @@ export const updateOperation: OperationDescription = {
 	fields: [
 		userLocator({ name: 'user', property: 'id', required: true }),
 		updateFields([
-			text('Email', 'email', 'email', { placeholder: 'name@email.com' }),
+			userText('Email', 'email', 'email', { placeholder: 'name@email.com' }),
 			dateField('Expiry Date', 'expiredDate', 'expired_date', {
 				description: 'When the account expires',
 			}),
-			text('Mobile', 'mobile', 'mobile'),
-			text('Name', 'name', 'name'),
+			userText('Mobile', 'mobile', 'mobile'),
+			userText('Name', 'name', 'name'),
 			packageLocator({ name: 'package', property: 'package_id' }),
-			text('Password', 'password', 'password', { typeOptions: { password: true } }),
+			userText('Password', 'password', 'password', { typeOptions: { password: true } }),
 			{
 				displayName: 'Reset AI Token Usage',
 				name: 'resetAiTokenUsage',

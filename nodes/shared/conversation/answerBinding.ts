@@ -1,0 +1,199 @@
+import { createHmac, timingSafeEqual } from 'crypto';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { CREDENTIAL_TYPE } from '../http/credential';
+
+/**
+ * Send and Wait answered in the chat (issue 45): what binds an answer to its question, pure and shared by the action
+ * node (the question's links, the answer's check in its webhook) and both triggers (answeredQuestion.ts finds the
+ * question a message answers, answerTaking.ts takes it).
+ *
+ * The link between a waiting execution and a subscriber lives only in what the platform already stores: the
+ * question's text carries n8n's waiting-execution link of each answer (signed by n8n where n8n signs them), with
+ * our own parameters `to` (the subscriber), `exp` (the wait's limit) and `mac`, an HMAC over the link's address (host,
+ * execution, node), subscriber, question, answer and limit, keyed by a key derived from the credential's API token
+ * (both nodes use the same credential). A reply button's id names only the question and the answer (`bsw1:<q>:y|n`).
+ * Nothing on the platform can resume anything but that one question, for that one subscriber, until the limit; a
+ * resumed execution no longer waits (n8n), so a second answer resumes nothing: single use.
+ */
+
+const KEY_LABEL = 'n8n-nodes-botsailor send-and-wait chat answers v1';
+const BUTTON_ID_PREFIX = 'bsw1:';
+
+/** The HMAC key of chat answers, derived from the credential's API token (never the token itself). */
+export function answerKey(apiToken: string): Buffer {
+	return createHmac('sha256', apiToken).update(KEY_LABEL).digest();
+}
+
+export async function answerKeyOf(
+	context: Pick<IWebhookFunctions, 'getCredentials'>,
+): Promise<Buffer> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	return answerKey(String(credentials.apiToken ?? '').trim());
+}
+
+const digits = (value: unknown) => String(value ?? '').replace(/\D/g, '');
+
+function mac(key: Buffer, parts: string[]): string {
+	return createHmac('sha256', key).update(parts.join('\u0000')).digest('base64url').slice(0, 22);
+}
+
+function sameMac(a: string, b: string): boolean {
+	return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+/**
+ * One answer of one question, as bound into its link. `choice`: 'true'/'false' (Approval), 'text' (Free Text), or
+ * 'pick': a template's one link to the page with both answers, answered in the chat by a tap on the template's own
+ * quick-reply button whose text `titles` binds (the first approves, the second declines).
+ */
+export interface AnswerBinding {
+	/** The link's address without its query (`…/webhook-waiting/<execution>/<node>`): no other host or execution. */
+	target: string;
+	to: string;
+	q: string;
+	choice: 'true' | 'false' | 'text' | 'pick';
+	/** Unix seconds of the wait's limit; 0: no limit. */
+	exp: number;
+	/** 'pick': the template's quick-reply button texts, approve first (none: the link is the only way). */
+	titles?: string[];
+}
+
+const bindingParts = (b: AnswerBinding) => [
+	'q',
+	b.target,
+	digits(b.to),
+	b.q,
+	b.choice,
+	String(b.exp),
+	...(b.choice === 'pick' ? ['t', ...(b.titles ?? [])] : []),
+];
+
+/** The parameters a chat question adds to an answer link (n8n then signs the whole link). */
+export function chatLinkParameters(key: Buffer, binding: AnswerBinding): Record<string, string> {
+	return {
+		...(binding.choice === 'text' || binding.choice === 'pick' ? {} : { approved: binding.choice }),
+		...(binding.choice === 'pick' ? { pick: (binding.titles ?? []).join('\n') } : {}),
+		q: binding.q,
+		to: digits(binding.to),
+		exp: String(binding.exp),
+		mac: mac(key, bindingParts(binding)),
+	};
+}
+
+/** A link's address without its query: what the HMAC binds besides the parameters. */
+export function linkTarget(link: string): string {
+	const url = new URL(link);
+	return `${url.origin}${url.pathname}`;
+}
+
+/** A reply button's id: the question and the answer; the link in the question's text carries the rest. */
+export const buttonId = (q: string, approved: boolean) =>
+	`${BUTTON_ID_PREFIX}${q}:${approved ? 'y' : 'n'}`;
+
+export function parseButtonId(id: string): { q: string; choice: 'true' | 'false' } | undefined {
+	const match = /^bsw1:([0-9a-f]{6,32}):([yn])$/.exec(id);
+	return match ? { q: match[1], choice: match[2] === 'y' ? 'true' : 'false' } : undefined;
+}
+
+/** An answer link of a chat question: its URL and what it binds (from the link itself, not yet verified). */
+export interface ChatLink {
+	url: string;
+	binding: AnswerBinding;
+	mac: string;
+}
+
+/** The chat-question links in a text (n8n's waiting-execution links carrying our `mac`). */
+export function chatLinksIn(text: string): ChatLink[] {
+	const found: ChatLink[] = [];
+	for (const raw of text.match(/https?:\/\/[^\s"'<>]+/g) ?? []) {
+		let url: URL;
+		try {
+			url = new URL(raw);
+		} catch {
+			continue;
+		}
+		const params = url.searchParams;
+		const linkMac = params.get('mac');
+		const q = params.get('q');
+		if (!linkMac || !q) continue;
+		const approved = params.get('approved');
+		const pick = params.get('pick');
+		found.push({
+			url: raw,
+			mac: linkMac,
+			binding: {
+				target: linkTarget(raw),
+				to: params.get('to') ?? '',
+				q,
+				choice:
+					pick !== null ? 'pick' : approved === 'true' || approved === 'false' ? approved : 'text',
+				exp: Number(params.get('exp') ?? 'NaN'),
+				...(pick ? { titles: pick.split('\n') } : {}),
+			},
+		});
+	}
+	return found;
+}
+
+export type LinkCheck = 'ok' | 'forged' | 'notRecipient' | 'expired';
+
+/** A link checked: our HMAC, the sender is the subscriber it was sent to, the wait's limit not passed. */
+export function checkLink(
+	key: Buffer,
+	link: ChatLink,
+	sender: string,
+	now = Date.now(),
+): LinkCheck {
+	if (!Number.isFinite(link.binding.exp)) return 'forged';
+	if (!sameMac(mac(key, bindingParts(link.binding)), link.mac)) return 'forged';
+	if (digits(link.binding.to) === '' || digits(link.binding.to) !== digits(sender))
+		return 'notRecipient';
+	if (link.binding.exp > 0 && link.binding.exp * 1000 <= now) return 'expired';
+	return 'ok';
+}
+
+/** What the trigger posts with an answer, so the waiting node knows the chat (not a page) answered, and who. */
+export interface ChatResponder {
+	phone_number: string;
+	name?: string;
+	at: string;
+}
+
+const responderParts = (q: string, value: string, who: ChatResponder) => [
+	'a',
+	q,
+	value,
+	digits(who.phone_number),
+	who.name ?? '',
+	who.at,
+];
+
+export function responderFields(
+	key: Buffer,
+	q: string,
+	value: string,
+	who: ChatResponder,
+): IDataObject {
+	return {
+		chat_from: digits(who.phone_number),
+		chat_name: who.name ?? '',
+		chat_at: who.at,
+		chat_mac: mac(key, responderParts(q, value, who)),
+	};
+}
+
+/** The responder of an answer posted by a trigger, verified; undefined for a page's answer (or a forged one). */
+export function verifiedResponder(
+	key: Buffer,
+	q: string,
+	value: string,
+	body: IDataObject,
+): ChatResponder | undefined {
+	if (typeof body.chat_mac !== 'string') return undefined;
+	const who: ChatResponder = {
+		phone_number: digits(body.chat_from),
+		...(typeof body.chat_name === 'string' && body.chat_name ? { name: body.chat_name } : {}),
+		at: String(body.chat_at ?? ''),
+	};
+	return sameMac(mac(key, responderParts(q, value, who)), body.chat_mac) ? who : undefined;
+}

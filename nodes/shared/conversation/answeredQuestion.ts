@@ -1,0 +1,138 @@
+import type { IDataObject, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
+import { jsonFromText } from '../parameters/jsonStrings';
+import { isRecord } from '../parameters/values';
+import { botSailorRequest, usesEarlierForm } from '../http/transport';
+import { chatLinksIn, parseButtonId, type ChatLink } from './answerBinding';
+import { conversationRows, conversationSource } from './conversation';
+import { innerMessage } from './messageContent';
+import { isIncoming } from './messageItem';
+
+/**
+ * Which waiting Send and Wait question an incoming message answers, from the subscriber's conversation (one read): a
+ * tap on a reply button, a tap on a template's quick-reply button, or the next message after a Free Text question.
+ * The link found is not verified here (answerTaking.ts checks it under the key).
+ */
+
+/** Every string inside a decoded message_content (the question's text wherever the deployment keeps it). */
+function stringsOf(value: unknown, out: string[] = []): string[] {
+	if (typeof value === 'string') out.push(value);
+	else if (Array.isArray(value)) for (const entry of value) stringsOf(entry, out);
+	else if (isRecord(value)) for (const entry of Object.values(value)) stringsOf(entry, out);
+	return out;
+}
+
+const contentOf = (row: IDataObject): unknown => {
+	const raw = row.message_content;
+	return typeof raw === 'string' ? (jsonFromText(raw) ?? raw) : raw;
+};
+
+/** The reply button a row's message tapped (Meta's `interactive.button_reply.id`), if any. */
+function tappedButtonId(row: IDataObject): string | undefined {
+	const inner = innerMessage(contentOf(row));
+	if (!isRecord(inner)) return undefined;
+	const interactive = inner.interactive;
+	if (isRecord(interactive) && isRecord(interactive.button_reply)) {
+		const id = interactive.button_reply.id;
+		return typeof id === 'string' ? id : undefined;
+	}
+	// A template's quick-reply button (Meta's `button.payload`).
+	if (isRecord(inner.button) && typeof inner.button.payload === 'string')
+		return inner.button.payload;
+	return undefined;
+}
+
+/**
+ * The text of a template's quick-reply button a row's message tapped, if any.
+ * SPEC-GAP: the spec does not show what the platform passes back on such a tap; assumed Meta's shape (the incoming
+ * message `{ type: 'button', button: { text, payload } }`, the text being the button's).
+ */
+function tappedTemplateButton(row: IDataObject): string | undefined {
+	const inner = innerMessage(contentOf(row));
+	if (!isRecord(inner) || !isRecord(inner.button)) return undefined;
+	const { text, payload } = inner.button;
+	if (typeof text === 'string' && text) return text;
+	return typeof payload === 'string' && payload ? payload : undefined;
+}
+
+const chatLinksOfRow = (row: IDataObject) => chatLinksIn(stringsOf(contentOf(row)).join('\n'));
+
+/** Where an answer is taken: the Webhook Trigger's webhook, the polling trigger's poll. */
+export type AnswerContext = IWebhookFunctions | IPollFunctions;
+
+export interface IncomingMessage {
+	phoneNumberId: string;
+	/** The sender (chat_id). */
+	phoneNumber: string;
+	waMessageId: string;
+	text: string;
+	name?: string;
+}
+/** The answer a message gives: the question's link, the value, and the message's id (as its row has it). */
+export interface AnsweredQuestion {
+	link: ChatLink;
+	value: string;
+	message: string;
+}
+
+/** The question an incoming message answers, found in the conversation's newest page (one read). */
+export async function questionAnswered(
+	context: AnswerContext,
+	message: IncomingMessage,
+): Promise<AnsweredQuestion | undefined> {
+	const source = conversationSource(
+		context.getNode(),
+		{ phone_number_id: message.phoneNumberId, phone_number: message.phoneNumber },
+		await usesEarlierForm(context),
+		async (body) => await botSailorRequest.call(context, '/whatsapp/get/conversation', body),
+	);
+	const rows: IDataObject[] = [];
+	for await (const row of conversationRows(source, { maxPages: 1 })) rows.push(row);
+	// The incoming row: by its id, else the newest of the subscriber's messages.
+	let at = rows.findIndex(
+		(row) => message.waMessageId !== '' && String(row.wa_message_id ?? '') === message.waMessageId,
+	);
+	if (at < 0) at = rows.findIndex((row) => isIncoming(row));
+	if (at < 0) return undefined;
+	const id = String(rows[at].wa_message_id ?? '');
+	const tapped = parseButtonId(tappedButtonId(rows[at]) ?? '');
+	if (tapped) {
+		for (const row of rows.slice(at + 1)) {
+			if (isIncoming(row)) continue;
+			const link = chatLinksOfRow(row).find(
+				(candidate) =>
+					candidate.binding.q === tapped.q && candidate.binding.choice === tapped.choice,
+			);
+			if (link) return { link, value: tapped.choice, message: id };
+		}
+		return undefined;
+	}
+	// Free Text: the next message after the question. Walking back, the first of our questions answers it; another
+	// message of the subscriber in between means this one is not the answer; a newer approval question takes taps.
+	// A template question ('pick'): a tap on one of its quick-reply buttons, by the button's text, answers the newest
+	// of our questions when that is a template whose link binds that text (taps in between are skipped, as above).
+	const templateTap = tappedTemplateButton(rows[at]);
+	if (templateTap !== undefined) {
+		for (const row of rows.slice(at + 1)) {
+			if (isIncoming(row)) continue;
+			const links = chatLinksOfRow(row);
+			if (links.length === 0) continue;
+			const pick = links.find((link) => link.binding.choice === 'pick');
+			const index = pick ? (pick.binding.titles ?? []).indexOf(templateTap) : -1;
+			return pick && (index === 0 || index === 1)
+				? { link: pick, value: index === 0 ? 'true' : 'false', message: id }
+				: undefined;
+		}
+		return undefined;
+	}
+	for (const row of rows.slice(at + 1)) {
+		if (isIncoming(row)) return undefined;
+		const links = chatLinksOfRow(row);
+		if (links.length === 0) continue;
+		if (links.some((link) => link.binding.choice === 'pick')) return undefined;
+		const text = links.find((link) => link.binding.choice === 'text');
+		return text && message.text.trim()
+			? { link: text, value: message.text, message: id }
+			: undefined;
+	}
+	return undefined;
+}
