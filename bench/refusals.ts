@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- the bench is a command-line script in plain Node.js, not node code */
 /**
  * Bench row 10's line for Meta's refusals alone (bench/pace.ts refusalRow; `npm run bench` runs it with row 10):
- * `npx tsx bench/refusals.ts` (BENCH_ITEMS=<n>, default 2,000). Prints the row; writes nothing.
+ * `npx tsx bench/refusals.ts` with the environment variable BENCH_ITEMS=<n> (default 2,000). Prints the row; writes nothing.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

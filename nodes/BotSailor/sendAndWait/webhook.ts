@@ -10,6 +10,7 @@ import {
 	checkLink,
 	verifiedResponder,
 } from '../../shared/conversation/answerBinding';
+import { boundedMemory } from '../../shared/parameters/boundedMemory';
 import { approvalPage, choicePage, donePage, formPage } from './page';
 import { isHumanReview, readQuestion, type FormField, type Question } from './question';
 
@@ -37,8 +38,7 @@ export const sendAndWaitWebhooks: IWebhookDescription[] = (['GET', 'POST'] as co
  * for every request that arrives together, so the first answer is decided here. Bounded; per process (queue mode:
  * per webhook process, docs/queue-mode.md).
  */
-const answered = new Map<string, string>();
-const MAX_ANSWERED = 10_000;
+const answered = boundedMemory<string, string>({ maxEntries: 10_000, maxBytes: 4_000_000 });
 
 /**
  * Check and record in one step (no await between): the time of an earlier answer, or undefined when this one is the
@@ -48,7 +48,6 @@ function claim(key: string, at: string): string | undefined {
 	const before = answered.get(key);
 	if (before) return before;
 	answered.set(key, at);
-	if (answered.size > MAX_ANSWERED) answered.delete(answered.keys().next().value as string);
 	return undefined;
 }
 

@@ -6,6 +6,7 @@ import { withRetries, type RetryPolicy } from '../http/retry';
 import { FORM_CONTENT_TYPE, sendRequest } from '../http/transport';
 import { jsonFromText } from '../parameters/jsonStrings';
 import { isRecord } from '../parameters/values';
+import { boundedMemory } from '../parameters/boundedMemory';
 import { answerKeyOf, checkLink, responderFields, type ChatResponder } from './answerBinding';
 import {
 	questionAnswered,
@@ -37,12 +38,13 @@ const LATE_REPLIES: Record<'alreadyAnswered' | 'expired', string> = {
  * Who answered which question, as this n8n process took the answers: the "already answered" reply then says by whom
  * and when. Bounded; per process (after a restart, or when another process took the answer, the reply names nobody).
  */
-const answeredBy = new Map<string, ChatResponder & { message: string }>();
-const MAX_REMEMBERED = 10_000;
+const answeredBy = boundedMemory<string, ChatResponder & { message: string }>({
+	maxEntries: 10_000,
+	maxBytes: 8_000_000, // the answer's text is the customer's: any length
+});
 
 function rememberAnswer(question: string, who: ChatResponder, message: string): void {
 	answeredBy.set(question, { ...who, message });
-	if (answeredBy.size > MAX_REMEMBERED) answeredBy.delete(answeredBy.keys().next().value as string);
 }
 
 /**
