@@ -291,16 +291,28 @@ export async function execute(n8n: N8nInstance, id: string): Promise<IRun> {
 		`--id=${id}`,
 		'--rawOutput',
 	]);
-	if (result.code !== 0)
-		throw new Error(
+	const failed = () =>
+		new Error(
 			`n8n execute --id=${id} failed (exit ${result.code})\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`,
 		);
 	const lines = result.stdout.split('\n');
 	const first = lines.indexOf('{');
 	const last = lines.indexOf('}', first);
-	if (first < 0 || last < 0)
+	if (first < 0 || last < 0) {
+		if (result.code !== 0) throw failed();
 		throw new Error(`n8n execute --id=${id} printed no JSON\n${result.stdout}\n${result.stderr}`);
+	}
 	const run = JSON.parse(lines.slice(first, last + 1).join('\n')) as IRun;
+	if (result.code !== 0) {
+		// n8n 1.123 under load has exited 1 after printing a finished, successful run with nothing on stderr (twice in CI):
+		// its own teardown, not the run. The printed run is the verdict; any other non-zero exit fails.
+		const succeeded =
+			run.status === 'success' && run.finished === true && !run.data.resultData.error;
+		if (!succeeded || result.stderr.trim()) throw failed();
+		console.warn(
+			`n8n execute --id=${id}: exit ${result.code} after a finished, successful run (n8n's teardown)`,
+		);
+	}
 	// n8n <= 1.94 prints a finished run as "status": "running" with "finished": true (a failed run exits 1 above).
 	if (run.status === 'running' && run.finished === true && !run.data.resultData.error)
 		run.status = 'success';
