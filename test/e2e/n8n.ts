@@ -309,8 +309,8 @@ export async function execute(n8n: N8nInstance, id: string): Promise<IRun> {
 		const succeeded =
 			run.status === 'success' && run.finished === true && !run.data.resultData.error;
 		if (!succeeded || result.stderr.trim()) throw failed();
-		console.warn(
-			`n8n execute --id=${id}: exit ${result.code} after a finished, successful run (n8n's teardown)`,
+		process.stderr.write(
+			`n8n execute --id=${id}: exit ${result.code} after a finished, successful run (n8n's teardown)\n`,
 		);
 	}
 	// n8n <= 1.94 prints a finished run as "status": "running" with "finished": true (a failed run exits 1 above).
