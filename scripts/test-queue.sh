@@ -4,7 +4,7 @@
 #    or through password-less sudo), without letting the packages start their own services.
 # 2. Starts a throw-away PostgreSQL cluster and a Redis server in a temp folder, on 127.0.0.1, on free ports.
 # 3. Builds the package and provisions the pinned n8n (scripts/provision-n8n.sh), then runs
-#    test/queue/run.ts: 1 main + 2 workers + 1 webhook processor, the checks, the figures.
+#    test/queue/run.ts: 1 main + 2 workers + 2 webhook processors (the second for (g)), the checks, the figures.
 # Everything started here is stopped on exit, also on failure or Ctrl-C (trap); the temp folder is removed
 # unless KEEP_QUEUE_DIR=1.
 set -euo pipefail
@@ -91,7 +91,7 @@ mkdir -p "$work/pg" "$work/redis"
 pg_port="$(free_port)"
 as_pg "$pg_bin/initdb" -D "$pg_data" -U n8n --auth=trust --encoding=UTF8 --locale=C >"$work/pg/initdb.log" 2>&1 \
   || { cat "$work/pg/initdb.log" >&2; exit 1; }
-# A throw-away cluster: no durability needed, so no fsync; enough connections for four n8n processes.
+# A throw-away cluster: no durability needed, so no fsync; enough connections for five n8n processes.
 as_pg "$pg_bin/pg_ctl" start -D "$pg_data" -w -t 60 -l "$work/pg/server.log" \
   -o "-c listen_addresses=127.0.0.1 -c port=$pg_port -c unix_socket_directories=$work/pg -c max_connections=200 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >/dev/null \
   || { cat "$work/pg/server.log" >&2; exit 1; }

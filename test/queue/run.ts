@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets -- drives a real n8n cluster (child processes) from plain Node.js, not node code; the webhook secret is a fixed test value */
 /**
  * `npm run test:queue` (scripts/test-queue.sh starts PostgreSQL and Redis, then runs this file with tsx):
- * the pinned n8n 2.41.1 in queue mode — 1 main, 2 workers, 1 webhook processor — each with the packed
+ * the pinned n8n 2.41.1 in queue mode — 1 main, 2 workers, 1 webhook processor (2 from the restart on) — each with the packed
  * package unpacked into its own `.n8n/nodes`, binary data in the database, against the simulator in this
  * process. Checks, with numbers: (a) every example runs on a worker with the right output; (b) an
  * active polling trigger starts one execution per customer message across a restart of the main;
@@ -14,6 +14,11 @@
  * `tap` control) posts the incoming message to the BotSailor Webhook Trigger of another workflow on the webhook
  * processor, which resumes the execution through n8n's waiting URL (the webhook processor's, WEBHOOK_URL); a worker
  * finishes it; neither tap starts a run, the second resumes nothing.
+ * (g) two answers at the same moment on two webhook processors: a second webhook processor (`n8n webhook`, its own
+ * ports) joins at the restart on n8n's defaults; QUEUE_TWICE (10) Send and Wait questions (Answer In: Web Page) are
+ * asked on the workers, and each is answered twice at once through n8n's waiting URL, Confirm on one webhook processor
+ * and Hold on the other. Checked: every question resumed, at least once, at most twice; the figure is the share
+ * resumed twice (n8n reads the execution, then resumes it, with no lock between: docs/queue-mode.md states the limit).
  * Prints the figures at the end; exits non-zero when any check fails.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -50,6 +55,7 @@ import {
 	POLL_NODE,
 	WEBHOOK_NODE,
 	executionsOf,
+	type ExecutionSummary,
 	productionUrl,
 	publish,
 	runOf,
@@ -84,6 +90,11 @@ const BOTH_HOOK_ID = 'bs-queue-both';
 const CHAT_ASK_PATH = 'queue-chat-ask';
 const CHAT_HOOK_ID = 'bs-queue-chat-answer';
 const CHAT_PHONE = '15550100001';
+/** (g) the questions answered twice at the same moment, one answer on each webhook processor. */
+const TWICE_QUESTIONS = Number(process.env.QUEUE_TWICE ?? 10);
+const TWICE_ASK_ID = 'bsQueueTwiceAsk';
+const TWICE_ASK_PATH = 'queue-twice-ask';
+const TWICE_PHONE = '15550100002';
 /** (e): messages the webhook delivers (and the next poll sees), and messages whose webhook is missed (the poll starts them). */
 const BOTH_DELIVERED = 3;
 const BOTH_MISSED = 2;
@@ -349,6 +360,51 @@ function chatAskWorkflow() {
 	};
 }
 
+/**
+ * (g) Webhook (production: the job goes to a worker) → Send and Wait (Answer In: Web Page, Confirm / Hold) → Send Text
+ * naming the execution and the answer: one such text per resumption of the execution.
+ */
+function twiceAskWorkflow() {
+	const node = (name: string, position: [number, number], parameters: Record<string, unknown>) => ({
+		id: `qt-${name.toLowerCase()}`,
+		name,
+		type: `${PACKAGE_NAME}.botSailor`,
+		typeVersion: 1.1,
+		position,
+		credentials,
+		parameters: {
+			resource: 'message',
+			phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
+			phoneNumber: { __rl: true, mode: 'phone', value: TWICE_PHONE },
+			...parameters,
+		},
+	});
+	return {
+		id: TWICE_ASK_ID,
+		name: 'queue: Send and Wait answered twice at once',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			webhookNode('Start', TWICE_ASK_PATH),
+			node('Ask', [200, 0], {
+				operation: 'sendAndWait',
+				message: 'Order Q-3002 is 450 €. Confirm it?',
+				approvalOptions: {
+					values: { approvalType: 'double', approveLabel: 'Confirm', disapproveLabel: 'Hold' },
+				},
+			}),
+			node('Answered', [400, 0], {
+				operation: 'sendText',
+				message: "={{ 'Answered ' + $execution.id + ': ' + $json.answer }}",
+			}),
+		],
+		connections: {
+			Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
+			Ask: { main: [[{ node: 'Answered', type: 'main', index: 0 }]] },
+		},
+	};
+}
+
 /** POSTs to a production webhook until it is registered (404 before), then returns the answer. */
 async function postWebhook(
 	n8n: N8nInstance,
@@ -425,11 +481,14 @@ async function main(): Promise<void> {
 	const mainN8n = await make('main');
 	const workerN8n = [await make('worker-1'), await make('worker-2')];
 	const webhookN8n = await make('webhook');
+	// (g): a second webhook processor, started with the restart on n8n's defaults.
+	const secondWebhookN8n = await make('webhook-2');
 	// The instance's base URL for webhooks is the webhook processor's, on every process: a worker builds the links
 	// of a waiting execution (Send and Wait's answer links, n8n's resume URL) from it, and in n8n 2.41.1 queue mode
 	// /webhook-waiting is served by the webhook processor (and the main); a worker serves no HTTP here.
 	const webhookBase = `${webhookN8n.url.replace('//localhost:', '//127.0.0.1:')}/`;
-	for (const n8n of [mainN8n, ...workerN8n, webhookN8n]) n8n.env.WEBHOOK_URL = webhookBase;
+	for (const n8n of [mainN8n, ...workerN8n, webhookN8n, secondWebhookN8n])
+		n8n.env.WEBHOOK_URL = webhookBase;
 
 	// Credentials and workflows go into the shared database once (the CLI also runs the migrations).
 	await importCredential(mainN8n, {
@@ -509,11 +568,12 @@ async function main(): Promise<void> {
 		sendsWorkflow(SENDS / 2),
 		chatAskWorkflow(),
 		chatHookWorkflow,
+		twiceAskWorkflow(),
 	]) {
 		writeFileSync(join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
 	}
 	await cliOk(mainN8n, ['import:workflow', '--separate', `--input=${dir}`]);
-	log(`imported ${examples.length} examples and 7 test workflows (${elapsed()})`);
+	log(`imported ${examples.length} examples and 8 test workflows (${elapsed()})`);
 
 	// All four start together (the import ran the database migrations already).
 	// Concurrency 1: a worker takes one job at a time, so two jobs queued together run on both workers.
@@ -529,6 +589,8 @@ async function main(): Promise<void> {
 	]);
 	let mainProc = first;
 	let webhookProc = firstWebhook;
+	/** (g): the second webhook processor, from the restart on n8n's defaults. */
+	const webhook2: { proc?: Proc } = {};
 	/** Every process started, for the output checks at the end. */
 	const stopped: Proc[] = [];
 	let session = new Session(mainN8n.url);
@@ -1109,6 +1171,12 @@ async function main(): Promise<void> {
 	const restarted = await Promise.all([
 		startMain(plain(mainN8n)),
 		launch('webhook', plain(webhookN8n), ['webhook'], answers(`${webhookN8n.url}/healthz`)),
+		launch(
+			'webhook-2',
+			plain(secondWebhookN8n),
+			['webhook'],
+			answers(`${secondWebhookN8n.url}/healthz`),
+		),
 		...workerN8n.map(
 			async (n8n, index) =>
 				await launch(
@@ -1119,8 +1187,8 @@ async function main(): Promise<void> {
 				),
 		),
 	]);
-	[mainProc, webhookProc] = restarted;
-	workers.splice(0, workers.length, ...restarted.slice(2));
+	[mainProc, webhookProc, webhook2.proc] = restarted;
+	workers.splice(0, workers.length, ...restarted.slice(3));
 	session = new Session(mainN8n.url);
 	await session.login();
 	const withDefaults = await duplicates('n8n default settings');
@@ -1260,6 +1328,144 @@ async function main(): Promise<void> {
 		);
 	};
 
+	// (g) two answers at the same moment, one on each webhook processor ------------------------------------------
+	const answeredTwiceAtOnce = async (second: Proc) => {
+		sim.reset();
+		sim.clearRequests();
+		const earlier = new Set((await executionsOf(session, TWICE_ASK_ID)).map((entry) => entry.id));
+		await publish(session, TWICE_ASK_ID);
+		try {
+			await twiceAtOnce(second, earlier);
+		} finally {
+			await unpublish(session, TWICE_ASK_ID);
+		}
+	};
+	const twiceAtOnce = async (second: Proc, earlier: Set<string>) => {
+		const began = Date.now();
+		const secondBase = `${second.n8n.url.replace('//localhost:', '//127.0.0.1:')}/`;
+		const ours = async () =>
+			(await executionsOf(session, TWICE_ASK_ID)).filter((entry) => !earlier.has(entry.id));
+		for (let index = 0; index < TWICE_QUESTIONS; index++) {
+			const call = await postWebhook(webhookN8n, TWICE_ASK_PATH, {});
+			await call.body?.cancel();
+			if (call.status !== 200)
+				throw new Error(`(g) question ${index + 1} not started: HTTP ${call.status}`);
+		}
+		let waiting: ExecutionSummary[] = [];
+		const waitBy = Date.now() + 120_000;
+		for (;;) {
+			waiting = (await ours()).filter((entry) => entry.status === 'waiting');
+			if (waiting.length >= TWICE_QUESTIONS || Date.now() > waitBy) break;
+			await sleep(500);
+		}
+		check('(g) every question asked on a worker and waiting', () =>
+			expect(waiting).toHaveLength(TWICE_QUESTIONS),
+		);
+		/** The question's two answer links (n8n's signed waiting URL, on the first webhook processor: WEBHOOK_URL). */
+		const linksOf = (id: string) => {
+			for (const request of sim.requests) {
+				if (request.path !== '/whatsapp/send') continue;
+				const links = (String(request.body.message ?? '').match(/https?:\/\/\S+/g) ?? []).filter(
+					(link) => link.startsWith(`${webhookBase}webhook-waiting/${id}/`),
+				);
+				const confirm = links.find((link) => link.includes('approved=true'));
+				const hold = links.find((link) => link.includes('approved=false'));
+				if (confirm && hold) return { confirm, hold };
+			}
+			return undefined;
+		};
+		/** The page's button: a POST to the link. "taken" when the node recorded it, else n8n's or the node's status. */
+		const press = async (link: string) => {
+			const response = await fetch(link, {
+				method: 'POST',
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+				body: 'confirm=1',
+			}).catch((error: Error) => error);
+			if (response instanceof Error) return `error ${response.message}`;
+			const text = await response.text();
+			return response.status === 200 && text.includes('Your answer was recorded')
+				? 'taken'
+				: String(response.status);
+		};
+		const pairs: Array<{ id: string; answers: string[] }> = [];
+		for (const entry of waiting) {
+			const links = linksOf(entry.id);
+			if (!links) {
+				pairs.push({ id: entry.id, answers: ['no link', 'no link'] });
+				continue;
+			}
+			// One request to each webhook processor, both sent at once.
+			pairs.push({
+				id: entry.id,
+				answers: await Promise.all([
+					press(links.confirm),
+					press(links.hold.replace(webhookBase, secondBase)),
+				]),
+			});
+		}
+		/** The texts the node after Send and Wait sent: one per resumption, naming the execution and the answer. */
+		const resumptions = () => {
+			const byId = new Map<string, string[]>();
+			for (const request of sim.requests) {
+				if (request.path !== '/whatsapp/send') continue;
+				const match = /^Answered (\d+): (.*)$/.exec(String(request.body.message ?? ''));
+				if (match) byId.set(match[1], [...(byId.get(match[1]) ?? []), match[2]]);
+			}
+			return byId;
+		};
+		// Until no question waits or runs and no resumption came for 5 s (at most 90 s).
+		const finishBy = Date.now() + 90_000;
+		let seen = -1;
+		let stableSince = Date.now();
+		let final: ExecutionSummary[] = [];
+		for (;;) {
+			final = await ours();
+			const sent = [...resumptions().values()].flat().length;
+			if (sent !== seen) {
+				seen = sent;
+				stableSince = Date.now();
+			}
+			const open = final.filter((entry) => ['waiting', 'running', 'new'].includes(entry.status));
+			if ((open.length === 0 && Date.now() - stableSince >= 5000) || Date.now() > finishBy) break;
+			await sleep(500);
+		}
+		const byId = resumptions();
+		const counts = pairs.map((pair) => byId.get(pair.id)?.length ?? 0);
+		const once = counts.filter((count) => count === 1).length;
+		const twice = counts.filter((count) => count === 2).length;
+		const never = counts.filter((count) => count === 0).length;
+		const jobs = pairs
+			.map((pair) =>
+				workers
+					.map(
+						(worker) =>
+							worker.output.match(new RegExp(`Worker started execution ${pair.id} \\(`, 'g'))
+								?.length ?? 0,
+					)
+					.reduce((sum, count) => sum + count, 0),
+			)
+			.reduce((sum, count) => sum + count, 0);
+		const taken = pairs.map((pair) => pair.answers.filter((answer) => answer === 'taken').length);
+		const tally = (values: string[]) =>
+			Object.entries(
+				values.reduce<Record<string, number>>(
+					(all, value) => ({ ...all, [value]: (all[value] ?? 0) + 1 }),
+					{},
+				),
+			)
+				.map(([value, count]) => `${value} ${count}`)
+				.join(', ') || 'none';
+		const rate = pairs.length ? (100 * twice) / pairs.length : 0;
+		figures.push(
+			`(g) two answers at the same moment on two webhook processors: ${pairs.length} Send and Wait questions (Answer In: Web Page) asked on workers, each answered twice at once through /webhook-waiting (Confirm on webhook, Hold on webhook-2) → resumed once: ${once}, twice: ${twice}, never: ${never}; double-resume rate ${twice} of ${pairs.length} (${rate.toFixed(0)} %); answers taken by the node: both ${taken.filter((count) => count === 2).length}, one ${taken.filter((count) => count === 1).length}, none ${taken.filter((count) => count === 0).length} (answers: webhook ${tally(pairs.map((pair) => pair.answers[0]))}; webhook-2 ${tally(pairs.map((pair) => pair.answers[1]))}); the answer that went on: ${tally([...byId.values()].flat())}; ${jobs} worker jobs (${pairs.length} starts + resumptions); final statuses: ${tally(final.map((entry) => entry.status))}; ${Math.round((Date.now() - began) / 1000)} s`,
+		);
+		check('(g) every question resumed at least once (none lost)', () => expect(never).toBe(0));
+		check('(g) no question resumed more than twice (two answers)', () =>
+			expect(counts.filter((count) => count > 2)).toEqual([]),
+		);
+		log(`(g) resumed once ${once}, twice ${twice}, never ${never} (${elapsed()})`);
+	};
+
 	// (d) 2,000 sends over both workers against a platform capped at 10 concurrent requests, 300 ms ± 30 % ------
 	sim.reset();
 	sim.faults.maxConcurrent = PLATFORM_CAP;
@@ -1328,10 +1534,17 @@ async function main(): Promise<void> {
 		failures.push(`(f) aborted: ${(error as Error).stack ?? (error as Error).message}`);
 	}
 
+	// (g) two answers at the same moment, one on each webhook processor -------------------------------------------
+	try {
+		if (!webhook2.proc) throw new Error('the second webhook processor did not start');
+		await answeredTwiceAtOnce(webhook2.proc);
+	} catch (error) {
+		failures.push(`(g) aborted: ${(error as Error).stack ?? (error as Error).message}`);
+	}
+
 	// No secret in any process's output.
-	const outputs = [...stopped, mainProc, ...workers, webhookProc]
-		.map((proc) => proc.output)
-		.join('\n');
+	const running = [mainProc, ...workers, webhookProc, ...(webhook2.proc ? [webhook2.proc] : [])];
+	const outputs = [...stopped, ...running].map((proc) => proc.output).join('\n');
 	check('no API token or webhook secret in n8n output', () => {
 		expect(outputs.includes(sim.token)).toBe(false);
 		expect(outputs.includes(WEBHOOK_SECRET)).toBe(false);
@@ -1340,7 +1553,7 @@ async function main(): Promise<void> {
 		expect(outputs).not.toMatch(/Unrecognized node type/),
 	);
 
-	await Promise.all([mainProc, ...workers, webhookProc].map(async (proc) => await proc.stop()));
+	await Promise.all(running.map(async (proc) => await proc.stop()));
 	await sim.close();
 	await standIn.close();
 }
@@ -1348,7 +1561,7 @@ async function main(): Promise<void> {
 main()
 	.catch((error: Error) => failures.push(`run aborted: ${error.stack ?? error.message}`))
 	.finally(() => {
-		const mode = `n8n 2.41.1 queue mode: 1 main + 2 workers (concurrency 1) + 1 webhook processor, PostgreSQL, Redis, binary data in the database`;
+		const mode = `n8n 2.41.1 queue mode: 1 main + 2 workers (concurrency 1) + 2 webhook processors (the second from the restart on n8n's defaults), PostgreSQL, Redis, binary data in the database`;
 		process.stdout.write(
 			`\n=== test:queue figures (${mode}) ===\n${figures.map((line) => `  ${line}`).join('\n')}\n  run time of test/queue/run.ts: ${elapsed()}\n`,
 		);
