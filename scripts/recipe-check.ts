@@ -76,7 +76,7 @@ const EDITS: Record<string, (source: string) => string> = {
 		() => `import { unwrap } from '../../running/outputItems';
 import type { OperationDescription } from '../resource';
 
-export const getCountOperation: OperationDescription = {
+export const labelGetCountOperation: OperationDescription = {
 	kind: 'read',
 	toolDescription: 'Count the labels (tags) of the account.',
 	option: {
@@ -93,9 +93,9 @@ export const getCountOperation: OperationDescription = {
 `,
 	'nodes/BotSailor/resources/label/index.ts': (source) =>
 		after(
-			"import { createOperation } from './create';\n",
-			"import { getCountOperation } from './getCount';\n",
-		)(after('[createOperation, ', 'getCountOperation, ')(source)),
+			"import { labelCreateOperation } from './create';\n",
+			"import { labelGetCountOperation } from './getCount';\n",
+		)(after('[labelCreateOperation, ', 'labelGetCountOperation, ')(source)),
 	'test/harness/operations.ts': after(
 		'\t// Label\n',
 		`\t{
