@@ -317,13 +317,10 @@ function sendsWorkflow(count: number) {
 	};
 }
 
-/**
- * (f) Webhook (production: the job goes to a worker) → Send and Wait (Answer In: WhatsApp Chat, two reply buttons) →
- * Send Text: the worker sends the question and the execution waits.
- */
-function chatAskWorkflow() {
-	const node = (name: string, position: [number, number], parameters: Record<string, unknown>) => ({
-		id: `qc-${name.toLowerCase()}`,
+/** A BotSailor Message node of checks (f) and (g): ids under `prefix`, sending to `phone` from NUMBER. */
+function messageNodeBuilder(prefix: string, phone: string) {
+	return (name: string, position: [number, number], parameters: Record<string, unknown>) => ({
+		id: `${prefix}-${name.toLowerCase()}`,
 		name,
 		type: `${PACKAGE_NAME}.botSailor`,
 		typeVersion: 1.1,
@@ -332,10 +329,18 @@ function chatAskWorkflow() {
 		parameters: {
 			resource: 'message',
 			phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
-			phoneNumber: { __rl: true, mode: 'phone', value: CHAT_PHONE },
+			phoneNumber: { __rl: true, mode: 'phone', value: phone },
 			...parameters,
 		},
 	});
+}
+
+/**
+ * (f) Webhook (production: the job goes to a worker) → Send and Wait (Answer In: WhatsApp Chat, two reply buttons) →
+ * Send Text: the worker sends the question and the execution waits.
+ */
+function chatAskWorkflow() {
+	const node = messageNodeBuilder('qc', CHAT_PHONE);
 	return {
 		id: 'bsQueueChatAsk',
 		name: 'queue: Send and Wait answered in the chat',
@@ -365,20 +370,7 @@ function chatAskWorkflow() {
  * naming the execution and the answer: one such text per resumption of the execution.
  */
 function twiceAskWorkflow() {
-	const node = (name: string, position: [number, number], parameters: Record<string, unknown>) => ({
-		id: `qt-${name.toLowerCase()}`,
-		name,
-		type: `${PACKAGE_NAME}.botSailor`,
-		typeVersion: 1.1,
-		position,
-		credentials,
-		parameters: {
-			resource: 'message',
-			phoneNumberId: { __rl: true, mode: 'id', value: NUMBER },
-			phoneNumber: { __rl: true, mode: 'phone', value: TWICE_PHONE },
-			...parameters,
-		},
-	});
+	const node = messageNodeBuilder('qt', TWICE_PHONE);
 	return {
 		id: TWICE_ASK_ID,
 		name: 'queue: Send and Wait answered twice at once',
