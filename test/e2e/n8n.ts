@@ -338,6 +338,13 @@ export interface IRun {
 			>;
 			error?: unknown;
 		};
+		/** What n8n saved to run next: a run it never started (marked `crashed` after a stop) has only this. */
+		executionData?: {
+			nodeExecutionStack?: Array<{
+				node: { name: string };
+				data: { main: Array<Array<{ json: Record<string, unknown> }> | null> };
+			}>;
+		};
 	};
 }
 
