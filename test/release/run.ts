@@ -416,7 +416,12 @@ const crashedWith = new Set<string>();
 function pendingTriggerItems(
 	run: Awaited<ReturnType<typeof runOf>>,
 ): ReturnType<typeof triggerItems> | undefined {
-	if (Object.keys(run.data.resultData?.runData ?? {}).length) return triggerItems(run);
+	// n8n's recovery rebuilds a crashed run's node list from its event log, often without the items: then
+	// the stack it saved holds them.
+	const ran = Object.keys(run.data.resultData?.runData ?? {}).length
+		? triggerItems(run)
+		: undefined;
+	if (ran?.items.length) return ran;
 	for (const entry of run.data.executionData?.nodeExecutionStack ?? []) {
 		if (entry.node.name !== WEBHOOK_NODE && entry.node.name !== POLL_NODE) continue;
 		const items = (entry.data.main[0] ?? []).map((item) => item.json);
