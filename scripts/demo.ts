@@ -3,7 +3,8 @@
  * `npm run demo`: a real n8n 2.41.1 with this package installed as a community package, the example
  * workflows and a BotSailor credential imported, and an owner login ready. By default the credential
  * points at the built-in API simulator with its demo data (real clock, 24-hour window enforced, a customer's
- * phone page at <simulator>/phone); `--base-url`/`--token` (or BOTSAILOR_BASE_URL/BOTSAILOR_API_TOKEN) point it
+ * phone page at <simulator>/phone; the AI receptionist published on its second number, answered by its model
+ * stand-in); `--base-url`/`--token` (or BOTSAILOR_BASE_URL/BOTSAILOR_API_TOKEN) point it
  * at a real account, tested first like the credential test. The n8n user folder (.cache/demo/port-<port>) is kept
  * between runs; `--reset` starts clean. Ctrl-C stops everything.
  */
