@@ -368,7 +368,22 @@ async function main() {
 		'the AI receptionist on the second number: a customer asks on the phone page, the answer comes through the model stand-in; after a person of the team writes, it stays quiet',
 	);
 	const receptionist = 'bsExAiReceptionist';
-	const aiCustomer = '447700100001';
+	// A customer of the second number that the phone page lists (its 40 most recent conversations).
+	const listed = (await (
+		await fetch(`${simulator}/__control/phone-subscribers`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ limit: 40 }),
+		})
+	).json()) as { result: Array<{ phone_number_id: string; phone_number: string }> };
+	const aiCustomer = listed.result.find(
+		(entry) => entry.phone_number_id === AI_NUMBER,
+	)?.phone_number;
+	check(aiCustomer, 'the phone page lists a customer of the second number');
+	check(
+		current.log().includes(`"phone_number":"${aiCustomer}","sender":"agent"`),
+		'the ready message names that customer in its takeover curl',
+	);
 	const aiBrowser = await chromium.launch({
 		executablePath: chromiumPath() ?? CHROMIUM_PATH,
 		args: CHROMIUM_FLAGS,

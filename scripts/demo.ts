@@ -26,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { startSimulator, type Simulator } from '../test/simulator/server';
 import { restoreState, stateSaver } from '../test/simulator/persist';
 import { DEMO_SEED, prepareDemoWorld, type DemoCustomer } from '../test/simulator/demoWorld';
+import { phoneSubscribers } from '../test/simulator/phone';
 import {
 	CREDENTIAL_ID,
 	CREDENTIAL_NAME,
@@ -555,12 +556,13 @@ n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
 	if (simulator && customers) {
 		const numberId = simulator.state.bots[0].phone_number_id;
 		const aiNumber = simulator.state.bots[1];
-		const aiSubscribers = simulator.state.subscribersOf(aiNumber.phone_number_id).slice(0, 2);
-		const aiPhone = aiSubscribers[0].chat_id;
+		// Two of its customers the phone page lists (its 40 most recent conversations).
+		const aiSubscribers = phoneSubscribers(simulator.state, { limit: 40 })
+			.filter((entry) => entry.phone_number_id === aiNumber.phone_number_id)
+			.slice(0, 2);
+		const aiPhone = aiSubscribers[0]?.phone_number ?? '<their number>';
 		const aiCustomers = aiSubscribers
-			.map(
-				(subscriber) => `${subscriber.first_name} ${subscriber.last_name} (${subscriber.chat_id})`,
-			)
+			.map((entry) => `${entry.name} (${entry.phone_number})`)
 			.join(', ');
 		say(`  Customer's phone: ${simulator.url}/phone  (write as a customer, tap buttons, see what they received)
   24-hour window (${numberId}): open for ${customers.inside.map(customerLine).join(', ')};
