@@ -9,6 +9,9 @@
  *   without touching the first (still answering, its lock file unchanged);
  * - examples/order-approval.json run as the editor's Execute Workflow does; a tap on Confirm on the owner's phone page resumes it
  *   (answeredIn: "chat"), the tap starts no run, and the customer's phone shows the confirmation (issue 51);
+ * - the AI receptionist example, published on the simulator's second number with the model stand-in's credential:
+ *   a customer's question on the phone page is answered through the stand-in; after a person of the team writes, the
+ *   customer's next message gets no answer (issue 51);
  * - the user sets another Secret on the demo trigger; the demo stopped and started again (no --reset): the workflow
  *   is still there, the examples not re-imported, the earlier thread still on the phone page, and a customer's new
  *   message answered (the simulator follows the saved Secret: no 401).
@@ -176,10 +179,49 @@ async function executionWith(
 	}
 }
 
-/** A customer's phone page, open on one customer. */
-async function phoneOf(browser: Browser, simulator: string, phone: string): Promise<Page> {
+/** The first WhatsApp number (the demo workflow's) and the second (the AI receptionist's). */
+const NUMBER = '104382179270221';
+const AI_NUMBER = '104382179270999';
+
+/** Waits until the workflow has an execution newer than `after` that finished (not running or waiting); its id. */
+async function nextFinished(
+	session: Session,
+	workflowId: string,
+	after: number,
+	timeoutMs = 150_000,
+): Promise<{ id: string; status: string }> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const listed = await executionsOf(session, workflowId).catch((error: Error) => {
+			if (/HTTP 503/.test(error.message)) return [];
+			throw error;
+		});
+		const [newest] = listed
+			.filter((execution) => Number(execution.id) > after)
+			.sort((a, b) => Number(b.id) - Number(a.id));
+		if (newest && !['new', 'running', 'waiting'].includes(newest.status)) return newest;
+		if (Date.now() > deadline)
+			throw new CheckFailed(
+				`${workflowId}: no execution after ${after} finished (newest: ${JSON.stringify(newest)})`,
+			);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
+/** The id of the workflow's newest execution, 0 when none. */
+async function newestExecution(session: Session, workflowId: string): Promise<number> {
+	return Math.max(0, ...(await executionsOf(session, workflowId)).map((row) => Number(row.id)));
+}
+
+/** A customer's phone page, open on one customer of one WhatsApp number. */
+async function phoneOf(
+	browser: Browser,
+	simulator: string,
+	phone: string,
+	number = NUMBER,
+): Promise<Page> {
 	const page = await browser.newPage({ viewport: { width: 820, height: 840 } });
-	await page.goto(`${simulator}/phone?phone=${phone}&number=104382179270221`);
+	await page.goto(`${simulator}/phone?phone=${phone}&number=${number}`);
 	await page.locator('#customers li.selected').waitFor({ timeout: 10_000 });
 	return page;
 }
@@ -323,6 +365,82 @@ async function main() {
 	done('resumed by the tap, answeredIn: "chat"; Ava’s phone shows the confirmation');
 
 	phase(
+		'the AI receptionist on the second number: a customer asks on the phone page, the answer comes through the model stand-in; after a person of the team writes, it stays quiet',
+	);
+	const receptionist = 'bsExAiReceptionist';
+	// A customer of the second number that the phone page lists (its 40 most recent conversations).
+	const listed = (await (
+		await fetch(`${simulator}/__control/phone-subscribers`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ limit: 40 }),
+		})
+	).json()) as { result: Array<{ phone_number_id: string; phone_number: string }> };
+	const aiCustomer = listed.result.find(
+		(entry) => entry.phone_number_id === AI_NUMBER,
+	)?.phone_number;
+	check(aiCustomer, 'the phone page lists a customer of the second number');
+	check(
+		current.log().includes(`"phone_number":"${aiCustomer}","sender":"agent"`),
+		'the ready message names that customer in its takeover curl',
+	);
+	const aiBrowser = await chromium.launch({
+		executablePath: chromiumPath() ?? CHROMIUM_PATH,
+		args: CHROMIUM_FLAGS,
+	});
+	try {
+		const page = await phoneOf(aiBrowser, simulator, aiCustomer, AI_NUMBER);
+		const before = await newestExecution(session, receptionist);
+		// The stand-in's FAQ answer to opening hours, with the note every stand-in answer carries.
+		await writeAsCustomer(
+			page,
+			'Hello! When are you open on Sunday?',
+			'Sunday 8am to noon',
+			150_000,
+		);
+		const answer = await page
+			.locator('.msg.business .bubble', { hasText: 'Sunday 8am to noon' })
+			.last()
+			.textContent();
+		check(
+			answer?.includes('stand-in model'),
+			`the answer says it comes from the stand-in model: ${answer}`,
+		);
+		const answered = await nextFinished(session, receptionist, before);
+		check(answered.status === 'success', `the receptionist's run ${answered.id} succeeded`);
+		// A person of the team writes from the platform's inbox (what the ready message's curl does).
+		const takeover = await fetch(`${simulator}/__control/message`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({
+				phone_number_id: AI_NUMBER,
+				phone_number: aiCustomer,
+				sender: 'agent',
+				text: 'Hi, Sam here from the shop: I will look after you.',
+			}),
+		});
+		check(takeover.ok, `the person's message was stored: HTTP ${takeover.status}`);
+		await page
+			.locator('.msg.business .bubble', { hasText: 'Sam here' })
+			.waitFor({ timeout: 10_000 });
+		const businessBefore = await page.locator('.msg.business').count();
+		await writeAsCustomer(page, 'Do you deliver?');
+		const quiet = await nextFinished(session, receptionist, Number(answered.id));
+		check(
+			quiet.status === 'success',
+			`the receptionist's run ${quiet.id} after the takeover succeeded`,
+		);
+		await new Promise((resolve) => setTimeout(resolve, 2000)); // the page polls the conversation
+		check(
+			(await page.locator('.msg.business').count()) === businessBefore,
+			`nothing was sent after the person took over (run ${quiet.id})`,
+		);
+	} finally {
+		await aiBrowser.close();
+	}
+	done('answered through the stand-in; quiet after a takeover');
+
+	phase(
 		'a second demo on clashing ports refuses and leaves the first alone; a wrong token is refused',
 	);
 	const lock = join(ROOT, '.cache', 'demo', `port-${port}`, 'demo.pid');
@@ -394,6 +512,10 @@ async function main() {
 	await ready(current);
 	check(/Workflows: .*unchanged/.test(current.log()), 'the examples were not re-imported');
 	check(/the conversations of the last run/.test(current.log()), 'the simulator kept its world');
+	check(
+		current.log().includes('after its 10 s wait for more messages'),
+		'the simulator is pointed at the published AI receptionist again',
+	);
 	const again = new Session(editor);
 	await again.login();
 	const found = await again.request<{ name: string }>('GET', `/workflows/${kept.id}`);

@@ -3,7 +3,8 @@
  * `npm run demo`: a real n8n 2.41.1 with this package installed as a community package, the example
  * workflows and a BotSailor credential imported, and an owner login ready. By default the credential
  * points at the built-in API simulator with its demo data (real clock, 24-hour window enforced, a customer's
- * phone page at <simulator>/phone); `--base-url`/`--token` (or BOTSAILOR_BASE_URL/BOTSAILOR_API_TOKEN) point it
+ * phone page at <simulator>/phone; the AI receptionist published on its second number, answered by its model
+ * stand-in); `--base-url`/`--token` (or BOTSAILOR_BASE_URL/BOTSAILOR_API_TOKEN) point it
  * at a real account, tested first like the credential test. The n8n user folder (.cache/demo/port-<port>) is kept
  * between runs; `--reset` starts clean. Ctrl-C stops everything.
  */
@@ -25,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { startSimulator, type Simulator } from '../test/simulator/server';
 import { restoreState, stateSaver } from '../test/simulator/persist';
 import { DEMO_SEED, prepareDemoWorld, type DemoCustomer } from '../test/simulator/demoWorld';
+import { phoneSubscribers } from '../test/simulator/phone';
 import {
 	CREDENTIAL_ID,
 	CREDENTIAL_NAME,
@@ -34,6 +36,7 @@ import {
 	ROOT,
 	Session,
 	importCredential,
+	importOpenAiCredential,
 	installCommunityPackage,
 	instance,
 	pack,
@@ -41,6 +44,7 @@ import {
 	start,
 	cliOk,
 	type N8nInstance,
+	type OpenAiCredentialData,
 	type Server,
 } from '../test/e2e/n8n';
 import {
@@ -60,6 +64,17 @@ const sayStep = (text: string) => {
 
 /** The demo's own Webhook Trigger workflow: the simulator posts its incoming messages to its production URL. */
 const WEBHOOK_DEMO = { id: 'BotSailorDemoHook', webhookId: 'botsailor-demo' };
+
+/**
+ * The AI receptionist example (examples/ai-receptionist.json), published in the demo on the simulator's second
+ * WhatsApp number: the platform posts a number's incoming messages to one URL, and the first number's URL belongs to
+ * the demo workflow above, whose trigger also takes the chat answers of the order-approval example. So the first
+ * number keeps its instant reply and its chat answers, and the second one shows the receptionist (its 10 s wait for
+ * a burst, the model, the reply guards) without the two workflows answering the same message.
+ */
+const RECEPTIONIST = { id: 'bsExAiReceptionist', file: 'ai-receptionist.json' };
+/** The OpenAI credential of the simulator's model stand-in (test/simulator/model.ts): any key works there. */
+const MODEL_CREDENTIAL = { id: 'BotSailorDemoAi1', name: 'Demo model stand-in (no API key)' };
 
 /**
  * Every demo's n8n user folder: one per editor port (`.cache/demo/port-5678`), kept between runs, so a second demo on
@@ -205,6 +220,7 @@ async function importChanged(
 	folder: string,
 	credential: { baseUrl: string; apiToken: string },
 	extraWorkflows: Record<string, object>,
+	model?: OpenAiCredentialData,
 ): Promise<{ credential: boolean; workflows: string[] }> {
 	const manifestFile = join(folder, 'botsailor-demo-imported.json');
 	const manifest = existsSync(manifestFile)
@@ -222,6 +238,12 @@ async function importChanged(
 	if (credentialChanged) {
 		await importCredential(n8n, credential);
 		manifest['credential'] = credentialHash;
+		writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
+	}
+	const modelHash = model && sha256(JSON.stringify(model));
+	if (model && manifest['model-credential'] !== modelHash) {
+		await importOpenAiCredential(n8n, MODEL_CREDENTIAL.id, MODEL_CREDENTIAL.name, model);
+		manifest['model-credential'] = modelHash!;
 		writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
 	}
 	const changed = Object.keys(wanted).filter((name) => manifest[name] !== sha256(wanted[name]));
@@ -320,14 +342,32 @@ function demoSecret(userFolder: string): string {
 }
 
 /**
- * What a user does by hand on the platform (Bot Settings → Webhook), from the demo workflow as saved in n8n (not as
- * imported): its trigger's number, production URL and Secret, so a Secret the user changed holds after a restart.
- * Returns the URL, or undefined when the workflow or its trigger is gone.
+ * The AI receptionist as the demo imports it: the example moved to the simulator's second WhatsApp number (its
+ * number, label included, replaced in every node) and its OpenAI Chat Model given the stand-in's credential.
  */
-async function pointSimulatorAtDemoWorkflow(
+function demoReceptionist(bot: { phone_number_id: string; label: string }) {
+	const shipped = readFileSync(join(EXAMPLES_DIR, RECEPTIONIST.file), 'utf8');
+	const workflow = JSON.parse(
+		shipped
+			.replaceAll('+1 555 010 2000 (Sunrise Bakery)', bot.label)
+			.replaceAll('104382179270221', bot.phone_number_id),
+	) as { nodes: Array<{ type: string; credentials?: object }> };
+	for (const node of workflow.nodes)
+		if (node.type === '@n8n/n8n-nodes-langchain.lmChatOpenAi')
+			node.credentials = { openAiApi: MODEL_CREDENTIAL };
+	return workflow;
+}
+
+/**
+ * What a user does by hand on the platform (Bot Settings → Webhook), from a workflow as saved in n8n (not as
+ * imported): its Webhook Trigger's number, production URL and Secret, so a Secret the user changed holds after a
+ * restart. Publishes the workflow; returns the URL, or undefined when the workflow or its trigger is gone or disabled.
+ */
+async function pointSimulatorAt(
 	session: Session,
 	n8n: N8nInstance,
 	simulator: Simulator,
+	workflowId: string,
 ): Promise<string | undefined> {
 	const saved = await session
 		.request<{
@@ -337,13 +377,13 @@ async function pointSimulatorAtDemoWorkflow(
 				disabled?: boolean;
 				parameters: Record<string, unknown>;
 			}>;
-		}>('GET', `/workflows/${WEBHOOK_DEMO.id}`)
+		}>('GET', `/workflows/${workflowId}`)
 		.catch(() => undefined);
 	const trigger = saved?.nodes.find(
 		(node) => node.type === `${PACKAGE_NAME}.botSailorWebhookTrigger` && !node.disabled,
 	);
 	if (!trigger?.webhookId) return undefined;
-	await publish(session, WEBHOOK_DEMO.id);
+	await publish(session, workflowId);
 	await waitForProductionWebhook(n8n, trigger.webhookId);
 	const numberId = String(
 		(trigger.parameters.phoneNumberId as { value?: unknown } | undefined)?.value ??
@@ -462,18 +502,25 @@ async function main() {
 			: '5/6 Importing the credential and the example workflows …',
 	);
 	const simulated = running.simulator;
+	const aiLine = simulated?.state.bots[1];
 	const imported = await importChanged(
 		n8n,
 		userFolder,
 		credential,
-		simulated
+		simulated && aiLine
 			? {
 					'demo-webhook.json': replyWorkflow(
 						simulated.state.bots[0].phone_number_id,
 						demoSecret(userFolder),
 					),
+					[RECEPTIONIST.file]: demoReceptionist({
+						phone_number_id: aiLine.phone_number_id,
+						label: `${aiLine.display_phone_number} (${aiLine.whatsapp_business_name})`,
+					}),
 				}
 			: {},
+		// The stand-in needs no key; n8n's OpenAI client refuses an empty one.
+		simulated && { url: `${simulated.url}/openai/v1`, apiKey: 'no-key-needed' },
 	);
 	sayStep('6/6 Starting n8n …');
 	let server: Server;
@@ -486,8 +533,11 @@ async function main() {
 	running.server = server;
 	const session = new Session(n8n.url);
 	await session.setupOwner();
-	// The simulator posts incoming messages to the published demo workflow, so the Webhook Trigger answers at once.
-	const hookUrl = simulated && (await pointSimulatorAtDemoWorkflow(session, n8n, simulated));
+	// The simulator posts incoming messages to the published demo workflow, so the Webhook Trigger answers at once,
+	// and the second number's to the published AI receptionist.
+	const hookUrl = simulated && (await pointSimulatorAt(session, n8n, simulated, WEBHOOK_DEMO.id));
+	const receptionistUrl =
+		simulated && (await pointSimulatorAt(session, n8n, simulated, RECEPTIONIST.id));
 
 	say(`
 n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
@@ -505,6 +555,15 @@ n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
 	const simulator = running.simulator;
 	if (simulator && customers) {
 		const numberId = simulator.state.bots[0].phone_number_id;
+		const aiNumber = simulator.state.bots[1];
+		// Two of its customers the phone page lists (its 40 most recent conversations).
+		const aiSubscribers = phoneSubscribers(simulator.state, { limit: 40 })
+			.filter((entry) => entry.phone_number_id === aiNumber.phone_number_id)
+			.slice(0, 2);
+		const aiPhone = aiSubscribers[0]?.phone_number ?? '<their number>';
+		const aiCustomers = aiSubscribers
+			.map((entry) => `${entry.name} (${entry.phone_number})`)
+			.join(', ');
 		say(`  Customer's phone: ${simulator.url}/phone  (write as a customer, tap buttons, see what they received)
   24-hour window (${numberId}): open for ${customers.inside.map(customerLine).join(', ')};
                   closed for ${customers.outside.map(customerLine).join(', ')} and the other customers
@@ -513,6 +572,11 @@ n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
     curl -X POST ${simulator.url}/__control/message -H 'content-type: application/json' -d '{"phone_number":"15550100001","text":"price"}'
   The simulator posts each such message at once to the published workflow "Demo: BotSailor Webhook Trigger"
   (${hookUrl ? hookUrl.replace(/\?secret=.*/, '?secret=…') : 'not found: its trigger was deleted or disabled, so the simulator posts nowhere'}), which replies; polling triggers of published workflows see it within a minute.
+  AI receptionist (${aiNumber.display_phone_number}, ${aiNumber.phone_number_id}): its customers, e.g. ${aiCustomers}, are answered by the
+  published example "AI receptionist" (${receptionistUrl ? 'after its 10 s wait for more messages' : 'not found: its trigger was deleted or disabled, so the simulator posts nowhere'}) through the simulator's model
+  stand-in (${simulator.url}/openai/v1, credential "${MODEL_CREDENTIAL.name}": a short shop FAQ, no API key).
+  A person of the team takes over (the receptionist then stays quiet):
+    curl -X POST ${simulator.url}/__control/message -H 'content-type: application/json' -d '{"phone_number_id":"${aiNumber.phone_number_id}","phone_number":"${aiPhone}","sender":"agent","text":"Hi, Sam here from the shop."}'
   To try a Webhook Trigger node of your own, point the simulator at its Test or Production URL:
     curl -X POST ${simulator.url}/__control/webhooks -H 'content-type: application/json' -d '{"phone_number_id":"${numberId}","urls":{"incoming_message":"<the node's URL>"}}'
   Other events: /__control/subscriber, /__control/order, /__control/message-status, /__control/template-decision`);
