@@ -83,6 +83,7 @@ function sendItemAt(
 		request: async (options) =>
 			await sendRequest.call(context, { ...defaults, ...options }, itemIndex, credentials),
 		credentials: async () => credentials.data ?? {},
+		input: () => context.getInputData()[itemIndex]?.json ?? {},
 	};
 }
 
