@@ -21,6 +21,7 @@ import {
 import { fingerprintOf } from './sendRecord';
 import { sendInWindow, type SessionKind, type WindowChoice } from './windowSend';
 import type { SendItem } from './sendItem';
+import { TemplateCategories, withMessageKind, type SentKind } from './messageKind';
 import { customerIds, isWithoutPhone } from '../../shared/conversation/customer';
 import { PHONE_ONLY_API, refuse } from '../../shared/parameters/inputs';
 
@@ -45,6 +46,8 @@ export interface SendDefinition {
 	session?: { sentAs: SessionKind; choice(item: SendItem): WindowChoice };
 	/** A send to one subscriber with Skip Opted-Out Subscribers: the opt-out label of the item, if it skips. */
 	optOutLabel?(item: SendItem): string | undefined;
+	/** A template send: the template's id in its fields (for its category, messageKind.ts). */
+	templateIdOf?(fields: IDataObject): string | undefined;
 }
 
 /** One item, checked before anything is sent: the fields, the window choice, and their fingerprint (sendRecord.ts). */
@@ -92,11 +95,50 @@ export async function prepareSend(
 }
 
 /**
+ * Sends one prepared item (sendRecords) and says what went out in Meta's terms (messageKind.ts): `message_kind`, and
+ * for a template its `template_category`, from the run's `categories` (the template list, read once per run).
+ */
+export async function performSend(
+	definition: SendDefinition,
+	item: SendItem,
+	prepared: PreparedSend,
+	deliverTo: (url: string, fields: IDataObject) => Promise<IDataObject[]>,
+	categories = new TemplateCategories(),
+): Promise<IDataObject[]> {
+	const records = await sendRecords(definition, item, prepared, deliverTo);
+	return await withMessageKind(
+		item,
+		records,
+		(record) => sentKindOf(definition, prepared, record),
+		String(prepared.fields.phone_number_id ?? ''),
+		categories,
+	);
+}
+
+/** What a record of this send is: free-form, or a template (the send's own, or the one sent instead). */
+function sentKindOf(
+	definition: SendDefinition,
+	prepared: PreparedSend,
+	record: IDataObject,
+): SentKind | undefined {
+	if (definition.session) {
+		if (record.sent_as !== 'template') return { kind: 'free-form' };
+		const { choice } = prepared;
+		const id = choice.action === 'template' ? String(choice.template.template_id ?? '') : '';
+		return { kind: 'template', templateId: id || undefined };
+	}
+	if (definition.templateIdOf)
+		return { kind: 'template', templateId: definition.templateIdOf(prepared.fields) };
+	// A bot flow: the flow decides what goes out, and the node does not see it.
+	return undefined;
+}
+
+/**
  * Sends one prepared item: its own steps first (beforeSend), then the send and, for a free-form message, its window
  * choice (windowSend.ts). `deliverTo(url, fields)` is the driver's request under the delivery policy, answering the
  * output records (each with the recipient).
  */
-export async function performSend(
+async function sendRecords(
 	definition: SendDefinition,
 	item: SendItem,
 	prepared: PreparedSend,
