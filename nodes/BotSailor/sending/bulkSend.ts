@@ -197,8 +197,9 @@ function failureReport(
 	].filter(Boolean);
 	const sent = kindCounts(sentRecords(outcomes));
 	const parts = [
-		`Delivered: ${delivered.length} of ${outcomes.length} items${delivered.length ? ` (${ids.join('; ')}${delivered.length > ids.length ? `; and ${delivered.length - ids.length} more` : ''})` : ''}.`,
+		// What went out by Meta's kinds (messageKind.ts), before the per-item account.
 		sent ? `${sent}.` : '',
+		`Delivered: ${delivered.length} of ${outcomes.length} items${delivered.length ? ` (${ids.join('; ')}${delivered.length > ids.length ? `; and ${delivered.length - ids.length} more` : ''})` : ''}.`,
 		asTemplate.length
 			? `Sent as a template (outside the 24-hour window): ${itemList(asTemplate)}.`
 			: '',
