@@ -4,15 +4,18 @@
  * community package): published workflows, the simulator posting the platform's webhooks to their
  * production URLs. One execution per customer message; none for a duplicate (twice, concurrent) or a
  * wrong secret; with the polling trigger in the same workflow and 20 % of webhooks dropped, every
- * message starts exactly one execution within one poll interval.
+ * message starts exactly one execution within one poll interval. A customer without a phone number (Meta's
+ * `user_id`, 2026) starts one execution whose reply's guard and window read decide (skipped, nothing read or sent),
+ * and a second delivery starts nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../simulator/server';
 import type { ConversationMessage } from '../simulator/state';
-import { addMessage } from '../simulator/control';
+import { addMessage, callControl } from '../simulator/control';
 import {
+	WEBHOOK_NODE,
 	executionsOf,
 	importTriggerWorkflows,
 	productionUrl,
@@ -25,6 +28,8 @@ import {
 	waitForProductionWebhook,
 } from '../webhookTrigger/realN8n';
 import {
+	CREDENTIAL_ID,
+	CREDENTIAL_NAME,
 	findFreePortPair,
 	importCredential,
 	installCommunityPackage,
@@ -37,7 +42,7 @@ import {
 	type Server,
 	startWithOwner,
 } from './n8n';
-import { NUMBER, seededPhone } from '../harness/params';
+import { byId, NUMBER, seededPhone } from '../harness/params';
 
 const SECRET = 'e2e-Secret-7f3a';
 const WEBHOOK_ONLY = {
@@ -59,6 +64,46 @@ const BOTH = {
 	phoneNumberId: NUMBER,
 	withPolling: true,
 };
+
+const WITHOUT_PHONE = {
+	id: 'bsE2eWithoutPhone',
+	webhookId: 'bs-e2e-without-phone',
+	phoneNumberId: NUMBER,
+	secret: SECRET,
+};
+const REPLY_NODE = 'Reply';
+
+/** Webhook Trigger → Send Text answering the message, with Only If Still Unanswered and Check Window First (Skip). */
+function replyWorkflow() {
+	const workflow = triggerWorkflow(WITHOUT_PHONE);
+	const [webhook] = workflow.nodes;
+	const reply = {
+		id: `${WITHOUT_PHONE.id}-reply`,
+		name: REPLY_NODE,
+		type: `${PACKAGE_NAME}.botSailor`,
+		typeVersion: 1,
+		position: [240, 0],
+		parameters: {
+			resource: 'message',
+			operation: 'sendText',
+			phoneNumberId: byId(NUMBER),
+			phoneNumber: { __rl: true, mode: 'phone', value: '={{ $json.phone_number }}' },
+			message: 'Yes, we bake on Sundays from 8 to 12',
+			outsideWindow: 'skip',
+			checkWindowFirst: true,
+			additionalFields: {
+				answersMessageId: '={{ $json.wa_message_id }}',
+				onlyIfUnanswered: true,
+			},
+		},
+		credentials: { botSailorApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+	};
+	return {
+		...workflow,
+		nodes: [webhook, reply],
+		connections: { [WEBHOOK_NODE]: { main: [[{ node: REPLY_NODE, type: 'main', index: 0 }]] } },
+	};
+}
 
 let sim: Simulator;
 let n8n: N8nInstance;
@@ -100,6 +145,7 @@ beforeAll(async () => {
 		triggerWorkflow(WEBHOOK_ONLY),
 		triggerWorkflow(ANY_EVENT),
 		triggerWorkflow(BOTH),
+		replyWorkflow(),
 	]);
 	({ server, session } = await startWithOwner(n8n));
 }, 600_000);
@@ -314,4 +360,83 @@ describe('the webhook trigger and the polling trigger in one published workflow'
 		started = await startedMessages(BOTH.id);
 		expect(countsOf(messages, started)).toEqual(messages.map(() => 1));
 	}, 240_000);
+});
+
+describe('a customer without a phone number (Meta user_id only, 2026; the simulator in Meta shape, SPEC-GAP)', () => {
+	beforeAll(async () => {
+		sim.reset();
+		// The platform's clock at now: Check Window First judges the window against the real time.
+		await callControl(sim, 'clock', { time_zone: 'UTC' });
+		await publish(session, WITHOUT_PHONE.id);
+		await waitForProductionWebhook(n8n, WITHOUT_PHONE.webhookId);
+		sim.state.webhooks.configure(NUMBER, {
+			urls: { incoming_message: productionUrl(n8n, WITHOUT_PHONE.webhookId, SECRET) },
+		});
+	}, 120_000);
+	afterAll(async () => await unpublish(session, WITHOUT_PHONE.id));
+
+	test("one execution, the reply's guard and window read decide (skipped: nothing read, nothing sent), a second delivery starts nothing; a customer with a phone number is answered", async () => {
+		const webhooks = sim.state.webhooks;
+		const ava = {
+			chat: seededPhone(41),
+			user_id: 'US.13491208655302741918',
+			username: 'ava.bakes',
+		};
+		sim.state.customerIds[ava.chat] = {
+			user_id: ava.user_id,
+			username: ava.username,
+			no_phone: true,
+		};
+		webhooks.addFault({ kind: 'twice', times: 1 });
+		const fromAva = addMessage(sim.state, {
+			phone_number_id: NUMBER,
+			phone_number: ava.chat,
+			text: 'Do you bake on Sundays?',
+		});
+		await webhooks.idle();
+		expect(webhooks.deliveries.map((post) => post.status)).toEqual([200, 200]);
+		expect(webhooks.deliveries[0].body).toMatchObject({ chat_id: '', user_id: ava.user_id });
+		expect(webhooks.deliveries[1].answer).toMatch(/"duplicate":true/);
+		sim.clearRequests();
+		const fromBen = addMessage(sim.state, {
+			phone_number_id: NUMBER,
+			phone_number: seededPhone(42),
+			text: 'Do you bake on Sundays?',
+		});
+		await webhooks.idle();
+
+		const executions = await waitForExecutions(session, WITHOUT_PHONE.id, 2);
+		expect(executions).toHaveLength(2);
+		const replies = new Map<string, Record<string, unknown>>();
+		for (const execution of executions) {
+			const run = await runOf(n8n, session, execution.id);
+			expect(run.status).toBe('success');
+			const [started] = triggerItems(run).items;
+			const reply = run.data.resultData.runData[REPLY_NODE]?.[0]?.data?.main[0] ?? [];
+			expect(reply).toHaveLength(1);
+			replies.set(String(started.wa_message_id), reply[0].json);
+		}
+		expect(replies.get(fromAva.wa_message_id)).toEqual({
+			skipped: true,
+			reason: expect.stringMatching(
+				/^The customer has no phone number \(user_id US\.13491208655302741918, username ava\.bakes\): the platform's API accepts only phone numbers/,
+			),
+			phone_number: '',
+			user_id: ava.user_id,
+			username: ava.username,
+		});
+		expect(replies.get(fromBen.wa_message_id)).toMatchObject({
+			sent_as: 'text',
+			message_kind: 'free-form',
+			phone_number: seededPhone(42),
+		});
+		// Only Ben's reply read and sent anything: his conversation (guard and window, one read) and his message.
+		const paths = sim.requests.map((request) => request.path);
+		expect(paths.filter((path) => path === '/whatsapp/send')).toHaveLength(1);
+		expect(
+			sim.requests
+				.filter((request) => request.path === '/whatsapp/get/conversation')
+				.map((request) => request.body.phone_number),
+		).toEqual([seededPhone(42)]);
+	}, 180_000);
 });

@@ -17,6 +17,8 @@ export const FROM_ITEM = '={{ $json.v }}';
 export interface InvalidValue {
 	why: string;
 	value: unknown;
+	/** What the error must also say, beyond naming the parameter. */
+	says?: RegExp;
 }
 
 /** A value the node must send unchanged: `sent` is what the simulator must receive in `field`. */
@@ -60,6 +62,9 @@ const empty: InvalidValue[] = [
 	{ why: 'empty', value: '' },
 	{ why: 'only spaces', value: '   ' },
 ];
+/** What a phone field says of a user id or a username: what the platform's API accepts today. */
+const ACCEPTS_PHONES =
+	/is a WhatsApp user ID or username .*the platform's API accepts only phone numbers/;
 const phoneInvalid: InvalidValue[] = [
 	{ why: 'letters (O for 0)', value: '+44 77OO 900123' },
 	{ why: 'words', value: 'call me' },
@@ -67,6 +72,9 @@ const phoneInvalid: InvalidValue[] = [
 	{ why: 'too short', value: '12345' },
 	{ why: 'too long', value: '1234567890123456' },
 	{ why: 'wrong type (object)', value: { phone: PHONE } },
+	// Meta's ids for customers without a phone number (2026): the platform's API takes phone numbers only.
+	{ why: "Meta's business-scoped user id", value: 'US.13491208655302741918', says: ACCEPTS_PHONES },
+	{ why: 'a WhatsApp username', value: '@ava.bakes', says: ACCEPTS_PHONES },
 ];
 const dateInvalid: InvalidValue[] = [
 	{ why: 'day first', value: '31/12/2026' },

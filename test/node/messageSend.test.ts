@@ -33,6 +33,7 @@ describe('Message → Send Text', () => {
 			wa_message_id: expect.stringMatching(/^wamid\./),
 			message: 'Message sent successfully.',
 			phone_number: PHONE,
+			message_kind: 'free-form',
 		});
 		const recorded = fx.sim.state.messages.find(
 			(entry) => entry.wa_message_id === items[0].json.wa_message_id,

@@ -118,6 +118,12 @@ function run(
 	return runNode({ path, parameters: parameters as never, credentials: fx.credentials, ...extra });
 }
 
+/** The requests' paths, but the template list a run reads after a template went out, for its category (messageKind.ts). */
+const sendPaths = () =>
+	fx.sim.requests
+		.map((request) => request.path)
+		.filter((path) => path !== '/whatsapp/template/list');
+
 /** The output's JSON with the ids the platform makes up per request replaced, so two runs compare. */
 const comparable = (result: RunResult) =>
 	result.items.map((item) => ({
@@ -165,7 +171,7 @@ describe.each(CASES)(
 				fx.sim.reset({ subscribersPerNumber: 5 });
 				const result = await run(path, parameters());
 				expect(result.error).toBeUndefined();
-				expect(fx.sim.requests.map((request) => request.path)).toEqual([endpoint]);
+				expect(sendPaths()).toEqual([endpoint]);
 				expect(fx.sim.requests[0].tokenIn).toEqual(['body']);
 				outputs.push(result);
 				bodies.push(fx.sim.requests[0].body);
@@ -219,7 +225,7 @@ describe.each(CASES)(
 				const { items, error } = await run(path, parameters());
 				expect(error).toBeUndefined();
 				expect(items[0].json).toMatchObject({ success: true });
-				expect(fx.sim.requests.map((request) => request.path)).toEqual([endpoint, endpoint]);
+				expect(sendPaths()).toEqual([endpoint, endpoint]);
 			}
 		});
 	},

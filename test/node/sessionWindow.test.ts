@@ -100,7 +100,11 @@ function run(
 	});
 }
 
-const paths = () => fx.sim.requests.map((request) => request.path);
+/** The requests' paths, but the template list a run reads after a template went out, for its category (messageKind.ts). */
+const paths = () =>
+	fx.sim.requests
+		.map((request) => request.path)
+		.filter((path) => path !== '/whatsapp/template/list');
 /** Messages the node got sent to `phone` (the simulator stores a send as a bot row with status "sent"; the seed's are "delivered"). */
 const sentTo = (phone: string) =>
 	fx.sim.state.messages.filter(

@@ -319,6 +319,9 @@ describe('Template → Get Many, Get Status, Send Broadcast', () => {
 			visual_flow_campaign_id: expect.any(Number),
 			message: 'Data has been saved successfully.',
 			redirect_on_success_url: expect.any(String),
+			// flow_data's template_id names the template: its category from the template list.
+			message_kind: 'template',
+			template_category: 'marketing',
 		});
 	});
 

@@ -133,6 +133,8 @@ describe('bad input: refused before any request, naming the parameter', () => {
 					problems.push(`${itemError.name}: ${itemError.message}`);
 				if (!itemError.message.startsWith(name_))
 					problems.push(`message "${itemError.message}" does not start with "${name_}"`);
+				if (invalid.says && !invalid.says.test(itemError.message))
+					problems.push(`message "${itemError.message}" does not say ${String(invalid.says)}`);
 				if (soft.items[0].pairedItem === undefined) problems.push('error item without pairedItem');
 			}
 			// Without it, RoutingNode rethrows every rejected item as a NodeApiError with the same message.

@@ -34,6 +34,7 @@ import {
 } from '../running/requestOptions';
 import { asNodeError, errorItem, withRecipient } from '../running/itemResult';
 import { performSend, prepareSend, type PreparedSend, type SendDefinition } from './sendDefinition';
+import { kindCounts, TemplateCategories } from './messageKind';
 import type { SendItem } from './sendItem';
 import { sendRecordOf } from './sendRecord';
 
@@ -83,6 +84,7 @@ function sendItemAt(
 		request: async (options) =>
 			await sendRequest.call(context, { ...defaults, ...options }, itemIndex, credentials),
 		credentials: async () => credentials.data ?? {},
+		input: () => context.getInputData()[itemIndex]?.json ?? {},
 	};
 }
 
@@ -193,7 +195,10 @@ function failureReport(
 		failed.length ? `${itemList(failed)} (failed)` : '',
 		notAttempted.length ? `${itemList(notAttempted)} (not attempted)` : '',
 	].filter(Boolean);
+	const sent = kindCounts(sentRecords(outcomes));
 	const parts = [
+		// What went out by Meta's kinds (messageKind.ts), before the per-item account.
+		sent ? `${sent}.` : '',
 		`Delivered: ${delivered.length} of ${outcomes.length} items${delivered.length ? ` (${ids.join('; ')}${delivered.length > ids.length ? `; and ${delivered.length - ids.length} more` : ''})` : ''}.`,
 		asTemplate.length
 			? `Sent as a template (outside the 24-hour window): ${itemList(asTemplate)}.`
@@ -219,6 +224,23 @@ function failureReport(
 		notAttempted: notAttempted.length,
 	};
 	return failure;
+}
+
+/** The records of the items that went out (skipped ones and failures left out). */
+function sentRecords(outcomes: ItemOutcome[]): IDataObject[] {
+	return outcomes.flatMap((outcome) =>
+		outcome && 'records' in outcome
+			? outcome.records.filter((record) => record.skipped !== true)
+			: [],
+	);
+}
+
+/** A run that sent: its count by Meta's message kinds ("Sent: 812 templates (marketing), 40 free-form") as n8n's hint. */
+function sentSummary(context: IExecuteFunctions, outcomes: ItemOutcome[]): void {
+	const sent = kindCounts(sentRecords(outcomes));
+	// n8n shows it above the output; older n8n versions have no hints.
+	if (sent && typeof context.addExecutionHints === 'function')
+		context.addExecutionHints({ message: sent, location: 'outputPane' });
 }
 
 async function runSends(
@@ -292,6 +314,8 @@ async function runSends(
 	const stop = () => (failed && !continueOnFail) || cancelled();
 	// Wait for Delivery (deliveryWait.ts): each item's wait starts with its send (and ends when the run stops); only reads.
 	const deliveries = deliveryWaits(this, stop);
+	// The template list, read once in the run for the categories of the templates sent (messageKind.ts).
+	const categories = new TemplateCategories();
 	const send = async (index: number, cooling?: (waiting: boolean) => void) => {
 		const item = sendItems[index];
 		try {
@@ -314,7 +338,7 @@ async function runSends(
 				return payloadRecords(envelope, 'confirmation').map((entry) => withRecipient(entry, body));
 			};
 			const records = await notYetSent[index].send(
-				async () => await performSend(definition, item, prepared[index], deliverTo),
+				async () => await performSend(definition, item, prepared[index], deliverTo, categories),
 			);
 			outcomes[index] = { records };
 			deliveries.watch(index, item, records);
@@ -351,6 +375,7 @@ async function runSends(
 		| { error: NodeApiError | NodeOperationError }
 		| undefined;
 	if (firstFailure && !continueOnFail) throw failureReport(firstFailure.error, outcomes);
+	sentSummary(this, outcomes);
 	const output: INodeExecutionData[] = [];
 	for (const [index, outcome] of outcomes.entries()) {
 		if (!outcome) continue;

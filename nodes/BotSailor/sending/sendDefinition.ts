@@ -21,6 +21,9 @@ import {
 import { fingerprintOf } from './sendRecord';
 import { sendInWindow, type SessionKind, type WindowChoice } from './windowSend';
 import type { SendItem } from './sendItem';
+import { TemplateCategories, withMessageKind, type SentKind } from './messageKind';
+import { customerIds, isWithoutPhone } from '../../shared/conversation/customer';
+import { PHONE_ONLY_API, refuse } from '../../shared/parameters/inputs';
 
 /**
  * One definition per send (Send Text, Send Template, Send Buttons, Send Media, Template → Send
@@ -43,6 +46,8 @@ export interface SendDefinition {
 	session?: { sentAs: SessionKind; choice(item: SendItem): WindowChoice };
 	/** A send to one subscriber with Skip Opted-Out Subscribers: the opt-out label of the item, if it skips. */
 	optOutLabel?(item: SendItem): string | undefined;
+	/** A template send: the template's id in its fields (for its category, messageKind.ts). */
+	templateIdOf?(fields: IDataObject): string | undefined;
 }
 
 /** One item, checked before anything is sent: the fields, the window choice, and their fingerprint (sendRecord.ts). */
@@ -56,6 +61,8 @@ export interface PreparedSend {
 	fingerprint: string;
 	/** Only If Still Unanswered / Skip If a Person Took Over (replyGuards.ts), on the free-form sends. */
 	guards?: ReplyGuards;
+	/** The item's outcome decided before any request (a customer without a phone number): nothing is sent. */
+	skip?: IDataObject;
 }
 
 /** Builds and checks one item (a bad input throws, naming the field); sends nothing. */
@@ -63,6 +70,8 @@ export async function prepareSend(
 	definition: SendDefinition,
 	item: SendItem,
 ): Promise<PreparedSend> {
+	const withoutPhone = withoutPhoneOutcome(definition, item);
+	if (withoutPhone) return withoutPhone;
 	const fields = checkWhatsAppLimits(item, definition.url, await definition.build(item));
 	const choice: WindowChoice = definition.session?.choice(item) ?? { action: 'fail' };
 	const optOutLabel = definition.optOutLabel?.(item);
@@ -86,16 +95,56 @@ export async function prepareSend(
 }
 
 /**
- * Sends one prepared item: its own steps first (beforeSend), then the send and, for a free-form message, its window
- * choice (windowSend.ts). `deliverTo(url, fields)` is the driver's request under the delivery policy, answering the
- * output records (each with the recipient).
+ * Sends one prepared item (sendRecords) and says what went out in Meta's terms (messageKind.ts): `message_kind`, and
+ * for a template its `template_category`, from the run's `categories` (the template list, read once per run).
  */
 export async function performSend(
 	definition: SendDefinition,
 	item: SendItem,
 	prepared: PreparedSend,
 	deliverTo: (url: string, fields: IDataObject) => Promise<IDataObject[]>,
+	categories = new TemplateCategories(),
 ): Promise<IDataObject[]> {
+	const records = await sendRecords(definition, item, prepared, deliverTo);
+	return await withMessageKind(
+		item,
+		records,
+		(record) => sentKindOf(definition, prepared, record),
+		String(prepared.fields.phone_number_id ?? ''),
+		categories,
+	);
+}
+
+/** What a record of this send is: free-form, or a template (the send's own, or the one sent instead). */
+function sentKindOf(
+	definition: SendDefinition,
+	prepared: PreparedSend,
+	record: IDataObject,
+): SentKind | undefined {
+	if (definition.session) {
+		if (record.sent_as !== 'template') return { kind: 'free-form' };
+		const { choice } = prepared;
+		const id = choice.action === 'template' ? String(choice.template.template_id ?? '') : '';
+		return { kind: 'template', templateId: id || undefined };
+	}
+	if (definition.templateIdOf)
+		return { kind: 'template', templateId: definition.templateIdOf(prepared.fields) };
+	// A bot flow: the flow decides what goes out, and the node does not see it.
+	return undefined;
+}
+
+/**
+ * Sends one prepared item: its own steps first (beforeSend), then the send and, for a free-form message, its window
+ * choice (windowSend.ts). `deliverTo(url, fields)` is the driver's request under the delivery policy, answering the
+ * output records (each with the recipient).
+ */
+async function sendRecords(
+	definition: SendDefinition,
+	item: SendItem,
+	prepared: PreparedSend,
+	deliverTo: (url: string, fields: IDataObject) => Promise<IDataObject[]>,
+): Promise<IDataObject[]> {
+	if (prepared.skip) return [prepared.skip];
 	const sendFree = async () => {
 		const fields = definition.beforeSend
 			? await definition.beforeSend(item, prepared.fields)
@@ -166,6 +215,40 @@ async function readSubscriberOptOut(
 	if (failure instanceof NodeApiError && /subscriber not found/i.test(failure.message))
 		return { noSubscriber: true };
 	throw failure;
+}
+
+/**
+ * A send to the customer of a trigger's item that has Meta's ids and no phone number (2026; SPEC-GAP: the platform's
+ * shape for such customers is not published), with the Subscriber field empty: the platform's API reaches customers
+ * by phone number only. Where the item asked the node to decide whether to send (a reply guard, or Outside the
+ * 24-Hour Window: Skip) it is skipped with that reason; otherwise it fails saying so. Nothing is read or sent.
+ */
+function withoutPhoneOutcome(definition: SendDefinition, item: SendItem): PreparedSend | undefined {
+	const input = item.input?.() ?? {};
+	if (!isWithoutPhone(input)) return undefined;
+	// null: a send without a Subscriber field (a broadcast).
+	const typed = item.param('phoneNumber', null, { extractValue: true });
+	if (typed === null || typeof typed === 'number' || String(typed).trim() !== '') return undefined;
+	const ids = customerIds(input);
+	const who = Object.entries(ids)
+		.map(([key, value]) => `${key} ${String(value)}`)
+		.join(', ');
+	const reason = `The customer has no phone number (${who}): ${PHONE_ONLY_API}, so nothing was sent`;
+	const decides =
+		!!definition.session &&
+		(replyGuardsOf(item) !== undefined || definition.session.choice(item).action === 'skip');
+	if (!decides)
+		refuse(
+			item,
+			`Subscriber is empty: the customer has no phone number (${who})`,
+			`${reason}. Reply with the BotSailor Webhook Trigger's item only to customers with a phone_number, e.g. an If node on {{ $json.phone_number }}.`,
+		);
+	return {
+		fields: {},
+		choice: { action: 'fail' },
+		fingerprint: fingerprintOf(definition.url, {}, [who]),
+		skip: { skipped: true, reason, phone_number: '', ...ids },
+	};
 }
 
 /** Where a template goes (Send Template's endpoint), for the free-form sends' fallback. */

@@ -35,6 +35,8 @@ export interface SendItem {
 	request(options: IHttpRequestOptions): Promise<IDataObject>;
 	/** The credential's fields. */
 	credentials(): Promise<ICredentialDataDecryptedObject>;
+	/** The input item's JSON (what the trigger gave), where the driver has it. */
+	input?(): IDataObject;
 }
 
 /** The item as n8n's declarative engine presents it (one context per item). */
@@ -63,5 +65,6 @@ export function sendItemOf(context: IExecuteSingleFunctions): SendItem {
 			),
 		credentials: async () =>
 			await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE),
+		input: () => context.getInputData().json ?? {},
 	};
 }

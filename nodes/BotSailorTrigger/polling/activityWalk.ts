@@ -1,6 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { compareMessages, nextPage, subscriberPage, SUBSCRIBER_PAGE_SIZE } from './api';
 import { readSubscriberConversation } from './conversationReads';
+import { isWithoutPhone, warnWithoutPhone } from '../../shared/conversation/customer';
 
 /**
  * Finds the conversation messages written since the last poll without reading every subscriber.
@@ -102,6 +103,22 @@ async function freshMessagesOf(
 	};
 }
 
+/**
+ * A subscriber listed with Meta's ids and no phone number (2026): the platform's API reads a conversation by phone
+ * number only, so there is nothing to read (a read with an empty number would fail the whole poll). Said once in
+ * the log; the Webhook Trigger starts runs for their messages. SPEC-GAP: the platform's rows for such a customer.
+ */
+function unreadable(context: IPollFunctions, subscriber: IDataObject): boolean {
+	if (!isWithoutPhone(subscriber)) return false;
+	warnWithoutPhone(
+		'BotSailor Trigger',
+		subscriber,
+		"The platform's API reads conversations by phone number only, so this trigger cannot read their messages; the BotSailor Webhook Trigger starts a run for each of them, with user_id, username and parent_user_id",
+		context.logger,
+	);
+	return true;
+}
+
 /** The walk described above; returns the activity found and the cursor to store after a successful poll. */
 export async function walkActivity(
 	context: IPollFunctions,
@@ -117,6 +134,11 @@ export async function walkActivity(
 		for (const subscriber of list.records) {
 			const chatId = String(subscriber.chat_id ?? '');
 			const subscriberId = Number(subscriber.subscriber_id) || 0;
+			if (unreadable(context, subscriber)) {
+				// Not a sign that everyone below is older: the walk goes on past them.
+				maxSubscriberId = Math.max(maxSubscriberId, subscriberId);
+				continue;
+			}
 			const { fresh, latest, lastPage } = await freshMessagesOf(
 				context,
 				phoneNumberId,
@@ -208,6 +230,7 @@ export async function startActivity(
 		...list.records.map((entry) => Number(entry.subscriber_id) || 0),
 	);
 	for (const subscriber of list.records) {
+		if (unreadable(context, subscriber)) continue;
 		const { latest, lastPage } = await readSubscriberConversation(
 			context,
 			phoneNumberId,
@@ -236,6 +259,7 @@ export async function recentActivity(
 	const list = await subscriberPage(context, phoneNumberId, 1, 1, subscribers);
 	const result: SubscriberActivity[] = [];
 	for (const subscriber of list.records.slice(0, subscribers)) {
+		if (unreadable(context, subscriber)) continue;
 		const { latest } = await readSubscriberConversation(
 			context,
 			phoneNumberId,

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { botOf, chatId, senderName, fieldText } from '../payload/fields';
+import { botOf, chatId, customerIds, customerOf, senderName, fieldText } from '../payload/fields';
 import { botSettingsStep, setupNotice, type WebhookEvent } from '../payload/event';
 
 const EVENT = 'conversationStatusChanged';
@@ -21,7 +21,7 @@ export const conversationStatusChanged: WebhookEvent = {
 	key(body) {
 		const time = fieldText(body, 'changed_at');
 		return {
-			key: `conversation:${botOf(body)}|${chatId(body)}|${fieldText(body, 'event')}|${actionOf(body)}|${time}|${fieldText(body, 'agent_name')}`,
+			key: `conversation:${botOf(body)}|${customerOf(body)}|${fieldText(body, 'event')}|${actionOf(body)}|${time}|${fieldText(body, 'agent_name')}`,
 			life: time ? 'id' : 'content',
 		};
 	},
@@ -34,5 +34,6 @@ export const conversationStatusChanged: WebhookEvent = {
 		subscriber_name: senderName(body),
 		subscriber_id: fieldText(body, 'subscriber_id') || null,
 		phone_number_id: phoneNumberId,
+		...customerIds(body),
 	}),
 };

@@ -1,4 +1,13 @@
-import { botOf, canonical, chatId, decoded, senderName, fieldText } from '../payload/fields';
+import {
+	botOf,
+	canonical,
+	chatId,
+	customerIds,
+	customerOf,
+	decoded,
+	senderName,
+	fieldText,
+} from '../payload/fields';
 import { setupNotice, type WebhookEvent } from '../payload/event';
 
 const EVENT = 'flowData';
@@ -14,7 +23,7 @@ export const flowData: WebhookEvent = {
 	matches: (body) => 'postbackid' in body || 'user_input_data' in body,
 	key: (body) => ({
 		// No id and no time in these bodies: identical data within the Duplicate Window counts as one delivery.
-		key: `flow:${botOf(body)}|${chatId(body)}|${fieldText(body, 'postbackid')}|${fieldText(body, 'user_message')}|${canonical(decoded(body.user_input_data))}`,
+		key: `flow:${botOf(body)}|${customerOf(body)}|${fieldText(body, 'postbackid')}|${fieldText(body, 'user_message')}|${canonical(decoded(body.user_input_data))}`,
 		life: 'content',
 	}),
 	item: async ({ phoneNumberId }, body) => ({
@@ -25,5 +34,6 @@ export const flowData: WebhookEvent = {
 		subscriber_name: senderName(body),
 		whatsapp_bot_username: fieldText(body, 'whatsapp_bot_username') || null,
 		phone_number_id: phoneNumberId,
+		...customerIds(body),
 	}),
 };

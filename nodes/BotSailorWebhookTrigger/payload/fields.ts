@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { decodeJsonText } from '../../shared/parameters/jsonStrings';
+import { warnWithoutPhone } from '../../shared/conversation/customer';
 
 /**
  * Reading the platform's flat webhook bodies (what is known of them is observed behaviour, not a
@@ -36,48 +37,21 @@ export function chatId(body: IDataObject): string {
 	return firstText(body, ['chat_id', 'phone_number']);
 }
 
-/**
- * Meta's ids of the customer, when the body has them: the business-scoped `user_id` (since April 2026), the
- * `username` and the `parent_user_id`. SPEC-GAP: the platform has not said what it sends for them; Meta's names are
- * read, and passed through as they came.
- */
-export function customerIds(body: IDataObject): IDataObject {
-	const ids: IDataObject = {};
-	for (const key of ['user_id', 'username', 'parent_user_id']) {
-		const value = fieldText(body, key);
-		if (value !== '') ids[key] = value;
-	}
-	return ids;
-}
-
-/**
- * Who the body is about, for a memory keyed on the customer: the phone number, else Meta's user id, else the username
- * (a customer without a phone number, 2026), each kind prefixed so that two never collide; '' when none is given.
- */
-export function customerOf(body: IDataObject): string {
-	const phone = chatId(body);
-	if (phone) return phone;
-	const { user_id: userId, username } = customerIds(body);
-	if (typeof userId === 'string') return `user_id:${userId}`;
-	return typeof username === 'string' ? `username:${username}` : '';
-}
-
-/** Whether this process has already said that it met a customer without a phone number (once is enough). */
-let warnedWithoutPhone = false;
+export { customerIds, customerOf } from '../../shared/conversation/customer';
 
 /**
  * The node's assumption about customers without a phone number checked at run time: the first body that has Meta's
- * `user_id` or `username` and no phone number is logged (a warning, once per process), since the platform has not
- * documented that shape (SPEC-GAP) and its API reaches customers by phone number only.
+ * `user_id` or `username` and no phone number is logged (a warning, once per process; shared/conversation/customer.ts).
  */
 export function noticeWithoutPhone(
 	body: IDataObject,
 	logger?: { warn(message: string): void },
 ): void {
-	if (warnedWithoutPhone || chatId(body) !== '' || customerOf(body) === '') return;
-	warnedWithoutPhone = true;
-	logger?.warn(
-		"BotSailor Webhook Trigger: a customer without a phone number (Meta's user_id or username only). The item carries user_id, username and parent_user_id as they came, with phone_number empty; the platform's API reaches customers by phone number only, so replies, Fetch Full Message and Send and Wait answers cannot use it",
+	warnWithoutPhone(
+		'BotSailor Webhook Trigger',
+		body,
+		"The item carries user_id, username and parent_user_id as they came, with phone_number empty; the platform's API reaches customers by phone number only, so replies, Fetch Full Message and Send and Wait answers cannot use it",
+		logger,
 	);
 }
 

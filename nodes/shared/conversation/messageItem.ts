@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { decodeJsonFields } from '../parameters/jsonStrings';
 import { flatMessageFields } from './messageContent';
+import { customerIds } from './customer';
 
 /**
  * Who wrote a conversation row: `user` (the subscriber), `bot`, `agent`, `automation`, `sequence`,
@@ -66,5 +67,7 @@ export function messageItem(
 		sender,
 		subscriber_id: subscriber.subscriber_id,
 		phone_number_id: phoneNumberId,
+		// Meta's ids of the customer, when the platform gives them (2026): as the Webhook Trigger passes them.
+		...customerIds({ ...subscriber, ...message }),
 	};
 }

@@ -29,6 +29,10 @@ function isCalendarDate(text: string): boolean {
 /** A number typed where text is expected (an expression gave 42): read as its digits, before a text check. */
 export const numberAsText = (value: unknown) => (typeof value === 'number' ? String(value) : value);
 
+/** What the platform's API takes to reach a customer (2026: Meta's user ids and usernames are not taken). */
+export const PHONE_ONLY_API =
+	"the platform's API accepts only phone numbers (digits with the country code) to reach a customer today, not Meta's user IDs (US.13491208655302741918) or usernames";
+
 /** A WhatsApp business-scoped user id (`US.13491208655302741918`) or a username (`@ava`, `ava.bakes`). */
 const BUSINESS_SCOPED_ID = /^(?:[A-Z]{2}\.\d{6,}|@?[A-Za-z][\w.]{1,34})$/;
 
@@ -185,10 +189,12 @@ export function checkBody(
 				? 'is required'
 				: issue.message;
 	const shown = missing ? 'nothing' : JSON.stringify(got).slice(0, 80);
+	// An empty number is often a trigger's item for a customer without one (Meta's user_id or username only).
+	const phoneHint = missing && key === 'phone_number' ? ` Note: ${PHONE_ONLY_API}.` : '';
 	refuse(
 		context,
 		`${label || 'The request'} ${problem}`,
-		`The parameter "${label}" received ${shown}.`,
+		`The parameter "${label}" received ${shown}.${phoneHint}`,
 	);
 }
 

@@ -57,7 +57,22 @@ function listItem(state: SimState, entry: Subscriber, earlierForm: boolean) {
 		gender,
 		assigned_agent_id,
 		...(earlierForm ? { label_names: labelNames(state, entry.label_ids) } : {}),
+		...metaIdsOf(state, chat_id),
 	};
+}
+
+/**
+ * SPEC-GAP (as webhooks.ts customerIdsOf): Meta's ids of a customer listed in `state.customerIds`
+ * (`/__control/customer-ids`) as Meta names them, and with `no_phone` no phone number in the row (`chat_id` empty):
+ * what the platform's rows will carry for such a customer is not published.
+ */
+function metaIdsOf(state: SimState, chatId: string): Record<string, string> {
+	const ids = state.customerIds[chatId];
+	if (!ids) return {};
+	const fields: Record<string, string> = { user_id: ids.user_id };
+	if (ids.username) fields.username = ids.username;
+	if (ids.parent_user_id) fields.parent_user_id = ids.parent_user_id;
+	return ids.no_phone ? { ...fields, chat_id: '' } : fields;
 }
 
 function singleItem(state: SimState, entry: Subscriber) {

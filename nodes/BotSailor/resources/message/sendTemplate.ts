@@ -161,6 +161,7 @@ export const sendTemplate: SendDefinition = {
 	operation: 'sendTemplate',
 	url: '/whatsapp/send/template',
 	optOutLabel: optOutLabelOf,
+	templateIdOf: (fields) => String(fields.template_id),
 	async build(item) {
 		const checked = checkFields(item, schema(), {
 			phone_number_id: item.param('phoneNumberId', undefined, { extractValue: true }),

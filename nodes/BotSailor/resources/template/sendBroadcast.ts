@@ -25,6 +25,11 @@ export const sendBroadcast: SendDefinition = {
 	resource: 'template',
 	operation: 'sendBroadcast',
 	url: '/whatsapp/broadcast/template/send',
+	// SPEC-GAP: flow_data's structure is not shown; its `template_id` as integrators send it, when there.
+	templateIdOf(fields) {
+		const id = recordOf(jsonParse(String(fields.flow_data), { fallbackValue: {} })).template_id;
+		return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+	},
 	async build(item) {
 		optOutLabelOf(item);
 		return checkFields(item, schema(), {
