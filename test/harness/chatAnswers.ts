@@ -4,6 +4,7 @@
  * file (test/node/sendAndWaitChat.test.ts, test/node/chatAnswerOnce.test.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
+import { questionLinks, type ChatLink } from '../../nodes/shared/conversation/answerBinding';
 import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
 import { startReceiver, type Receiver } from '../webhookTrigger/receiver';
 import { WebhookRunner } from '../webhookTrigger/webhookHarness';
@@ -22,6 +23,15 @@ export const CHAT_QUESTION = {
 	message: '=Approve order {{ $json.order }}?',
 	answerIn: 'chat',
 };
+/** The answer links of a question as sent (its buttons' ids; a page question's text). */
+export function linksOf(body: Record<string, unknown>): ChatLink[] {
+	const buttons = JSON.parse(String(body.buttons ?? '[]')) as Array<{ id?: string }>;
+	return questionLinks([
+		...buttons.map((button) => String(button.id ?? '')),
+		String(body.message ?? ''),
+	]);
+}
+
 /** Approval Type: Approve and Disapprove. */
 export const DOUBLE = { approvalOptions: { values: { approvalType: 'double' } } };
 

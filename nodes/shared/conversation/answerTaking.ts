@@ -23,16 +23,26 @@ import {
 
 /**
  * How an incoming message was taken: resumed the execution, answered too late (n8n's own sign, or the limit), or
+ * `asked`: a tap on Edit (or a Free Text question's button), the person asked for the text in their next message;
  * `unconfirmed`: taken, the outcome not known here (another trigger of this process is taking the same message, or
  * n8n no longer waits after an earlier try of ours may have reached it), so it starts no run and nobody is told.
  */
-export type Taken = 'answered' | 'alreadyAnswered' | 'expired' | 'unconfirmed';
+export type Taken = 'answered' | 'alreadyAnswered' | 'expired' | 'unconfirmed' | 'asked';
 
 /** The texts of the replies in the chat (the confirmation comes from the Send and Wait node). */
 const LATE_REPLIES: Record<'alreadyAnswered' | 'expired', string> = {
 	alreadyAnswered: 'This question was already answered. Only the first answer counts.',
 	expired: 'This question has expired: your answer was not recorded.',
 };
+
+/** The reply to a tap on Edit, or on a Free Text question's button: the next message is the text. */
+const ASK_FOR_TEXT: Record<'edit' | 'text', string> = {
+	edit: 'Send the corrected text as your next message.',
+	text: 'Send your answer as your next message.',
+};
+
+/** The taps this process has asked the text for (a webhook delivered twice, both triggers): asked once. Bounded. */
+const askedFor = boundedMemory<string, true>({ maxEntries: 10_000, maxBytes: 1_000_000 });
 
 /**
  * Who answered which question, as this n8n process took the answers: the "already answered" reply then says by whom
@@ -197,13 +207,25 @@ async function takeFound(
 		if (lateReplies) await reply(context, message, LATE_REPLIES.expired);
 		return 'expired';
 	}
+	if (found.prompt) {
+		// Check and record in one step: one prompt per tap, whichever trigger takes it.
+		if (!found.message || !askedFor.get(found.message)) {
+			if (found.message) askedFor.set(found.message, true);
+			await reply(
+				context,
+				message,
+				ASK_FOR_TEXT[found.link.binding.choice === 'edit' ? 'edit' : 'text'],
+			);
+		}
+		return 'asked';
+	}
 	const who: ChatResponder = {
 		phone_number: message.phoneNumber,
 		...(message.name ? { name: message.name } : {}),
 		at: new Date().toISOString(),
 	};
 	const answer = await postAnswer(context, found.link.url, {
-		...(found.link.binding.choice === 'text'
+		...(found.link.binding.choice === 'text' || found.link.binding.choice === 'edit'
 			? { 'field-0': found.value }
 			: found.link.binding.choice === 'pick'
 				? { approved: found.value }
