@@ -248,6 +248,25 @@ describe('the Webhook Trigger takes the answer', () => {
 		expect(texts().map((body) => body.message)).toEqual(['Thank you, your answer was recorded.']);
 	});
 
+	it('Free Text: a tap on its button asks for the answer (no run); the next message answers', async () => {
+		const run = await ask({ responseType: 'freeText' });
+		await trigger();
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Respond' });
+		await delivered();
+		expect(chat.runner.started()).toEqual([]);
+		expect(run.waiting).toBe(true);
+		addMessage(fx.sim.state, { phone_number: PHONE, text: 'Friday' });
+		await delivered();
+		expect(run.output('After')[0].json).toMatchObject({
+			data: { text: 'Friday' },
+			answeredIn: 'chat',
+		});
+		expect(texts().map((body) => body.message)).toEqual([
+			'Send your answer as your next message.',
+			'Thank you, your answer was recorded.',
+		]);
+	});
+
 	it('a delivery without the Webhook Trigger’s secret (a forged webhook) resumes nothing and reads nothing', async () => {
 		const run = await ask(DOUBLE);
 		await trigger({ secret: 'the-url-secret' });

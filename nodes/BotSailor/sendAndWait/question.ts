@@ -218,6 +218,8 @@ export function readQuestion(
 const DONE: Record<string, string> = {
 	approve: 'Approved',
 	accept: 'Accepted',
+	allow: 'Allowed',
+	refuse: 'Refused',
 	confirm: 'Confirmed',
 	decline: 'Declined',
 	disapprove: 'Disapproved',

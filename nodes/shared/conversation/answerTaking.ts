@@ -209,8 +209,9 @@ async function takeFound(
 	}
 	if (found.prompt) {
 		// Check and record in one step: one prompt per tap, whichever trigger takes it.
-		if (!found.message || !askedFor.get(found.message)) {
-			if (found.message) askedFor.set(found.message, true);
+		const tap = `${question}\u0000${found.message}`;
+		if (!found.message || !askedFor.get(tap)) {
+			if (found.message) askedFor.set(tap, true);
 			await reply(
 				context,
 				message,
