@@ -381,6 +381,34 @@ describe("the polling trigger's New Message takes the answer", () => {
 		expect(texts()).toHaveLength(1);
 	});
 
+	it('finds the answer in the page its poll read: no conversation read of its own, for an ordinary message or a tap (issue 54)', async () => {
+		const reads = () => requestsTo('/whatsapp/get/conversation').length;
+		const poller = (sendAndWaitAnswers: string) =>
+			createPoller(
+				new BotSailorTrigger(),
+				{ event: 'newMessage', phoneNumberId: numberById, sendAndWaitAnswers },
+				fx.credentials,
+			);
+		const taking = poller('take');
+		const plain = poller('startRun');
+		await taking.poll();
+		await plain.poll();
+		const run = await ask(DOUBLE);
+		/** The conversation reads of one poll. */
+		const readsOf = async (trigger: ReturnType<typeof poller>) => {
+			const before = reads();
+			const items = await trigger.poll();
+			return { reads: reads() - before, items: items.length };
+		};
+		addMessage(fx.sim.state, { phone_number: seededPhone(2), text: 'Open today?' });
+		const ordinary = await readsOf(taking);
+		expect(ordinary).toEqual({ reads: (await readsOf(plain)).reads, items: 1 });
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		const tap = await readsOf(taking);
+		expect(tap).toEqual({ reads: (await readsOf(plain)).reads, items: 0 });
+		expect(run.output('After')[0].json).toMatchObject({ data: { approved: true } });
+	});
+
 	it('version 1 (saved workflows) emits every message, a tap too', async () => {
 		const poller = createPoller(
 			new BotSailorTrigger(),

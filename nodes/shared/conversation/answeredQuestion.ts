@@ -64,6 +64,11 @@ const boundButtonsOfRow = (row: IDataObject) =>
 export type AnswerContext = IWebhookFunctions | IPollFunctions;
 
 export interface IncomingMessage {
+	/**
+	 * The subscriber's newest conversation page, already read for this message (the polling trigger's poll, issue 54):
+	 * the answer is found in it, with no read of its own.
+	 */
+	page?: IDataObject[];
 	phoneNumberId: string;
 	/** The sender (chat_id). */
 	phoneNumber: string;
@@ -86,19 +91,27 @@ export interface AnsweredQuestion {
 const asksForText = (link: ChatLink) =>
 	link.binding.choice === 'edit' || link.binding.choice === 'text';
 
-/** The question an incoming message answers, found in the conversation's newest page (one read). */
+/**
+ * The pages a poll read, by the item of each message it found: the polling trigger's answer check reads nothing more
+ * (the same newest page its own read returned). Weak: an item dropped takes its page with it.
+ */
+export const pageOfItem = new WeakMap<object, IDataObject[]>();
+
+/** The question an incoming message answers, found in the conversation's newest page (one read, or the poll's page). */
 export async function questionAnswered(
 	context: AnswerContext,
 	message: IncomingMessage,
 ): Promise<AnsweredQuestion | undefined> {
-	const source = conversationSource(
-		context.getNode(),
-		{ phone_number_id: message.phoneNumberId, phone_number: message.phoneNumber },
-		await usesEarlierForm(context),
-		async (body) => await botSailorRequest.call(context, '/whatsapp/get/conversation', body),
-	);
-	const rows: IDataObject[] = [];
-	for await (const row of conversationRows(source, { maxPages: 1 })) rows.push(row);
+	const rows: IDataObject[] = message.page ?? [];
+	if (!message.page) {
+		const source = conversationSource(
+			context.getNode(),
+			{ phone_number_id: message.phoneNumberId, phone_number: message.phoneNumber },
+			await usesEarlierForm(context),
+			async (body) => await botSailorRequest.call(context, '/whatsapp/get/conversation', body),
+		);
+		for await (const row of conversationRows(source, { maxPages: 1 })) rows.push(row);
+	}
 	// The incoming row: by its id, else the newest of the subscriber's messages.
 	let at = rows.findIndex(
 		(row) => message.waMessageId !== '' && String(row.wa_message_id ?? '') === message.waMessageId,
