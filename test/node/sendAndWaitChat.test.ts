@@ -15,9 +15,11 @@ import {
 	checkLink,
 	linkOfButtonId,
 	parseButtonId,
+	QUESTION_MARK_LABEL,
 	responderFields,
 	verifiedResponder,
 } from '../../nodes/shared/conversation/answerBinding';
+import { mayAnswer } from '../../nodes/shared/conversation/answerTaking';
 import { DOUBLE, linksOf, useChatAnswers } from '../harness/chatAnswers';
 import { createPoller } from '../harness/harness';
 import { byId, NUMBER, numberById, PHONE, seededPhone } from '../harness/params';
@@ -305,6 +307,32 @@ describe('the Webhook Trigger takes the answer', () => {
 		await delivered();
 		expect(chat.runner.started()).toEqual([expect.objectContaining({ text: 'Tuesday' })]);
 		expect(run.waiting).toBe(true);
+	});
+});
+
+describe('an ordinary message costs the platform nothing (issue 54 point 1)', () => {
+	it('the question marks its recipient; the Webhook Trigger reads only for a marked subscriber: 0 requests for 10 ordinary messages', async () => {
+		const run = await ask(DOUBLE);
+		const mark = fx.sim.state.labels.find((label) => label.label_name === QUESTION_MARK_LABEL)!;
+		expect(fx.sim.state.subscriber(NUMBER, PHONE)!.label_ids).toContain(mark.id);
+		await trigger();
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		await delivered();
+		expect(run.output('After')[0].json).toMatchObject({ data: { approved: true } });
+		const before = fx.sim.requests.length;
+		for (let index = 0; index < 10; index++)
+			addMessage(fx.sim.state, { phone_number: seededPhone(2 + (index % 3)), text: `Hi ${index}` });
+		await delivered();
+		expect(chat.runner.started()).toHaveLength(10);
+		expect(fx.sim.requests.slice(before).map((request) => request.path)).toEqual([]);
+	});
+
+	it('mayAnswer: read while the deployment was not seen listing labels; then only for the mark', () => {
+		const number = 'a-number-never-seen';
+		expect(mayAnswer(number, {})).toBe(true);
+		expect(mayAnswer(number, { label_names: 'VIP' })).toBe(false);
+		expect(mayAnswer(number, {})).toBe(false);
+		expect(mayAnswer(number, { label_names: `VIP,${QUESTION_MARK_LABEL}` })).toBe(true);
 	});
 });
 

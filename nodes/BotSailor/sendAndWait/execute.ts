@@ -28,6 +28,7 @@ import { deliver } from '../sending/delivery';
 import { asNodeError, errorItem } from '../running/itemResult';
 import { fingerprintOf, sendRecordOf } from '../sending/sendRecord';
 import { isHumanReview, readQuestion, waitTill, type Question } from './question';
+import { markRecipients } from './mark';
 import { recipientName } from './recipient';
 import { linkValue, quickReplyTitles, readTemplate, type TemplateQuestion } from './template';
 import type { SendItem } from '../sending/sendItem';
@@ -384,7 +385,25 @@ export async function askAndWait(this: IExecuteFunctions): Promise<INodeExecutio
 	try {
 		const asking = readAsking(this);
 		const built = await buildQuestions(this, asking);
-		const sent = await sendQuestions(this, asking, built);
+		// In the chat, each recipient is marked first: the Webhook Trigger reads only for marked subscribers (issue 54).
+		const mark = asking.question.inChat
+			? await markRecipients(
+					this,
+					String(asking.base.phone_number_id),
+					built.questions.map((question) => question.phone),
+				)
+			: undefined;
+		const sent = await sendQuestions(
+			this,
+			asking,
+			mark
+				? {
+						...built,
+						questions: built.questions.filter((question) => mark.marked.includes(question.phone)),
+					}
+				: built,
+		);
+		if (mark?.unmarked.length) sent.unreached.push(...mark.unmarked);
 		return await waitForAnswer(this, asking, sent);
 	} catch (error) {
 		const failure = asNodeError(this.getNode(), error, 0);

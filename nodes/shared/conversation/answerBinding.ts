@@ -20,6 +20,12 @@ import { CREDENTIAL_TYPE } from '../http/credential';
  */
 
 const KEY_LABEL = 'n8n-nodes-botsailor send-and-wait chat answers v1';
+
+/**
+ * The platform label a chat question puts on each recipient before it is sent (BotSailor/sendAndWait/mark.ts): the
+ * Webhook Trigger reads a conversation only for a message whose webhook lists it (answerTaking.ts `mayAnswer`).
+ */
+export const QUESTION_MARK_LABEL = 'n8n question waiting';
 const BUTTON_ID_PREFIX = 'bsw1:';
 const BINDING_ID_PREFIX = 'bsw2:';
 /** n8n's signature parameter of a waiting link (n8n-core WAITING_TOKEN_QUERY_PARAM). */

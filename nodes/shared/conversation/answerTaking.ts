@@ -7,7 +7,13 @@ import { FORM_CONTENT_TYPE, sendRequest } from '../http/transport';
 import { jsonFromText } from '../parameters/jsonStrings';
 import { isRecord } from '../parameters/values';
 import { boundedMemory } from '../parameters/boundedMemory';
-import { answerKeyOf, checkLink, responderFields, type ChatResponder } from './answerBinding';
+import {
+	answerKeyOf,
+	checkLink,
+	QUESTION_MARK_LABEL,
+	responderFields,
+	type ChatResponder,
+} from './answerBinding';
 import {
 	questionAnswered,
 	type AnswerContext,
@@ -250,6 +256,31 @@ async function takeFound(
 }
 
 /**
+ * The WhatsApp numbers whose incoming-message webhooks were seen listing the subscriber's labels (`label_names`).
+ * SPEC-GAP (../spec/webhooks.md: `label_names` "sometimes"): assumed present whenever the subscriber has a label, as
+ * the simulator sends it; a number not yet seen sending it is read for every message (nothing is missed).
+ * Bounded; per process (after a restart, until a message with labels arrives, every message is read).
+ */
+const labelsShown = boundedMemory<string, true>({ maxEntries: 1_000, maxBytes: 100_000 });
+
+/**
+ * Whether a webhook's message may answer a waiting question (issue 54 point 1): its subscriber carries the mark a chat
+ * question leaves (QUESTION_MARK_LABEL), or the deployment was not seen listing labels yet. No request: a message that
+ * cannot answer anything costs the platform nothing.
+ */
+export function mayAnswer(phoneNumberId: string, body: IDataObject): boolean {
+	const raw = body.label_names;
+	const names = Array.isArray(raw)
+		? raw.map(String)
+		: typeof raw === 'string'
+			? raw.split(',')
+			: undefined;
+	if (names === undefined) return !labelsShown.get(phoneNumberId);
+	labelsShown.set(phoneNumberId, true);
+	return names.some((name) => name.trim().toLowerCase() === QUESTION_MARK_LABEL);
+}
+
+/**
  * The triggers' "Send and Wait Answers" option, per node version: version 1 (saved workflows) keeps starting a run for
  * every message; later versions take the answers. `events`: the Event values it shows for.
  */
@@ -267,7 +298,7 @@ export function sendAndWaitAnswersProperties(
 				name: 'Take Them (Start No Run)',
 				value: 'take',
 				description:
-					'A tap or reply that answers a waiting BotSailor Send and Wait question (Answer In: WhatsApp Chat) resumes that execution and starts no run; needs the credential. Costs one conversation read per message.',
+					'A tap or reply that answers a waiting BotSailor Send and Wait question (Answer In: WhatsApp Chat) resumes that execution and starts no run; needs the credential. Costs one conversation read per message of a subscriber a question marked.',
 			},
 			{
 				name: 'Start a Run for Every Message',
