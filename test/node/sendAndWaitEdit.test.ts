@@ -141,7 +141,13 @@ describe('Approve, Edit or Decline in the chat', () => {
 		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Edit' });
 		await delivered();
 		await run.timeOut();
-		expect(run.output('After')[0].json.data).toMatchObject({ timedOut: true, approved: false });
+		expect(run.output('After')[0].json.data).toEqual({
+			timedOut: true,
+			approved: false,
+			edited: false,
+			text: null,
+			draft: DRAFT,
+		});
 		// The text arriving after the limit resumes nothing.
 		addMessage(fx.sim.state, { phone_number: PHONE, text: 'Too late' });
 		await delivered();

@@ -356,6 +356,8 @@ async function waitForAnswer(
 			data: {
 				timedOut: true,
 				...(question.responseType === 'approval' ? { approved: false } : {}),
+				// Approve, Edit or Decline: the same fields as an answer (an Edit tap with no text ends here too).
+				...(question.edit ? { edited: false, text: null, draft: question.edit.draft } : {}),
 			},
 			recipient,
 			wa_message_id: confirmation.wa_message_id,
