@@ -172,10 +172,14 @@ describe('Approve, Edit or Decline in the chat', () => {
 		});
 		addMessage(fx.sim.state, { phone_number: PHONE, text: 'My correction' });
 		await delivered();
+		// A later Edit tap is not asked for a text in vain: the question was answered.
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Edit' });
+		await delivered();
 		expect(run.output('After')).toHaveLength(1);
 		expect(texts().map((body) => [body.phone_number, body.message])).toEqual([
 			[PHONE, ASKED],
 			[other, 'Approved. Thank you, your answer was recorded.'],
+			[PHONE, expect.stringMatching(/^This question was already answered by /)],
 			[PHONE, expect.stringMatching(/^This question was already answered by /)],
 		]);
 	});

@@ -213,6 +213,11 @@ async function takeFound(
 		if (lateReplies) await reply(context, message, LATE_REPLIES.expired);
 		return 'expired';
 	}
+	if (found.prompt && answeredBy.get(question)) {
+		// This process resumed the question already: asking for a text would be asking in vain.
+		if (lateReplies) await reply(context, message, alreadyAnsweredText(question));
+		return 'alreadyAnswered';
+	}
 	if (found.prompt) {
 		// Check and record in one step: one prompt per tap, whichever trigger takes it.
 		const tap = `${question}\u0000${found.message}`;
