@@ -78,12 +78,16 @@ export function useChatAnswers() {
 			receiver.received.splice(0);
 		},
 		/** The question's run, waiting; `baseUrl`: where its waiting URLs point (default: the waiting server). */
-		async ask(parameters: IDataObject, { baseUrl = waiting.base }: { baseUrl?: string } = {}) {
+		async ask(
+			parameters: IDataObject,
+			{ baseUrl = waiting.base, typeVersion }: { baseUrl?: string; typeVersion?: number } = {},
+		) {
 			const run = new WaitingRun({
 				parameters: { ...CHAT_QUESTION, ...parameters },
 				credentials: fx.credentials,
 				items: [{ order: 'A-1001' }],
 				baseUrl,
+				typeVersion,
 			});
 			await run.start();
 			waiting.current = run;

@@ -128,6 +128,22 @@ describe('the question in the chat', () => {
 		expect(fx.sim.requests).toHaveLength(0);
 	});
 
+	it('a saved workflow (node version 1.1) keeps its web link and its confirmation as it was', async () => {
+		const run = await ask(DOUBLE, { typeVersion: 1.1 });
+		const [sent] = requestsTo('/whatsapp/send/interactive-buttons');
+		expect(String(sent.body.message)).toMatch(
+			/^Approve order A-1001\?\n\nAnswer on the web: http\S+$/,
+		);
+		await trigger();
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		await delivered();
+		expect(run.output('After')[0].json).toMatchObject({
+			data: { approved: true },
+			answeredIn: 'chat',
+		});
+		expect(texts().map((body) => body.message)).toEqual(['Thank you, your answer was recorded.']);
+	});
+
 	it.each([
 		['approveLabel', 'Approve Button Label'],
 		['disapproveLabel', 'Disapprove Button Label'],

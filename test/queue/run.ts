@@ -324,7 +324,7 @@ function messageNodeBuilder(prefix: string, phone: string) {
 		id: `${prefix}-${name.toLowerCase()}`,
 		name,
 		type: `${PACKAGE_NAME}.botSailor`,
-		typeVersion: 1.1,
+		typeVersion: 1.2,
 		position,
 		credentials,
 		parameters: {

@@ -19,8 +19,10 @@ export interface Question {
 	disapproveLabel?: string;
 	/** Approve, Edit or Decline (issue 53): the Edit label and the draft the person approves, corrects or declines. */
 	edit?: { label: string; draft: string };
-	/** In the chat: one labelled link to the page with every answer ("Answer on the Web"), off by default. */
+	/** In the chat: one labelled link to the page with every answer ("Answer on the Web"), off by default from 1.2. */
 	webLink: boolean;
+	/** The confirmation names the decision (node version 1.2; earlier versions keep their confirmation as it was). */
+	namesDecision: boolean;
 	/** Free Text and Custom Form: the label of the link in the message, and the page. */
 	buttonLabel: string;
 	formTitle: string;
@@ -205,7 +207,8 @@ export function readQuestion(
 		approveLabel: approveLabel || 'Approve',
 		...(double ? { disapproveLabel } : {}),
 		...(editing ? { edit: { label: editLabel ?? 'Edit', draft } } : {}),
-		webLink: inChat && param('webLink', false) === true,
+		webLink: inChat && param('webLink', node.typeVersion < 1.2) === true,
+		namesDecision: node.typeVersion >= 1.2,
 		buttonLabel,
 		formTitle: text(options.responseFormTitle).trim(),
 		formDescription: text(options.responseFormDescription).trim() || shown,
@@ -233,7 +236,7 @@ const DONE: Record<string, string> = {
  * default labels, else the label the person pressed ("Ship it" chosen). Empty for Free Text and forms.
  */
 export function decisionText(question: Question, answer: 'true' | 'false' | 'edit'): string {
-	if (question.responseType !== 'approval') return '';
+	if (question.responseType !== 'approval' || !question.namesDecision) return '';
 	const label =
 		answer === 'edit'
 			? (question.edit?.label ?? 'Edit')

@@ -21,6 +21,9 @@ const forChat = {
 	show: { responseType: ['approval', 'freeText'], answerIn: ['chat'] },
 };
 
+const WEB_LINK_DESCRIPTION =
+	'Whether the message also carries one short labelled link, "Answer on the web", to a page with every answer (for people who might not get the buttons)';
+
 const fields: INodeProperties[] = [
 	{
 		displayName: 'Message',
@@ -119,14 +122,26 @@ const fields: INodeProperties[] = [
 			'Also ask these numbers (digits with the country code, separated by commas). The first answer counts; a later one resumes nothing and is told in the chat that the question was already answered.',
 		displayOptions: forChat,
 	},
+	// Off from version 1.2; saved workflows (1, 1.1) keep a web link, their answer path when no trigger takes answers.
 	{
 		displayName: 'Answer on the Web Link',
 		name: 'webLink',
 		type: 'boolean',
 		default: false,
-		description:
-			'Whether the message also carries one short labelled link, "Answer on the web", to a page with every answer (for people who might not get the buttons)',
-		displayOptions: { show: { ...forChat.show, sendAs: ['text'] } },
+		description: WEB_LINK_DESCRIPTION,
+		displayOptions: {
+			show: { ...forChat.show, sendAs: ['text'], '@version': [{ _cnd: { gte: 1.2 } }] },
+		},
+	},
+	{
+		displayName: 'Answer on the Web Link',
+		name: 'webLink',
+		type: 'boolean',
+		default: true,
+		description: WEB_LINK_DESCRIPTION,
+		displayOptions: {
+			show: { ...forChat.show, sendAs: ['text'], '@version': [{ _cnd: { lt: 1.2 } }] },
+		},
 	},
 	{
 		displayName: 'Confirmation in Chat',
