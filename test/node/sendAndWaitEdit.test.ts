@@ -5,6 +5,8 @@
  * draft); the first answer wins, a second changes nothing, and an Edit tap with no text before the limit ends as the
  * limit says.
  */
+import type { INode } from 'n8n-workflow';
+import { readQuestion } from '../../nodes/BotSailor/sendAndWait/question';
 import { DOUBLE, linksOf, useChatAnswers } from '../harness/chatAnswers';
 import { PHONE, seededPhone } from '../harness/params';
 import { addMessage, tapButton } from '../simulator/control';
@@ -188,6 +190,39 @@ describe('Approve, Edit or Decline in the chat', () => {
 		const run = await ask({ ...EDIT, draftText: ' ' });
 		expect(run.error?.message).toBe('Draft Text is empty');
 		expect(fx.sim.requests).toHaveLength(0);
+	});
+});
+
+describe('Approve, Edit or Decline where an edit could not be used', () => {
+	const asked: Record<string, unknown> = {
+		message: 'Send this reply?',
+		draftText: DRAFT,
+		approvalOptions: { values: { approvalType: 'edit' } },
+		answerIn: 'chat',
+	};
+	const param = (name: string, fallback: unknown) =>
+		name
+			.split('.')
+			.reduce<unknown>((value, key) => (value as Record<string, unknown>)?.[key], asked) ??
+		fallback;
+	const node = (type: string) =>
+		({
+			id: 'n',
+			name: 'Review',
+			type,
+			typeVersion: 1.2,
+			position: [0, 0],
+			parameters: {},
+		}) as INode;
+
+	it('as a Human review tool it is refused naming it (n8n runs the tool with the agent’s own input)', () => {
+		expect(() => readQuestion(node('n8n-nodes-botsailor.botSailorHitlTool'), param)).toThrow(
+			'Approve, Edit or Decline is not available as a Human review tool',
+		);
+		expect(readQuestion(node('n8n-nodes-botsailor.botSailor'), param).edit).toEqual({
+			label: 'Edit',
+			draft: DRAFT,
+		});
 	});
 });
 

@@ -160,6 +160,13 @@ export function readQuestion(
 	}
 	// As a template, only Approval is answered in the chat (a tap on the template's quick-reply buttons).
 	const asTemplate = text(param('sendAs', 'text')) === 'template';
+	// n8n runs the gated tool with the agent's own input whatever the reviewer writes: an edit would be lost.
+	if (editing && isHumanReview(node))
+		refuse(
+			node,
+			'Approve, Edit or Decline is not available as a Human review tool',
+			'n8n runs the reviewed tool with the agent’s own input, so a corrected text would not be used: pick Approve and Disapprove.',
+		);
 	if (editing && asTemplate)
 		refuse(
 			node,
