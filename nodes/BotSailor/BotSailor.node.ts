@@ -17,8 +17,10 @@ export class BotSailor implements INodeType {
 		icon: { light: 'file:../../icons/botsailor.svg', dark: 'file:../../icons/botsailor.dark.svg' },
 		group: ['output'],
 		// 1.1: Send Template shows one place to enter variables (Variables: From the Template / By Label and Position).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: Send and Wait in the chat sends no link unless Answer on the Web Link is on, and its confirmation names
+		// the decision (earlier versions keep their web link and their confirmation as it was).
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle:
 			'={{ ({"addLabels":"Add Labels","addToSequences":"Add to Sequences","assignToTeamMember":"Assign to Team Member","connect":"Connect","create":"Create","createWithLoginLink":"Create With Login Link","delete":"Delete","downloadMedia":"Download Media","get":"Get","getAiTokens":"Get AI Tokens","getDeliveryReport":"Get Delivery Report","getLoginLink":"Get Login Link","getMany":"Get Many","getMe":"Get Me","getResponse":"Get Response","getStatus":"Get Status","getTranscript":"Get Transcript","getUnanswered":"Get Unanswered","getUsageLog":"Get Usage Log","getWindowStatus":"Get Window Status","handOver":"Hand Over to a Person","logOut":"Log Out","optIn":"Opt In","optOut":"Opt Out","removeFromSequences":"Remove From Sequences","removeLabels":"Remove Labels","resetInputFlow":"Reset Input Flow","sendAndWait":"Send and Wait for Response","sendBroadcast":"Send Broadcast","sendButtons":"Send Buttons","sendMedia":"Send Media","sendTemplate":"Send Template","sendText":"Send Text","setConversationStatus":"Set Conversation Status","setCustomFields":"Set Custom Fields","sync":"Sync","trigger":"Trigger","update":"Update","updateAiTokens":"Update AI Tokens","updateStatus":"Update Status","upload":"Upload"}[$parameter["operation"]] || $parameter["operation"]) + ": " + ({"account":"Account","addon":"Addon","addonPurchase":"Addon Purchase","ai":"AI","botFlow":"Bot Flow","catalog":"Catalog","catalogOrder":"Catalog Order","crmDeal":"CRM Deal","customField":"Custom Field","label":"Label","media":"Media","message":"Message","module":"Module","note":"Note","package":"Package","postBack":"Post-Back","sequence":"Sequence","subscriber":"Subscriber","teamMember":"Team Member","template":"Template","transaction":"Transaction","user":"User"}[$parameter["resource"]] || $parameter["resource"]) }}',
 		description:

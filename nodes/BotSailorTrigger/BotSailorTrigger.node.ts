@@ -19,6 +19,7 @@ import { templateStatusChanged } from './events/templateStatusChanged';
 import { firstStarts } from '../shared/triggers/startedOnce';
 import type { TriggerEvent } from './polling/event';
 import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation/answerTaking';
+import { pageOfItem } from '../shared/conversation/answeredQuestion';
 
 /**
  * Every event, alphabetised by name as n8n lists options. Each keeps its own state type: the node
@@ -74,6 +75,7 @@ async function untaken(context: IPollFunctions, items: IDataObject[]): Promise<I
 				? await takeAnswer(
 						context,
 						{
+							page: pageOfItem.get(item),
 							phoneNumberId: String(item.phone_number_id ?? ''),
 							phoneNumber: String(item.phone_number ?? ''),
 							waMessageId: String(item.wa_message_id ?? ''),

@@ -28,7 +28,11 @@ import { showForEvents } from '../shared/triggers/triggerOptions';
 import { setupNotice } from './payload/event';
 import { checkSecret, hasSecret, readBody, type Refusal } from './payload/request';
 import { chatId, fieldText, noticeWithoutPhone } from './payload/fields';
-import { sendAndWaitAnswersProperties, takeAnswer } from '../shared/conversation/answerTaking';
+import {
+	mayAnswer,
+	sendAndWaitAnswersProperties,
+	takeAnswer,
+} from '../shared/conversation/answerTaking';
 
 /** The WhatsApp number the URL is set on: fills phone_number_id (as the polling trigger does) and is read by Fetch Full Message. */
 function whatsAppNumberProperty(): INodeProperties {
@@ -282,7 +286,9 @@ export class BotSailorWebhookTrigger implements INodeType {
 			this.getMode() !== 'manual' &&
 			// A question went out by phone number: a customer without one cannot be answering it.
 			chatId(body) !== '' &&
-			this.getNodeParameter('sendAndWaitAnswers', 'startRun') === 'take'
+			this.getNodeParameter('sendAndWaitAnswers', 'startRun') === 'take' &&
+			// Only a subscriber a question marked can be answering one: nothing is read for anyone else.
+			mayAnswer(phoneNumberId, body)
 		) {
 			const taken = await takeAnswer(this, {
 				phoneNumberId,

@@ -16,6 +16,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, chromiumPath } from './editor';
 import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
 import { addMessage, tapButton } from '../simulator/control';
+import { linkOfButtonId } from '../../nodes/shared/conversation/answerBinding';
 import {
 	approvalWorkflow,
 	GATED_TOOL,
@@ -81,6 +82,18 @@ const FREE_TEXT = asking(
 	'bsE2eChatText',
 	{ message: 'Which delivery day suits you?', responseType: 'freeText' },
 	'={{ "Noted: " + $json.data.text }}',
+);
+
+/** Approve, Edit or Decline (issue 53): a draft the person corrects in the chat; the run sends what they wrote. */
+const DRAFT = 'Hi Ava, your order A-2005 ships on Tuesday.';
+const EDITED = asking(
+	'bsE2eChatEdit',
+	{
+		message: 'Send this reply?',
+		draftText: DRAFT,
+		approvalOptions: { values: { approvalType: 'edit' } },
+	},
+	'={{ "Sent: " + $json.data.text }}',
 );
 
 const OTHER_PHONE = BEN;
@@ -302,6 +315,7 @@ beforeAll(async () => {
 			FREE_TEXT,
 			EXPIRING,
 			MANY,
+			EDITED,
 			...(versionAtLeast(installedN8nVersion(), '2.6.0') ? [REVIEWED] : []),
 			TRIGGER,
 			POLL_TRIGGER,
@@ -328,11 +342,20 @@ afterAll(async () => {
 test('approval by tap: the Webhook Trigger in another workflow resumes it (approved), starts no run, confirms in the chat; a late tap gets "already answered"', async () => {
 	const waiting = await run(APPROVAL.id);
 	expect(buttonSends()).toHaveLength(1);
-	const buttons = JSON.parse(String(buttonSends()[0].body.buttons)) as Array<{ title: string }>;
+	const buttons = JSON.parse(String(buttonSends()[0].body.buttons)) as Array<{
+		id: string;
+		title: string;
+	}>;
 	expect(buttons.map((button) => button.title)).toEqual(['Confirm', 'Hold']);
-	expect(String(buttonSends()[0].body.message)).toContain(
-		`${n8n.url}/webhook-waiting/${waiting.id}/`,
-	);
+	// The chat question as the platform receives it: the question alone, no URL; the links ride in the buttons' ids.
+	expect(buttonSends()[0].body.message).toBe('Order A-2001 is 1,200 €. Confirm it?');
+	expect(String(buttonSends()[0].body.message)).not.toMatch(/https?:/);
+	for (const button of buttons) {
+		expect(button.id.length).toBeLessThanOrEqual(256);
+		expect(linkOfButtonId(button.id)?.url).toMatch(
+			new RegExp(`^${n8n.url}/webhook-waiting/${waiting.id}/.+&signature=[0-9a-f]{64}$`),
+		);
+	}
 
 	const tappedAt = Date.now();
 	tapButton(sim.state, { phone_number: PHONE, title: 'Confirm' });
@@ -351,8 +374,11 @@ test('approval by tap: the Webhook Trigger in another workflow resumes it (appro
 	// The confirmation (the trigger) and the next node's send (the resumed run) go out side by side.
 	const deadline = Date.now() + 10_000;
 	while (textsTo(PHONE).length < 2 && Date.now() < deadline) await sleep(200);
-	expect([...textsTo(PHONE)].sort()).toEqual(['Order A-2001 confirmed.', 'Thanks, noted.']);
-	await chatScreenshot(PHONE, 'Thanks, noted.');
+	expect([...textsTo(PHONE)].sort()).toEqual([
+		'Confirmed. Thanks, noted.',
+		'Order A-2001 confirmed.',
+	]);
+	await chatScreenshot(PHONE, 'Confirmed. Thanks, noted.');
 
 	// A second tap on the same question: nothing resumes, no run starts, the chat says so.
 	tapButton(sim.state, { phone_number: PHONE, title: 'Hold' });
@@ -391,7 +417,9 @@ test('decline by tap: the run goes on with approved: false (the Hold branch)', a
 
 test("free text by reply: the recipient's next message is the answer; the one after starts a run as usual", async () => {
 	const waiting = await run(FREE_TEXT.id);
-	expect(textsTo(PHONE).at(-1)).toContain('Reply to this message to answer');
+	expect(buttonSends().at(-1)?.body.message).toBe(
+		'Which delivery day suits you?\n\nReply to this message to answer.',
+	);
 	addMessage(sim.state, { phone_number_id: NUMBER, phone_number: PHONE, text: 'Thursday please' });
 	await sim.state.webhooks.idle();
 	await waitFor(FREE_TEXT.id, waiting.id, 'success');
@@ -407,6 +435,40 @@ test("free text by reply: the recipient's next message is the answer; the one af
 	while ((await triggerExecutions(session, TRIGGER.id)).length === 0 && Date.now() < deadline)
 		await sleep(300);
 	expect(await triggerExecutions(session, TRIGGER.id)).toHaveLength(1);
+}, 120_000);
+
+test('Approve, Edit or Decline: the draft with three buttons, no URL; Edit by chat asks for the text, the next message resumes the run with it', async () => {
+	const waiting = await run(EDITED.id);
+	// The test before leaves a run of the trigger's workflow (its second message): only new ones count here.
+	const runsBefore = (await triggerExecutions(session, TRIGGER.id)).length;
+	const [asked] = buttonSends().slice(-1);
+	expect(asked.body.message).toBe(`Send this reply?\n\n${DRAFT}`);
+	expect(
+		(JSON.parse(String(asked.body.buttons)) as Array<{ title: string }>).map((b) => b.title),
+	).toEqual(['Approve', 'Edit', 'Decline']);
+	tapButton(sim.state, { phone_number: PHONE, title: 'Edit' });
+	await sim.state.webhooks.idle();
+	expect(textsTo(PHONE).at(-1)).toBe('Send the corrected text as your next message.');
+	expect((await readExecution(n8n, session, waiting.id)).status).toBe('waiting');
+	addMessage(sim.state, {
+		phone_number_id: NUMBER,
+		phone_number: PHONE,
+		text: 'Hi Ava, it ships on Wednesday.',
+	});
+	await sim.state.webhooks.idle();
+	await waitFor(EDITED.id, waiting.id, 'success');
+	const finished = await readExecution(n8n, session, waiting.id);
+	expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({
+		data: { approved: true, edited: true, text: 'Hi Ava, it ships on Wednesday.', draft: DRAFT },
+		recipient: { phone_number: PHONE },
+		answeredIn: 'chat',
+	});
+	const deadline = Date.now() + 10_000;
+	while (!textsTo(PHONE).includes('Sent: Hi Ava, it ships on Wednesday.') && Date.now() < deadline)
+		await sleep(200);
+	expect(textsTo(PHONE)).toContain('Sent: Hi Ava, it ships on Wednesday.');
+	expect(textsTo(PHONE)).toContain('Edited and approved. Thank you, your answer was recorded.');
+	expect(await triggerExecutions(session, TRIGGER.id)).toHaveLength(runsBefore);
 }, 120_000);
 
 test('an n8n restart between the question and the tap: the tap still resumes the execution (nothing kept in memory)', async () => {
@@ -502,7 +564,7 @@ HUMAN_REVIEW(
 		await waitFor(REVIEWED.id, waiting.id, 'success', 90_000);
 		await sleep(500);
 		expect(toCustomer()).toEqual([CUSTOMER_TEXT]);
-		expect(textsTo(OWNER_PHONE).at(-1)).toBe('Thank you, your answer was recorded.');
+		expect(textsTo(OWNER_PHONE).at(-1)).toBe('Allowed. Thank you, your answer was recorded.');
 	},
 	180_000,
 );

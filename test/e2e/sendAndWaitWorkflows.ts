@@ -18,7 +18,7 @@ export const MANUAL_TRIGGER = {
 	parameters: {},
 };
 
-/** A BotSailor Message node (version 1.1) on the seeded number, to `phone`. */
+/** A BotSailor Message node (version 1.2) on the seeded number, to `phone`. */
 export function botSailorMessageNode(
 	name: string,
 	position: [number, number],
@@ -29,7 +29,7 @@ export function botSailorMessageNode(
 		id: name.toLowerCase().replace(/\W+/g, '-'),
 		name,
 		type: `${PACKAGE_NAME}.botSailor`,
-		typeVersion: 1.1,
+		typeVersion: 1.2,
 		position,
 		parameters: {
 			resource: 'message',
@@ -133,7 +133,7 @@ export function humanReviewWorkflow(options: {
 				id: 'human-review',
 				name: 'Owner Review',
 				type: `${PACKAGE_NAME}.botSailorHitlTool`,
-				typeVersion: 1.1,
+				typeVersion: 1.2,
 				position: [320, 240],
 				// The message is n8n's default for Human review tools: which tool, with which input.
 				parameters: {

@@ -4,6 +4,7 @@
  * file (test/node/sendAndWaitChat.test.ts, test/node/chatAnswerOnce.test.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
+import { questionLinks, type ChatLink } from '../../nodes/shared/conversation/answerBinding';
 import { BotSailorWebhookTrigger } from '../../nodes/BotSailorWebhookTrigger/BotSailorWebhookTrigger.node';
 import { startReceiver, type Receiver } from '../webhookTrigger/receiver';
 import { WebhookRunner } from '../webhookTrigger/webhookHarness';
@@ -22,6 +23,15 @@ export const CHAT_QUESTION = {
 	message: '=Approve order {{ $json.order }}?',
 	answerIn: 'chat',
 };
+/** The answer links of a question as sent (its buttons' ids; a page question's text). */
+export function linksOf(body: Record<string, unknown>): ChatLink[] {
+	const buttons = JSON.parse(String(body.buttons ?? '[]')) as Array<{ id?: string }>;
+	return questionLinks([
+		...buttons.map((button) => String(button.id ?? '')),
+		String(body.message ?? ''),
+	]);
+}
+
 /** Approval Type: Approve and Disapprove. */
 export const DOUBLE = { approvalOptions: { values: { approvalType: 'double' } } };
 
@@ -68,12 +78,16 @@ export function useChatAnswers() {
 			receiver.received.splice(0);
 		},
 		/** The question's run, waiting; `baseUrl`: where its waiting URLs point (default: the waiting server). */
-		async ask(parameters: IDataObject, { baseUrl = waiting.base }: { baseUrl?: string } = {}) {
+		async ask(
+			parameters: IDataObject,
+			{ baseUrl = waiting.base, typeVersion }: { baseUrl?: string; typeVersion?: number } = {},
+		) {
 			const run = new WaitingRun({
 				parameters: { ...CHAT_QUESTION, ...parameters },
 				credentials: fx.credentials,
 				items: [{ order: 'A-1001' }],
 				baseUrl,
+				typeVersion,
 			});
 			await run.start();
 			waiting.current = run;

@@ -91,6 +91,8 @@ export class WaitingRun {
 			nodeType?: INodeType;
 			/** The instance's base URL (default http://localhost:5678): a test serving the waiting URLs sets its own. */
 			baseUrl?: string;
+			/** The node's version (default 1.2, the newest). */
+			typeVersion?: number;
 		},
 	) {
 		this.nodeType = options.nodeType ?? new BotSailor();
@@ -102,7 +104,7 @@ export class WaitingRun {
 			id: 'node-sw-1',
 			name: NODE,
 			type: 'botSailor',
-			typeVersion: 1.1,
+			typeVersion: options.typeVersion ?? 1.2,
 			position: [200, 0],
 			parameters: options.parameters,
 			credentials: { botSailorApi: { id: 'cred-1', name: 'BotSailor account' } },

@@ -9,11 +9,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { BotSailorTrigger } from '../../nodes/BotSailorTrigger/BotSailorTrigger.node';
 import {
 	answerKey,
+	bindingButtonId,
 	chatLinkParameters,
 	chatLinksIn,
+	linkOfButtonId,
 	type ChatLink,
 } from '../../nodes/shared/conversation/answerBinding';
-import { DOUBLE, useChatAnswers } from '../harness/chatAnswers';
+import { DOUBLE, linksOf, useChatAnswers } from '../harness/chatAnswers';
 import { createPoller } from '../harness/harness';
 import { NUMBER, numberById, PHONE, seededPhone } from '../harness/params';
 import type { WaitingRun } from '../harness/waiting';
@@ -29,14 +31,17 @@ function linksTo(phone: string): ChatLink[] {
 		...requestsTo('/whatsapp/send/interactive-buttons'),
 		...requestsTo('/whatsapp/send'),
 	].find((request) => request.body.phone_number === phone);
-	return chatLinksIn(String(sent?.body.message ?? ''));
+	return sent ? linksOf(sent.body) : [];
 }
 
 /** The links of a Web Page question (no binding of ours): every URL in the text. */
 const pageLinks = () =>
 	String(requestsTo('/whatsapp/send')[0].body.message).match(/https?:\/\/\S+/g) ?? [];
 
-const CONFIRMED = 'Thank you, your answer was recorded.';
+/** The confirmation: the decision in the labels' words, then Confirmation in Chat. */
+const CONFIRMED = expect.stringMatching(
+	/^((Approved|Declined)\. )?Thank you, your answer was recorded\.$/,
+);
 const firstName = (phone: string) => fx.sim.state.subscriber(NUMBER, phone)!.first_name;
 
 describe('two answers at the same moment resume once', () => {
@@ -267,17 +272,19 @@ function questionRow(phone: string) {
 			(row) =>
 				row.whatsapp_bot_subscriber_subscriber_id === phone &&
 				row.sender !== 'user' &&
-				row.message_content.includes('mac='),
+				row.message_content.includes('bsw2:'),
 		)!;
 }
 
-/** The first answer link in the question row, changed (its query, or its address). */
+/** The first button's answer link in the question row (its id), changed (its query, or its address). */
 function changeLink(row: { message_content: string }, change: (link: URL) => void) {
-	const content = JSON.parse(row.message_content) as { interactive: { body: string } };
-	const [link] = chatLinksIn(content.interactive.body);
-	const url = new URL(link.url);
+	const content = JSON.parse(row.message_content) as {
+		interactive: { buttons: Array<{ id: string }> };
+	};
+	const [button] = content.interactive.buttons;
+	const url = new URL(linkOfButtonId(button.id)!.url);
 	change(url);
-	content.interactive.body = content.interactive.body.split(link.url).join(url.toString());
+	button.id = bindingButtonId(url.toString());
 	row.message_content = JSON.stringify(content);
 }
 
@@ -302,7 +309,7 @@ describe('every check of the chat answer, through the Webhook Trigger: a changed
 		[
 			'the answer (approved=true made false)',
 			(url) => url.searchParams.set('approved', 'false'),
-			'Decline',
+			'Approve',
 		],
 		[
 			'the limit (no limit made one)',

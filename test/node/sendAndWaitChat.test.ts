@@ -9,14 +9,18 @@ import type { IDataObject } from 'n8n-workflow';
 import { BotSailorTrigger } from '../../nodes/BotSailorTrigger/BotSailorTrigger.node';
 import {
 	answerKey,
+	bindingButtonId,
 	chatLinkParameters,
 	chatLinksIn,
 	checkLink,
+	linkOfButtonId,
 	parseButtonId,
+	QUESTION_MARK_LABEL,
 	responderFields,
 	verifiedResponder,
 } from '../../nodes/shared/conversation/answerBinding';
-import { DOUBLE, useChatAnswers } from '../harness/chatAnswers';
+import { mayAnswer } from '../../nodes/shared/conversation/answerTaking';
+import { DOUBLE, linksOf, useChatAnswers } from '../harness/chatAnswers';
 import { createPoller } from '../harness/harness';
 import { byId, NUMBER, numberById, PHONE, seededPhone } from '../harness/params';
 import {
@@ -26,12 +30,13 @@ import {
 	tapButton,
 	tapTemplateButton,
 } from '../simulator/control';
+import { phoneMessage } from '../simulator/phone';
 
 const chat = useChatAnswers();
 const { fx, waiting, trigger, ask, requestsTo, texts, delivered } = chat;
 
 describe('the question in the chat', () => {
-	it('Approval goes out once as reply buttons with the labels, the answer links still in the text', async () => {
+	it('Approval goes out once as reply buttons with the labels; the text is the question alone, each link in its button’s id', async () => {
 		const run = await ask({
 			approvalOptions: {
 				values: { approvalType: 'double', approveLabel: 'Ship it', disapproveLabel: 'Hold' },
@@ -44,26 +49,99 @@ describe('the question in the chat', () => {
 		expect(requestsTo('/whatsapp/send/interactive-buttons')).toHaveLength(1);
 		const buttons = JSON.parse(String(sent.body.buttons)) as Array<{ id: string; title: string }>;
 		expect(buttons.map((button) => button.title)).toEqual(['Ship it', 'Hold']);
-		expect(buttons.map((button) => parseButtonId(button.id)?.choice)).toEqual(['true', 'false']);
-		const message = String(sent.body.message);
-		expect(message.startsWith('Approve order A-1001?\n\n')).toBe(true);
-		expect(message).toContain('Tap a button below to answer');
-		const links = chatLinksIn(message);
+		// No URL, no instructions: what the person reads is the question and the two buttons.
+		expect(sent.body.message).toBe('Approve order A-1001?');
+		for (const button of buttons) expect(button.id.length).toBeLessThanOrEqual(256);
+		const links = linksOf(sent.body);
 		expect(links.map((link) => link.binding.choice)).toEqual(['true', 'false']);
 		expect(links[0].binding).toMatchObject({
 			to: PHONE,
 			target: `${waiting.base}/webhook-waiting/${run.executionId}/node-sw-1`,
 			exp: 0,
 		});
-		expect(message).toContain('signature=');
+		expect(links[0].url).toContain('signature=');
+		// The phone page shows what the platform delivers: the question and the buttons' titles (ids stay out of sight).
+		const row = fx.sim.state.messages.find(
+			(m) => m.wa_message_id === run.output('BotSailor')[0].json.wa_message_id,
+		)!;
+		expect(phoneMessage(fx.sim.state, row)).toMatchObject({
+			text: 'Approve order A-1001?',
+			buttons: [
+				{ title: 'Ship it', id: buttons[0].id },
+				{ title: 'Hold', id: buttons[1].id },
+			],
+		});
 	});
 
-	it('Free Text goes out as text saying a reply answers, with the link as the fallback', async () => {
+	it('Free Text goes out as the question, one line saying a reply answers, and one button; no URL', async () => {
 		await ask({ responseType: 'freeText' });
-		expect(requestsTo('/whatsapp/send/interactive-buttons')).toHaveLength(0);
-		const message = String(texts()[0].message);
-		expect(message).toContain('Reply to this message to answer (or open the link).');
-		expect(chatLinksIn(message).map((link) => link.binding.choice)).toEqual(['text']);
+		expect(requestsTo('/whatsapp/send')).toHaveLength(0);
+		const [sent] = requestsTo('/whatsapp/send/interactive-buttons');
+		expect(sent.body.message).toBe('Approve order A-1001?\n\nReply to this message to answer.');
+		expect(JSON.parse(String(sent.body.buttons))).toEqual([
+			{ id: expect.stringMatching(/^bsw2:t\./), title: 'Respond' },
+		]);
+		expect(linksOf(sent.body).map((link) => link.binding.choice)).toEqual(['text']);
+	});
+
+	it('Answer on the Web Link: one short labelled link to the page with every answer; answering there resumes (answeredIn: link)', async () => {
+		const run = await ask({ ...DOUBLE, webLink: true });
+		const [sent] = requestsTo('/whatsapp/send/interactive-buttons');
+		const message = String(sent.body.message);
+		expect(message.match(/https?:\/\//g)).toHaveLength(1);
+		expect(message).toMatch(/^Approve order A-1001\?\n\nAnswer on the web: http\S+$/);
+		const url = message.split('Answer on the web: ')[1];
+		const page = await run.open(url);
+		expect(page.html).toContain('value="false"');
+		const answer = await run.open(url, { method: 'POST', body: { approved: 'false' } });
+		expect(answer.resumed).toBeDefined();
+		expect(run.output('After')[0].json).toMatchObject({
+			data: { approved: false },
+			answeredIn: 'link',
+		});
+		expect(answer.html).toContain('Declined. Your answer was recorded.');
+	});
+
+	it.each([
+		['Message and Draft Text', 'edit', 20, 'x'.repeat(1010)],
+		['Message', 'double', 1025, ''],
+	])(
+		'a question over WhatsApp’s 1,024 characters of a button message is refused naming %s, before any request',
+		async (field, approvalType, length, draftText) => {
+			const run = await ask({
+				message: 'y'.repeat(length),
+				draftText,
+				approvalOptions: { values: { approvalType } },
+			});
+			expect(run.error?.message).toMatch(
+				new RegExp(`^${field} is too long for WhatsApp: \\d+ characters, at most 1024$`),
+			);
+			expect(fx.sim.requests).toHaveLength(0);
+		},
+	);
+
+	it('an n8n address too long for the button’s id is refused naming it, before any request', async () => {
+		const run = await ask(DOUBLE, { baseUrl: `http://n8n.${'a'.repeat(120)}.example.com` });
+		expect(run.error?.message).toMatch(
+			/^The answer link does not fit a WhatsApp reply button's id: \d+ characters, at most 256$/,
+		);
+		expect(fx.sim.requests).toHaveLength(0);
+	});
+
+	it('a saved workflow (node version 1.1) keeps its web link and its confirmation as it was', async () => {
+		const run = await ask(DOUBLE, { typeVersion: 1.1 });
+		const [sent] = requestsTo('/whatsapp/send/interactive-buttons');
+		expect(String(sent.body.message)).toMatch(
+			/^Approve order A-1001\?\n\nAnswer on the web: http\S+$/,
+		);
+		await trigger();
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		await delivered();
+		expect(run.output('After')[0].json).toMatchObject({
+			data: { approved: true },
+			answeredIn: 'chat',
+		});
+		expect(texts().map((body) => body.message)).toEqual(['Thank you, your answer was recorded.']);
 	});
 
 	it.each([
@@ -92,6 +170,7 @@ describe('the question in the chat', () => {
 		expect(run.waiting).toBe(true);
 		expect(requestsTo('/whatsapp/send')).toHaveLength(1);
 		expect(chatLinksIn(String(texts()[0].message))).toEqual([]);
+		expect(String(texts()[0].message)).toContain('Approve this order now!: http');
 	});
 });
 
@@ -113,7 +192,7 @@ describe('the Webhook Trigger takes the answer', () => {
 		expect(texts()).toEqual([
 			expect.objectContaining({
 				phone_number: PHONE,
-				message: 'Thank you, your answer was recorded.',
+				message: 'Approved. Thank you, your answer was recorded.',
 			}),
 		]);
 	});
@@ -129,7 +208,7 @@ describe('the Webhook Trigger takes the answer', () => {
 			answer: 'Decline',
 			answeredIn: 'chat',
 		});
-		expect(texts().map((body) => body.message)).toEqual(['Noted, we hold the order.']);
+		expect(texts().map((body) => body.message)).toEqual(['Declined. Noted, we hold the order.']);
 	});
 
 	it('a second tap (or a replay) resumes nothing and is answered "already answered" in the chat; no run starts', async () => {
@@ -143,7 +222,7 @@ describe('the Webhook Trigger takes the answer', () => {
 		expect(chat.runner.started()).toEqual([]);
 		expect(run.output('After')).toEqual(first);
 		expect(texts().map((body) => body.message)).toEqual([
-			'Thank you, your answer was recorded.',
+			'Approved. Thank you, your answer was recorded.',
 			expect.stringMatching(
 				/^This question was already answered by .+ \(\+15550100000\) on .+ UTC\./,
 			),
@@ -184,8 +263,24 @@ describe('the Webhook Trigger takes the answer', () => {
 		addMessage(fx.sim.state, { phone_number: PHONE, text: 'and thanks!' });
 		await delivered();
 		expect(chat.runner.started()).toEqual([expect.objectContaining({ text: 'and thanks!' })]);
+		expect(texts().map((body) => body.message)).toEqual(['Thank you, your answer was recorded.']);
+	});
+
+	it('Free Text: a tap on its button asks for the answer (no run); the next message answers', async () => {
+		const run = await ask({ responseType: 'freeText' });
+		await trigger();
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Respond' });
+		await delivered();
+		expect(chat.runner.started()).toEqual([]);
+		expect(run.waiting).toBe(true);
+		addMessage(fx.sim.state, { phone_number: PHONE, text: 'Friday' });
+		await delivered();
+		expect(run.output('After')[0].json).toMatchObject({
+			data: { text: 'Friday' },
+			answeredIn: 'chat',
+		});
 		expect(texts().map((body) => body.message)).toEqual([
-			expect.stringContaining('Reply to this message'),
+			'Send your answer as your next message.',
 			'Thank you, your answer was recorded.',
 		]);
 	});
@@ -231,6 +326,32 @@ describe('the Webhook Trigger takes the answer', () => {
 	});
 });
 
+describe('an ordinary message costs the platform nothing (issue 54 point 1)', () => {
+	it('the question marks its recipient; the Webhook Trigger reads only for a marked subscriber: 0 requests for 10 ordinary messages', async () => {
+		const run = await ask(DOUBLE);
+		const mark = fx.sim.state.labels.find((label) => label.label_name === QUESTION_MARK_LABEL)!;
+		expect(fx.sim.state.subscriber(NUMBER, PHONE)!.label_ids).toContain(mark.id);
+		await trigger();
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		await delivered();
+		expect(run.output('After')[0].json).toMatchObject({ data: { approved: true } });
+		const before = fx.sim.requests.length;
+		for (let index = 0; index < 10; index++)
+			addMessage(fx.sim.state, { phone_number: seededPhone(2 + (index % 3)), text: `Hi ${index}` });
+		await delivered();
+		expect(chat.runner.started()).toHaveLength(10);
+		expect(fx.sim.requests.slice(before).map((request) => request.path)).toEqual([]);
+	});
+
+	it('mayAnswer: read while the deployment was not seen listing labels; then only for the mark', () => {
+		const number = 'a-number-never-seen';
+		expect(mayAnswer(number, {})).toBe(true);
+		expect(mayAnswer(number, { label_names: 'VIP' })).toBe(false);
+		expect(mayAnswer(number, {})).toBe(false);
+		expect(mayAnswer(number, { label_names: `VIP,${QUESTION_MARK_LABEL}` })).toBe(true);
+	});
+});
+
 describe('several recipients: the first answer wins', () => {
 	it('asks each with links bound to them; the first tap resumes with that responder, a later one is "already answered"', async () => {
 		const other = seededPhone(2);
@@ -238,10 +359,7 @@ describe('several recipients: the first answer wins', () => {
 		expect(run.waiting).toBe(true);
 		const sent = requestsTo('/whatsapp/send/interactive-buttons');
 		expect(sent.map((request) => request.body.phone_number)).toEqual([PHONE, other]);
-		expect(sent.map((request) => chatLinksIn(String(request.body.message))[0].binding.to)).toEqual([
-			PHONE,
-			other,
-		]);
+		expect(sent.map((request) => linksOf(request.body)[0].binding.to)).toEqual([PHONE, other]);
 		// What the node holds while waiting says who else was asked.
 		expect(run.output('BotSailor')[0].json).toMatchObject({
 			recipient: { phone_number: PHONE },
@@ -260,7 +378,7 @@ describe('several recipients: the first answer wins', () => {
 		expect(chat.runner.started()).toEqual([]);
 		// This process took the first answer: the late one is told by whom and when.
 		expect(texts().map((body) => [body.phone_number, body.message])).toEqual([
-			[other, 'Thank you, your answer was recorded.'],
+			[other, 'Declined. Thank you, your answer was recorded.'],
 			[
 				PHONE,
 				expect.stringMatching(
@@ -298,11 +416,41 @@ describe("the polling trigger's New Message takes the answer", () => {
 			data: { approved: true },
 			answeredIn: 'chat',
 		});
-		expect(texts().map((body) => body.message)).toEqual(['Thank you, your answer was recorded.']);
+		expect(texts().map((body) => body.message)).toEqual([
+			'Approved. Thank you, your answer was recorded.',
+		]);
 		// A second tap found by a poll: nothing resumes, nothing is emitted, and no reply (a webhook may have sent one).
 		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Decline' });
 		expect(await poller.poll()).toEqual([]);
 		expect(texts()).toHaveLength(1);
+	});
+
+	it('finds the answer in the page its poll read: no conversation read of its own, for an ordinary message or a tap (issue 54)', async () => {
+		const reads = () => requestsTo('/whatsapp/get/conversation').length;
+		const poller = (sendAndWaitAnswers: string) =>
+			createPoller(
+				new BotSailorTrigger(),
+				{ event: 'newMessage', phoneNumberId: numberById, sendAndWaitAnswers },
+				fx.credentials,
+			);
+		const taking = poller('take');
+		const plain = poller('startRun');
+		await taking.poll();
+		await plain.poll();
+		const run = await ask(DOUBLE);
+		/** The conversation reads of one poll. */
+		const readsOf = async (trigger: ReturnType<typeof poller>) => {
+			const before = reads();
+			const items = await trigger.poll();
+			return { reads: reads() - before, items: items.length };
+		};
+		addMessage(fx.sim.state, { phone_number: seededPhone(2), text: 'Open today?' });
+		const ordinary = await readsOf(taking);
+		expect(ordinary).toEqual({ reads: (await readsOf(plain)).reads, items: 1 });
+		tapButton(fx.sim.state, { phone_number: PHONE, title: 'Approve' });
+		const tap = await readsOf(taking);
+		expect(tap).toEqual({ reads: (await readsOf(plain)).reads, items: 0 });
+		expect(run.output('After')[0].json).toMatchObject({ data: { approved: true } });
 	});
 
 	it('version 1 (saved workflows) emits every message, a tap too', async () => {
@@ -360,7 +508,7 @@ describe('Send As Template in the chat (outside the 24-hour window): a tap on it
 			recipient: { phone_number: PHONE, name: expect.any(String) },
 			answeredIn: 'chat',
 		});
-		expect(texts().map((body) => body.message)).toEqual(['Noted.']);
+		expect(texts().map((body) => body.message)).toEqual(['Declined. Noted.']);
 		// A second tap: nothing resumes, "already answered".
 		tapTemplateButton(fx.sim.state, { phone_number: PHONE, title: 'Yes, ship it' });
 		await delivered();
@@ -469,6 +617,23 @@ describe('the signed binding (shared/conversation/answerBinding.ts)', () => {
 	};
 	const link = (params: Record<string, string>, at = binding.target) =>
 		chatLinksIn(`x ${at}?${new URLSearchParams(params).toString()}&signature=s`)[0];
+
+	it('a button id carries the link whole: n8n’s signature and our query rebuilt in their signed order', () => {
+		const signature = 'ab'.repeat(32);
+		const url = `${binding.target}?${new URLSearchParams(chatLinkParameters(key, binding)).toString()}&signature=${signature}`;
+		const id = bindingButtonId(url);
+		expect(id.length).toBeLessThan(url.length - 40);
+		expect(linkOfButtonId(id)).toEqual(chatLinksIn(url)[0]);
+		expect(linkOfButtonId(id)!.url).toBe(url);
+		expect(checkLink(key, linkOfButtonId(id)!, PHONE, 1_000)).toBe('ok');
+		expect(linkOfButtonId(id.replace('bsw2:y.', 'bsw2:n.'))).toMatchObject({
+			binding: { choice: 'false' },
+		});
+		expect(checkLink(key, linkOfButtonId(id.replace('bsw2:y.', 'bsw2:n.'))!, PHONE, 1_000)).toBe(
+			'forged',
+		);
+		expect(parseButtonId(id)).toBeUndefined();
+	});
 
 	it('holds for the recipient until the limit, and for nobody else', () => {
 		const signed = link(chatLinkParameters(key, binding));

@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { expect } from 'expect';
 import { startSimulator, type Simulator } from '../simulator/server';
 import { addMessage } from '../simulator/control';
+import { linkOfButtonId } from '../../nodes/shared/conversation/answerBinding';
 import type { ConversationMessage } from '../simulator/state';
 import {
 	CREDENTIAL_ID,
@@ -323,7 +324,7 @@ function messageNodeBuilder(prefix: string, phone: string) {
 		id: `${prefix}-${name.toLowerCase()}`,
 		name,
 		type: `${PACKAGE_NAME}.botSailor`,
-		typeVersion: 1.1,
+		typeVersion: 1.2,
 		position,
 		credentials,
 		parameters: {
@@ -1241,9 +1242,13 @@ async function main(): Promise<void> {
 			'(f) the worker sent the question with reply buttons; its links point at the webhook processor',
 			() => {
 				expect(workerOf(workers, waiting.id)).toHaveLength(1);
-				expect(String(question?.body.message)).toContain(
-					`${webhookBase}webhook-waiting/${waiting.id}/`,
-				);
+				// The links ride in the reply buttons' ids (issue 53), not in the text.
+				const ids = (
+					JSON.parse(String(question?.body.buttons ?? '[]')) as Array<{ id: string }>
+				).map((button) => linkOfButtonId(button.id)?.url ?? '');
+				expect(ids.length).toBeGreaterThan(0);
+				for (const url of ids)
+					expect(url).toContain(`${webhookBase}webhook-waiting/${waiting.id}/`);
 			},
 		);
 		/** The simulator's `tap` control, as a demo or a person's phone page uses it. */

@@ -294,6 +294,8 @@ export function messageWebhook(state: SimState, message: ConversationMessage): W
 		whatsapp_bot_username: botUsername(bot),
 	};
 	if (message.sender === 'user') {
+		// SPEC-GAP: `label_names` was seen "sometimes" (../shared/spec/webhooks.md); sent here whenever the subscriber has
+		// a label, absent otherwise. Send and Wait's Webhook Trigger reads only for subscribers its question marked.
 		const labels = (subscriber?.label_ids ?? [])
 			.map((id) => state.labels.find((label) => label.id === id)?.label_name)
 			.filter(Boolean);

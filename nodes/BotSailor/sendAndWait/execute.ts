@@ -9,11 +9,12 @@ import type {
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 import {
 	answerKey,
-	buttonId,
+	bindingButtonId,
 	chatLinkParameters,
 	linkTarget,
+	type Choice,
 } from '../../shared/conversation/answerBinding';
-import { checkWhatsAppLimits } from '../../shared/whatsapp/whatsAppLimits';
+import { BUTTON_LIMITS, checkWhatsAppLimits } from '../../shared/whatsapp/whatsAppLimits';
 import { CREDENTIAL_TYPE, sendsInFlight } from '../../shared/http/credential';
 import { checkFields, onFirstUse, refuse, subscriberKeys, z } from '../../shared/parameters/inputs';
 import { sendRequest } from '../../shared/http/transport';
@@ -27,6 +28,7 @@ import { deliver } from '../sending/delivery';
 import { asNodeError, errorItem } from '../running/itemResult';
 import { fingerprintOf, sendRecordOf } from '../sending/sendRecord';
 import { isHumanReview, readQuestion, waitTill, type Question } from './question';
+import { markRecipients } from './mark';
 import { recipientName } from './recipient';
 import { linkValue, quickReplyTitles, readTemplate, type TemplateQuestion } from './template';
 import type { SendItem } from '../sending/sendItem';
@@ -36,6 +38,9 @@ import { isPlatformRefusal } from '../../shared/http/failures';
 const SEND_URL = '/whatsapp/send';
 const TEMPLATE_URL = '/whatsapp/send/template';
 const BUTTONS_URL = '/whatsapp/send/interactive-buttons';
+
+/** With a draft, the message's length is that of Message and Draft Text together. */
+const DRAFT_FIELDS = { message: 'Message and Draft Text' };
 
 const schema = onFirstUse(() => z.object(subscriberKeys));
 
@@ -48,17 +53,28 @@ export function answerLink(context: IExecuteFunctions, parameters: Record<string
 	return `${resumeUrl}/${context.getNode().id}?${new URLSearchParams(parameters).toString()}`;
 }
 
-/** The WhatsApp text: the question, then one labelled link per answer, then how the links work. */
+/** The WhatsApp text of a page question: the question, then one labelled link per answer, then how the links work. */
 export function questionText(question: Question, links: Array<[string, string]>): string {
 	const lines = links.map(([label, url]) => `${label}: ${url}`);
-	const howTo = question.inChat
-		? question.responseType === 'approval'
-			? 'Tap a button below to answer (or open a link, then press the button on the page).'
-			: 'Reply to this message to answer (or open the link).'
-		: question.responseType === 'approval'
+	const howTo =
+		question.responseType === 'approval'
 			? 'Open a link, then press the button on the page to answer.'
 			: 'Open the link to answer.';
 	return `${question.message}\n\n${lines.join('\n\n')}\n\n${howTo}`;
+}
+
+/** The label of the chat question's one web link (Answer on the Web). */
+export const WEB_LINK_LABEL = 'Answer on the web';
+
+/**
+ * The WhatsApp text of a chat question (issue 53): the question as the user wrote it (with the draft), Free Text one
+ * short line saying a reply answers it, and the web link only when asked for. The binding is in the buttons' ids.
+ */
+export function chatQuestionText(question: Question, webLink?: string): string {
+	const lines = [question.message];
+	if (question.responseType === 'freeText') lines.push('Reply to this message to answer.');
+	if (webLink) lines.push(`${WEB_LINK_LABEL}: ${webLink}`);
+	return lines.join('\n\n');
 }
 
 /** More Recipients: digits with the country code, each refused naming the field when it is not a number. */
@@ -176,11 +192,24 @@ async function buildQuestions(
 					await quickReplyTitles(context, String(base.phone_number_id), asTemplate.template_id)
 				).slice(0, question.disapproveLabel ? 2 : 1)
 			: [];
-	const buttons = question.inChat && question.responseType === 'approval' && !asTemplate;
+	// In the chat every text question goes out with reply buttons whose ids carry the binding (Free Text: one).
+	const buttons = question.inChat && !asTemplate;
 	const url = asTemplate ? TEMPLATE_URL : buttons ? BUTTONS_URL : SEND_URL;
+	const answers: Array<[string, Choice]> =
+		question.responseType !== 'approval'
+			? [[question.buttonLabel, asTemplate && key ? 'pick' : 'text']]
+			: asTemplate
+				? [[question.buttonLabel, key ? 'pick' : 'text']]
+				: [
+						[question.approveLabel, 'true'],
+						...(question.edit ? [[question.edit.label, 'edit'] as [string, Choice]] : []),
+						...(question.disapproveLabel
+							? [[question.disapproveLabel, 'false'] as [string, Choice]]
+							: []),
+					];
 	// One question per recipient: the same question id, each link bound to its own subscriber.
 	const questionFor = (phone: string) => {
-		const linkOf = (choice: 'true' | 'false' | 'text' | 'pick') =>
+		const linkOf = (choice: Choice) =>
 			key
 				? answerLink(
 						context,
@@ -194,40 +223,44 @@ async function buildQuestions(
 						}),
 					)
 				: answerLink(context, { ...(choice === 'text' ? {} : { approved: choice }), q: ask });
-		const links: Array<[string, string]> =
-			question.responseType === 'approval' && !asTemplate
-				? [
-						[question.approveLabel, linkOf('true')],
-						...(question.disapproveLabel
-							? [[question.disapproveLabel, linkOf('false')] as [string, string]]
-							: []),
-					]
-				: [[question.buttonLabel, linkOf(asTemplate && key ? 'pick' : 'text')]];
-		const fields: IDataObject = asTemplate
-			? {
-					...base,
-					phone_number: phone,
-					template_id: asTemplate.template_id,
-					...asTemplate.variables,
-					[asTemplate.linkVariable]: linkValue(item, asTemplate, links[0][1]),
-				}
-			: {
-					...base,
-					phone_number: phone,
-					message: questionText(question, links),
-					...(buttons
-						? {
-								buttons: JSON.stringify([
-									{ id: buttonId(ask, true), title: question.approveLabel },
-									...(question.disapproveLabel
-										? [{ id: buttonId(ask, false), title: question.disapproveLabel }]
-										: []),
-								]),
-							}
-						: {}),
-				};
-		// WhatsApp's limits (an interactive message's body: 1,024 characters), refused naming the field before any request.
-		return checkWhatsAppLimits(target, url, fields);
+		const links = answers.map(([label, choice]): [string, string] => [label, linkOf(choice)]);
+		let fields: IDataObject;
+		if (asTemplate)
+			fields = {
+				...base,
+				phone_number: phone,
+				template_id: asTemplate.template_id,
+				...asTemplate.variables,
+				[asTemplate.linkVariable]: linkValue(item, asTemplate, links[0][1]),
+			};
+		else if (buttons) {
+			const ids = links.map(([label, link]) => ({ id: bindingButtonId(link), title: label }));
+			// The binding must fit WhatsApp's id: a long n8n address (WEBHOOK_URL) is refused naming it, before any request.
+			const long = ids.find((button) => button.id.length > BUTTON_LIMITS.id);
+			if (long)
+				refuse(
+					target,
+					`The answer link does not fit a WhatsApp reply button's id: ${long.id.length} characters, at most ${BUTTON_LIMITS.id}`,
+					`With Answer In: WhatsApp Chat each button's id carries its answer link; n8n's address ${address} is too long for it. Use a shorter WEBHOOK_URL, or Answer In: Web Page.`,
+				);
+			fields = {
+				...base,
+				phone_number: phone,
+				// Approval: a page with every answer (the link without an answer of its own); Free Text: its one link.
+				message: chatQuestionText(
+					question,
+					question.webLink
+						? question.responseType === 'approval'
+							? linkOf('text')
+							: links[0][1]
+						: undefined,
+				),
+				buttons: JSON.stringify(ids),
+			};
+		} else fields = { ...base, phone_number: phone, message: questionText(question, links) };
+		// WhatsApp's limits (an interactive message's body: 1,024 characters, titles, ids, count), refused naming the
+		// field before any request.
+		return checkWhatsAppLimits(target, url, fields, question.edit ? DRAFT_FIELDS : undefined);
 	};
 	return {
 		url,
@@ -323,6 +356,8 @@ async function waitForAnswer(
 			data: {
 				timedOut: true,
 				...(question.responseType === 'approval' ? { approved: false } : {}),
+				// Approve, Edit or Decline: the same fields as an answer (an Edit tap with no text ends here too).
+				...(question.edit ? { edited: false, text: null, draft: question.edit.draft } : {}),
 			},
 			recipient,
 			wa_message_id: confirmation.wa_message_id,
@@ -352,7 +387,25 @@ export async function askAndWait(this: IExecuteFunctions): Promise<INodeExecutio
 	try {
 		const asking = readAsking(this);
 		const built = await buildQuestions(this, asking);
-		const sent = await sendQuestions(this, asking, built);
+		// In the chat, each recipient is marked first: the Webhook Trigger reads only for marked subscribers (issue 54).
+		const mark = asking.question.inChat
+			? await markRecipients(
+					this,
+					String(asking.base.phone_number_id),
+					built.questions.map((question) => question.phone),
+				)
+			: undefined;
+		const sent = await sendQuestions(
+			this,
+			asking,
+			mark
+				? {
+						...built,
+						questions: built.questions.filter((question) => mark.marked.includes(question.phone)),
+					}
+				: built,
+		);
+		if (mark?.unmarked.length) sent.unreached.push(...mark.unmarked);
 		return await waitForAnswer(this, asking, sent);
 	} catch (error) {
 		const failure = asNodeError(this.getNode(), error, 0);

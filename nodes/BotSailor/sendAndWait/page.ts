@@ -55,6 +55,7 @@ ${context(question, recipient)}
  * choice (a template carries one link; the page shows the choices). Opening it answers nothing.
  */
 export function choicePage(question: Question, recipient: string): string {
+	if (question.edit) return editPage(question, recipient, undefined, true);
 	const button = (approved: boolean, label: string, secondary = false) =>
 		`<form method="post"><input type="hidden" name="approved" value="${String(approved)}">
 <button type="submit"${secondary ? ' class="secondary"' : ''}>${escapeHtml(label)}</button></form>`;
@@ -63,6 +64,33 @@ export function choicePage(question: Question, recipient: string): string {
 		`<h1>${escapeHtml(question.formTitle || 'Your answer')}</h1>
 ${context(question, recipient)}
 ${button(true, question.approveLabel)}${question.disapproveLabel ? `\n${button(false, question.disapproveLabel, true)}` : ''}`,
+	);
+}
+
+/**
+ * Approve, Edit or Decline on the page (issue 53): a text box filled with the draft. The Edit link's page sends the
+ * text as corrected; the page of every answer (`choices`) also has Approve (the draft as is) and Decline.
+ */
+export function editPage(
+	question: Question,
+	recipient: string,
+	error?: string,
+	choices = false,
+): string {
+	const edit = question.edit ?? { label: 'Edit', draft: '' };
+	const button = (value: string, label: string, secondary = false) =>
+		`<button type="submit" name="approved" value="${value}"${secondary ? ' class="secondary"' : ''}>${escapeHtml(label)}</button>`;
+	const note = error ? `<p class="error" id="f0-error">${escapeHtml(error)}</p>` : '';
+	return layout(
+		question.formTitle || 'Your answer',
+		`<h1>${escapeHtml(question.formTitle || 'Your answer')}</h1>
+${context(question, recipient)}
+<form method="post"><label for="f0">${escapeHtml(edit.label)}: the text</label><textarea id="f0" name="field-0"${error ? ' aria-invalid="true" aria-describedby="f0-error"' : ''}>${escapeHtml(edit.draft)}</textarea>${note}
+${
+	choices
+		? `${button('edit', edit.label)}\n${button('true', `${question.approveLabel} (as drafted)`, true)}\n${button('false', question.disapproveLabel ?? 'Decline', true)}`
+		: `<input type="hidden" name="approved" value="edit"><button type="submit">${escapeHtml(edit.label)}</button>`
+}</form>`,
 	);
 }
 

@@ -14,9 +14,15 @@ export interface FormField {
 export interface Question {
 	responseType: ResponseType;
 	message: string;
-	/** Approval: the labels; disapprove only for "Approve and Disapprove". */
+	/** Approval: the labels; disapprove for "Approve and Disapprove" and "Approve, Edit or Decline". */
 	approveLabel: string;
 	disapproveLabel?: string;
+	/** Approve, Edit or Decline (issue 53): the Edit label and the draft the person approves, corrects or declines. */
+	edit?: { label: string; draft: string };
+	/** In the chat: one labelled link to the page with every answer ("Answer on the Web"), off by default from 1.2. */
+	webLink: boolean;
+	/** The confirmation names the decision (node version 1.2; earlier versions keep their confirmation as it was). */
+	namesDecision: boolean;
 	/** Free Text and Custom Form: the label of the link in the message, and the page. */
 	buttonLabel: string;
 	formTitle: string;
@@ -85,9 +91,13 @@ export function readQuestion(
 		approvalType?: string;
 		approveLabel?: string;
 		disapproveLabel?: string;
+		editLabel?: string;
 	};
 	const approveLabel = text(approval.approveLabel ?? 'Approve').trim();
-	const double = approval.approvalType === 'double';
+	const editing = responseType === 'approval' && approval.approvalType === 'edit';
+	const double = approval.approvalType === 'double' || editing;
+	const editLabel = editing ? text(approval.editLabel ?? 'Edit').trim() : undefined;
+	const draft = editing ? text(param('draftText', '')).trim() : '';
 	const disapproveLabel = double ? text(approval.disapproveLabel ?? 'Decline').trim() : undefined;
 	if (responseType === 'approval') {
 		if (!approveLabel)
@@ -99,6 +109,20 @@ export function readQuestion(
 				node,
 				'Approve Button Label and Disapprove Button Label are the same',
 				'The person could not tell the two links apart: give them different labels.',
+			);
+		if (editing && !editLabel)
+			refuse(node, 'Edit Button Label is empty', 'Give the edit button a label.');
+		if (editing && (editLabel === approveLabel || editLabel === disapproveLabel))
+			refuse(
+				node,
+				'Edit Button Label is the same as another button’s label',
+				'The person could not tell the buttons apart: give each a different label.',
+			);
+		if (editing && !draft)
+			refuse(
+				node,
+				'Draft Text is empty',
+				'With Approve, Edit or Decline, "Draft Text" is what the person approves, corrects or declines.',
 			);
 	}
 	const fields: FormField[] = [];
@@ -136,6 +160,19 @@ export function readQuestion(
 	}
 	// As a template, only Approval is answered in the chat (a tap on the template's quick-reply buttons).
 	const asTemplate = text(param('sendAs', 'text')) === 'template';
+	// n8n runs the gated tool with the agent's own input whatever the reviewer writes: an edit would be lost.
+	if (editing && isHumanReview(node))
+		refuse(
+			node,
+			'Approve, Edit or Decline is not available as a Human review tool',
+			'n8n runs the reviewed tool with the agent’s own input, so a corrected text would not be used: pick Approve and Disapprove.',
+		);
+	if (editing && asTemplate)
+		refuse(
+			node,
+			'Approve, Edit or Decline cannot be sent as a template',
+			'Type of Approval "Approve, Edit or Decline" shows the draft with three buttons: use Send As: Text.',
+		);
 	const inChat =
 		text(param('answerIn', 'webPage')) === 'chat' &&
 		responseType !== 'customForm' &&
@@ -144,6 +181,7 @@ export function readQuestion(
 		const labels: Array<[string, string | undefined]> = [
 			['Approve Button Label', approveLabel],
 			['Disapprove Button Label', disapproveLabel],
+			['Edit Button Label', editLabel],
 		];
 		for (const [field, label] of labels) {
 			const length = Array.from(label ?? '').length;
@@ -156,19 +194,72 @@ export function readQuestion(
 		}
 	}
 	const options = (param('options', {}) ?? {}) as Record<string, unknown>;
+	const buttonLabel = text(options.messageButtonLabel).trim() || 'Respond';
+	// Free Text in the chat: one reply button (its id carries the binding), titled with the Button Label.
+	if (inChat && !asTemplate && responseType === 'freeText') {
+		const length = Array.from(buttonLabel).length;
+		if (length > BUTTON_TITLE_MAX)
+			refuse(
+				node,
+				`Button Label is too long for a WhatsApp reply button: ${length} characters, at most ${BUTTON_TITLE_MAX}`,
+				`Option "Button Label" is "${buttonLabel}". With Answer In: WhatsApp Chat it is the button's title; shorten it.`,
+			);
+	}
+	const shown = editing ? `${message}\n\n${draft}` : message;
 	return {
 		inChat,
 		chatConfirmation: inChat ? text(param('chatConfirmation', CHAT_CONFIRMATION)).trim() : '',
 		responseType,
-		message,
+		message: shown,
 		approveLabel: approveLabel || 'Approve',
 		...(double ? { disapproveLabel } : {}),
-		buttonLabel: text(options.messageButtonLabel).trim() || 'Respond',
+		...(editing ? { edit: { label: editLabel ?? 'Edit', draft } } : {}),
+		webLink: inChat && param('webLink', node.typeVersion < 1.2) === true,
+		namesDecision: node.typeVersion >= 1.2,
+		buttonLabel,
 		formTitle: text(options.responseFormTitle).trim(),
-		formDescription: text(options.responseFormDescription).trim() || message,
+		formDescription: text(options.responseFormDescription).trim() || shown,
 		submitLabel: text(options.responseFormButtonLabel).trim() || 'Submit',
 		fields,
 	};
+}
+
+/** Past tense of the usual labels, for the confirmation ("Approved"); any other label is quoted as it is. */
+const DONE: Record<string, string> = {
+	approve: 'Approved',
+	accept: 'Accepted',
+	allow: 'Allowed',
+	refuse: 'Refused',
+	confirm: 'Confirmed',
+	decline: 'Declined',
+	disapprove: 'Disapproved',
+	reject: 'Rejected',
+	deny: 'Denied',
+	edit: 'Edited and approved',
+};
+
+/**
+ * What was decided, in the user's wording (issue 53 point 3): "Approved", "Declined", "Edited and approved" for the
+ * default labels, else the label the person pressed ("Ship it" chosen). Empty for Free Text and forms.
+ */
+export function decisionText(question: Question, answer: 'true' | 'false' | 'edit'): string {
+	if (question.responseType !== 'approval' || !question.namesDecision) return '';
+	const label =
+		answer === 'edit'
+			? (question.edit?.label ?? 'Edit')
+			: answer === 'true'
+				? question.approveLabel
+				: (question.disapproveLabel ?? 'Decline');
+	return DONE[label.toLowerCase()] ?? `"${label}" chosen`;
+}
+
+/** The confirmation in the chat: the decision, then Confirmation in Chat (either may be empty). */
+export function chatConfirmationText(
+	question: Question,
+	answer: 'true' | 'false' | 'edit',
+): string {
+	const decision = decisionText(question, answer);
+	return [decision && `${decision}.`, question.chatConfirmation].filter(Boolean).join(' ');
 }
 
 const UNIT_MS: Record<string, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };

@@ -11,8 +11,15 @@ import {
 	verifiedResponder,
 } from '../../shared/conversation/answerBinding';
 import { boundedMemory } from '../../shared/parameters/boundedMemory';
-import { approvalPage, choicePage, donePage, formPage } from './page';
-import { isHumanReview, readQuestion, type FormField, type Question } from './question';
+import { approvalPage, choicePage, donePage, editPage, formPage } from './page';
+import {
+	chatConfirmationText,
+	decisionText,
+	isHumanReview,
+	readQuestion,
+	type FormField,
+	type Question,
+} from './question';
 
 /**
  * The answer side of Send and Wait: n8n calls the node's `webhook()` when a link of a waiting execution
@@ -163,8 +170,22 @@ function askedName(context: IWebhookFunctions, phoneNumber: string): string | un
 	}
 }
 
-const optionOf = (question: Question, approved: boolean) =>
-	approved ? question.approveLabel : (question.disapproveLabel ?? 'Decline');
+type Answer = 'true' | 'false' | 'edit';
+
+const optionOf = (question: Question, answer: Answer) =>
+	answer === 'edit'
+		? (question.edit?.label ?? 'Edit')
+		: answer === 'true'
+			? question.approveLabel
+			: (question.disapproveLabel ?? 'Decline');
+
+/** An answer a link or a page's button names: Edit only where the question offers it, Decline where it does. */
+function answerOf(question: Question, value: unknown): Answer | undefined {
+	if (value === 'true') return 'true';
+	if (value === 'false' && question.disapproveLabel) return 'false';
+	if (value === 'edit' && question.edit) return 'edit';
+	return undefined;
+}
 
 function alreadyAnswered(response: Response, at: string): IWebhookResponseData {
 	return sendPage(
@@ -246,8 +267,8 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	const earlier = answered.get(key);
 	if (earlier) return alreadyAnswered(response, earlier);
 
-	// A text question has one link per answer (approved=true|false in the signed link); a template's one
-	// link opens a page with every answer's button, and the pressed button's form names the answer.
+	// A text question has one link per answer (approved=true|false|edit in the signed link); a template's one link (and
+	// the chat's "Answer on the web" link) opens a page with every answer's button, and the pressed button names it.
 	const choosing = question.responseType === 'approval' && query.approved === undefined;
 	const formFields: FormField[] =
 		question.responseType === 'freeText'
@@ -258,24 +279,48 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 		const html = choosing
 			? choicePage(question, recipient)
 			: question.responseType === 'approval'
-				? approvalPage(question, recipient, optionOf(question, query.approved !== 'false'))
+				? query.approved === 'edit' && question.edit
+					? editPage(question, recipient)
+					: approvalPage(
+							question,
+							recipient,
+							optionOf(question, query.approved === 'false' ? 'false' : 'true'),
+						)
 				: formPage(question, recipient, formFields);
 		return sendPage(response, 200, html);
 	}
 
 	const body = (this.getBodyData() ?? {}) as IDataObject;
 	// The page's buttons name the answer; "Approve Only" offers no decline, so none is taken from a form.
-	const chosen = String(body.approved);
-	if (choosing && !(chosen === 'true' || (chosen === 'false' && question.disapproveLabel)))
+	const chosen = choosing ? answerOf(question, String(body.approved)) : undefined;
+	if (choosing && !chosen)
 		return sendPage(
 			response,
 			400,
 			donePage('Not sent', 'No answer was chosen. Go back and press one of the buttons.'),
 		);
-	const approved = choosing ? chosen === 'true' : query.approved !== 'false';
-	const option = optionOf(question, approved);
+	const answer: Answer =
+		chosen ??
+		(query.approved === 'false'
+			? 'false'
+			: query.approved === 'edit' && question.edit
+				? 'edit'
+				: 'true');
+	const option = optionOf(question, answer);
+	// The corrected text of an Edit (the page's text box, or the trigger's next message in the chat).
+	const edited = answer === 'edit' ? String(body['field-0'] ?? '').trim() : '';
+	if (answer === 'edit' && !edited)
+		return sendPage(response, 400, editPage(question, recipient, 'Required: write the text.'));
 	let data: IDataObject;
-	if (question.responseType === 'approval') data = { approved };
+	if (question.responseType === 'approval')
+		data = question.edit
+			? {
+					approved: answer !== 'false',
+					edited: answer === 'edit',
+					text: answer === 'edit' ? edited : answer === 'true' ? question.edit.draft : null,
+					draft: question.edit.draft,
+				}
+			: { approved: answer === 'true' };
 	else {
 		const checked = formAnswers(formFields, body);
 		// Refused: the form again, each error next to its field, what was typed kept; the execution keeps waiting.
@@ -305,7 +350,9 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 					query,
 					body,
 					value:
-						question.responseType === 'approval' ? String(approved) : String(body['field-0'] ?? ''),
+						question.responseType === 'approval' && answer !== 'edit'
+							? answer
+							: String(body['field-0'] ?? ''),
 					asked: phoneNumber,
 				})
 			: { phone_number: phoneNumber };
@@ -321,10 +368,14 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 		// A question meant for the chat, answered there or through its link (the fallback).
 		...(question.inChat ? { answeredIn: responder.inChat ? 'chat' : 'link' } : {}),
 	};
+	const decision = decisionText(question, answer);
 	return {
 		webhookResponse: responder.inChat
-			? { resumed: true, confirmation: question.chatConfirmation }
-			: donePage('Thank you', 'Your answer was recorded. You can close this page.'),
+			? { resumed: true, confirmation: chatConfirmationText(question, answer) }
+			: donePage(
+					decision || 'Thank you',
+					`${decision ? `${decision}. ` : ''}Your answer was recorded. You can close this page.`,
+				),
 		workflowData: [[{ json }]],
 	};
 }

@@ -7,6 +7,7 @@ import {
 import { withMedia } from '../../shared/whatsapp/mediaDownload';
 import { inputs } from '../../shared/parameters/inputs';
 import { isIncoming, isSystemRow, messageItem } from '../../shared/conversation/messageItem';
+import { pageOfItem } from '../../shared/conversation/answeredQuestion';
 import { compareMessages } from '../polling/api';
 import {
 	recentActivity,
@@ -75,10 +76,15 @@ function itemsOf(
 						? filters.includeSystem
 						: filters.includeOutgoing || isIncoming(message),
 				)
-				.map((message) => ({ message, subscriber: entry.subscriber })),
+				.map((message) => ({ message, subscriber: entry.subscriber, page: entry.latest })),
 		)
 		.sort((a, b) => compareMessages(a.message, b.message))
-		.map(({ message, subscriber }) => messageItem(message, subscriber, phoneNumberId));
+		.map(({ message, subscriber, page }) => {
+			const item = messageItem(message, subscriber, phoneNumberId);
+			// The answer check finds a Send and Wait answer in this page: no second read (issue 54).
+			pageOfItem.set(item, page);
+			return item;
+		});
 }
 
 /**

@@ -7,17 +7,29 @@ import { CREDENTIAL_TYPE } from '../http/credential';
  * node (the question's links, the answer's check in its webhook) and both triggers (answeredQuestion.ts finds the
  * question a message answers, answerTaking.ts takes it).
  *
- * The link between a waiting execution and a subscriber lives only in what the platform already stores: the
- * question's text carries n8n's waiting-execution link of each answer (signed by n8n where n8n signs them), with
- * our own parameters `to` (the subscriber), `exp` (the wait's limit) and `mac`, an HMAC over the link's address (host,
- * execution, node), subscriber, question, answer and limit, keyed by a key derived from the credential's API token
- * (both nodes use the same credential). A reply button's id names only the question and the answer (`bsw1:<q>:y|n`).
+ * The link between a waiting execution and a subscriber lives only in what the platform already stores, out of the
+ * person's sight (issue 53): each reply button's id carries n8n's waiting-execution link of its answer (signed by n8n
+ * where n8n signs them), compacted (`bsw2:…`, at most WhatsApp's 256 characters of an id), with our own parameters
+ * `to` (the subscriber), `exp` (the wait's limit) and `mac`, an HMAC over the link's address (host, execution, node),
+ * subscriber, question, answer and limit, keyed by a key derived from the credential's API token (both nodes use the
+ * same credential). The conversation read returns the ids (the question's row, and the tap's). The text is the
+ * user's question; the "Answer on the web" link, when asked for, is the same kind of link. Questions sent before
+ * (`bsw1:<q>:y|n` ids, the links in the text) and templates (the link in a variable) are still read from the text.
  * Nothing on the platform can resume anything but that one question, for that one subscriber, until the limit; a
  * resumed execution no longer waits (n8n), so a second answer resumes nothing: single use.
  */
 
 const KEY_LABEL = 'n8n-nodes-botsailor send-and-wait chat answers v1';
+
+/**
+ * The platform label a chat question puts on each recipient before it is sent (BotSailor/sendAndWait/mark.ts): the
+ * Webhook Trigger reads a conversation only for a message whose webhook lists it (answerTaking.ts `mayAnswer`).
+ */
+export const QUESTION_MARK_LABEL = 'n8n question waiting';
 const BUTTON_ID_PREFIX = 'bsw1:';
+const BINDING_ID_PREFIX = 'bsw2:';
+/** n8n's signature parameter of a waiting link (n8n-core WAITING_TOKEN_QUERY_PARAM). */
+const SIGNATURE_PARAM = 'signature';
 
 /** The HMAC key of chat answers, derived from the credential's API token (never the token itself). */
 export function answerKey(apiToken: string): Buffer {
@@ -42,16 +54,19 @@ function sameMac(a: string, b: string): boolean {
 }
 
 /**
- * One answer of one question, as bound into its link. `choice`: 'true'/'false' (Approval), 'text' (Free Text), or
- * 'pick': a template's one link to the page with both answers, answered in the chat by a tap on the template's own
+ * One answer of one question, as bound into its link. `choice`: 'true'/'false' (Approval), 'edit' (Approve, Edit or
+ * Decline: the corrected text), 'text' (Free Text; in the chat also the "Answer on the web" link of an Approval, which
+ * opens the page with every answer), or 'pick': a template's one link to the page with both answers, answered in the chat by a tap on the template's own
  * quick-reply button whose text `titles` binds (the first approves, the second declines).
  */
+export type Choice = 'true' | 'false' | 'edit' | 'text' | 'pick';
+
 export interface AnswerBinding {
 	/** The link's address without its query (`…/webhook-waiting/<execution>/<node>`): no other host or execution. */
 	target: string;
 	to: string;
 	q: string;
-	choice: 'true' | 'false' | 'text' | 'pick';
+	choice: Choice;
 	/** Unix seconds of the wait's limit; 0: no limit. */
 	exp: number;
 	/** 'pick': the template's quick-reply button texts, approve first (none: the link is the only way). */
@@ -68,16 +83,21 @@ const bindingParts = (b: AnswerBinding) => [
 	...(b.choice === 'pick' ? ['t', ...(b.titles ?? [])] : []),
 ];
 
-/** The parameters a chat question adds to an answer link (n8n then signs the whole link). */
-export function chatLinkParameters(key: Buffer, binding: AnswerBinding): Record<string, string> {
+/** A link's query of ours, in the order it is signed (n8n signs the link as built). */
+function linkQuery(binding: AnswerBinding, linkMac: string): Record<string, string> {
 	return {
 		...(binding.choice === 'text' || binding.choice === 'pick' ? {} : { approved: binding.choice }),
 		...(binding.choice === 'pick' ? { pick: (binding.titles ?? []).join('\n') } : {}),
 		q: binding.q,
 		to: digits(binding.to),
 		exp: String(binding.exp),
-		mac: mac(key, bindingParts(binding)),
+		mac: linkMac,
 	};
+}
+
+/** The parameters a chat question adds to an answer link (n8n then signs the whole link). */
+export function chatLinkParameters(key: Buffer, binding: AnswerBinding): Record<string, string> {
+	return linkQuery(binding, mac(key, bindingParts(binding)));
 }
 
 /** A link's address without its query: what the HMAC binds besides the parameters. */
@@ -126,13 +146,65 @@ export function chatLinksIn(text: string): ChatLink[] {
 				to: params.get('to') ?? '',
 				q,
 				choice:
-					pick !== null ? 'pick' : approved === 'true' || approved === 'false' ? approved : 'text',
+					pick !== null
+						? 'pick'
+						: approved === 'true' || approved === 'false' || approved === 'edit'
+							? approved
+							: 'text',
 				exp: Number(params.get('exp') ?? 'NaN'),
 				...(pick ? { titles: pick.split('\n') } : {}),
 			},
 		});
 	}
 	return found;
+}
+
+const CHOICE_LETTER: Partial<Record<Choice, string>> = {
+	true: 'y',
+	false: 'n',
+	edit: 'e',
+	text: 't',
+};
+const LETTER_CHOICE: Record<string, Choice> = { y: 'true', n: 'false', e: 'edit', t: 'text' };
+const HEX_SIGNATURE = /^[0-9a-f]{64}$/;
+
+/**
+ * A reply button's id carrying its answer link whole (`bsw2:<answer>.<q>.<to>.<exp>.<mac>.<n8n's signature>.<address>`):
+ * n8n's hex signature as base64url, the query rebuilt in its signed order (linkOfButtonId), so a link of today's n8n
+ * (host of about 50 characters, a node id of 36) fits WhatsApp's 256 characters with room to spare.
+ */
+export function bindingButtonId(link: string): string {
+	const [found] = chatLinksIn(link);
+	const letter = found ? CHOICE_LETTER[found.binding.choice] : undefined;
+	if (!found || !letter) throw new Error('not an answer link of a chat question');
+	const signature = new URL(link).searchParams.get(SIGNATURE_PARAM) ?? '';
+	const compact = HEX_SIGNATURE.test(signature)
+		? Buffer.from(signature, 'hex').toString('base64url')
+		: signature;
+	const { q, to, exp, target } = found.binding;
+	return `${BINDING_ID_PREFIX}${letter}.${q}.${digits(to)}.${exp}.${found.mac}.${compact}.${target}`;
+}
+
+const BINDING_ID =
+	/^bsw2:([ynet])\.([0-9a-f]{6,32})\.(\d*)\.(\d+)\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]*)\.(https?:\/\/[^\s?#]+)$/;
+
+/** The answer link a reply button's id carries (not yet verified), or undefined for any other id. */
+export function linkOfButtonId(id: string): ChatLink | undefined {
+	const match = BINDING_ID.exec(id);
+	if (!match) return undefined;
+	const [, letter, q, to, exp, linkMac, compact, target] = match;
+	const binding: AnswerBinding = { target, to, q, choice: LETTER_CHOICE[letter], exp: Number(exp) };
+	const signature =
+		compact.length === 43 ? Buffer.from(compact, 'base64url').toString('hex') : compact;
+	const query = new URLSearchParams(linkQuery(binding, linkMac));
+	if (signature) query.set(SIGNATURE_PARAM, signature);
+	return { url: `${target}?${query.toString()}`, binding, mac: linkMac };
+}
+
+/** The answer links of a question as sent or stored: its buttons' ids, else (earlier questions) the links in its text. */
+export function questionLinks(strings: string[]): ChatLink[] {
+	const fromIds = strings.flatMap((value) => linkOfButtonId(value) ?? []);
+	return fromIds.length ? fromIds : chatLinksIn(strings.join('\n'));
 }
 
 export type LinkCheck = 'ok' | 'forged' | 'notRecipient' | 'expired';

@@ -7,7 +7,13 @@ import { FORM_CONTENT_TYPE, sendRequest } from '../http/transport';
 import { jsonFromText } from '../parameters/jsonStrings';
 import { isRecord } from '../parameters/values';
 import { boundedMemory } from '../parameters/boundedMemory';
-import { answerKeyOf, checkLink, responderFields, type ChatResponder } from './answerBinding';
+import {
+	answerKeyOf,
+	checkLink,
+	QUESTION_MARK_LABEL,
+	responderFields,
+	type ChatResponder,
+} from './answerBinding';
 import {
 	questionAnswered,
 	type AnswerContext,
@@ -23,16 +29,26 @@ import {
 
 /**
  * How an incoming message was taken: resumed the execution, answered too late (n8n's own sign, or the limit), or
+ * `asked`: a tap on Edit (or a Free Text question's button), the person asked for the text in their next message;
  * `unconfirmed`: taken, the outcome not known here (another trigger of this process is taking the same message, or
  * n8n no longer waits after an earlier try of ours may have reached it), so it starts no run and nobody is told.
  */
-export type Taken = 'answered' | 'alreadyAnswered' | 'expired' | 'unconfirmed';
+export type Taken = 'answered' | 'alreadyAnswered' | 'expired' | 'unconfirmed' | 'asked';
 
 /** The texts of the replies in the chat (the confirmation comes from the Send and Wait node). */
 const LATE_REPLIES: Record<'alreadyAnswered' | 'expired', string> = {
 	alreadyAnswered: 'This question was already answered. Only the first answer counts.',
 	expired: 'This question has expired: your answer was not recorded.',
 };
+
+/** The reply to a tap on Edit, or on a Free Text question's button: the next message is the text. */
+const ASK_FOR_TEXT: Record<'edit' | 'text', string> = {
+	edit: 'Send the corrected text as your next message.',
+	text: 'Send your answer as your next message.',
+};
+
+/** The taps this process has asked the text for (a webhook delivered twice, both triggers): asked once. Bounded. */
+const askedFor = boundedMemory<string, true>({ maxEntries: 10_000, maxBytes: 1_000_000 });
 
 /**
  * Who answered which question, as this n8n process took the answers: the "already answered" reply then says by whom
@@ -197,13 +213,31 @@ async function takeFound(
 		if (lateReplies) await reply(context, message, LATE_REPLIES.expired);
 		return 'expired';
 	}
+	if (found.prompt && answeredBy.get(question)) {
+		// This process resumed the question already: asking for a text would be asking in vain.
+		if (lateReplies) await reply(context, message, alreadyAnsweredText(question));
+		return 'alreadyAnswered';
+	}
+	if (found.prompt) {
+		// Check and record in one step: one prompt per tap, whichever trigger takes it.
+		const tap = `${question}\u0000${found.message}`;
+		if (!found.message || !askedFor.get(tap)) {
+			if (found.message) askedFor.set(tap, true);
+			await reply(
+				context,
+				message,
+				ASK_FOR_TEXT[found.link.binding.choice === 'edit' ? 'edit' : 'text'],
+			);
+		}
+		return 'asked';
+	}
 	const who: ChatResponder = {
 		phone_number: message.phoneNumber,
 		...(message.name ? { name: message.name } : {}),
 		at: new Date().toISOString(),
 	};
 	const answer = await postAnswer(context, found.link.url, {
-		...(found.link.binding.choice === 'text'
+		...(found.link.binding.choice === 'text' || found.link.binding.choice === 'edit'
 			? { 'field-0': found.value }
 			: found.link.binding.choice === 'pick'
 				? { approved: found.value }
@@ -227,6 +261,31 @@ async function takeFound(
 }
 
 /**
+ * The WhatsApp numbers whose incoming-message webhooks were seen listing the subscriber's labels (`label_names`).
+ * SPEC-GAP (../spec/webhooks.md: `label_names` "sometimes"): assumed present whenever the subscriber has a label, as
+ * the simulator sends it; a number not yet seen sending it is read for every message (nothing is missed).
+ * Bounded; per process (after a restart, until a message with labels arrives, every message is read).
+ */
+const labelsShown = boundedMemory<string, true>({ maxEntries: 1_000, maxBytes: 100_000 });
+
+/**
+ * Whether a webhook's message may answer a waiting question (issue 54 point 1): its subscriber carries the mark a chat
+ * question leaves (QUESTION_MARK_LABEL), or the deployment was not seen listing labels yet. No request: a message that
+ * cannot answer anything costs the platform nothing.
+ */
+export function mayAnswer(phoneNumberId: string, body: IDataObject): boolean {
+	const raw = body.label_names;
+	const names = Array.isArray(raw)
+		? raw.map(String)
+		: typeof raw === 'string'
+			? raw.split(',')
+			: undefined;
+	if (names === undefined) return !labelsShown.get(phoneNumberId);
+	labelsShown.set(phoneNumberId, true);
+	return names.some((name) => name.trim().toLowerCase() === QUESTION_MARK_LABEL);
+}
+
+/**
  * The triggers' "Send and Wait Answers" option, per node version: version 1 (saved workflows) keeps starting a run for
  * every message; later versions take the answers. `events`: the Event values it shows for.
  */
@@ -244,7 +303,7 @@ export function sendAndWaitAnswersProperties(
 				name: 'Take Them (Start No Run)',
 				value: 'take',
 				description:
-					'A tap or reply that answers a waiting BotSailor Send and Wait question (Answer In: WhatsApp Chat) resumes that execution and starts no run; needs the credential. Costs one conversation read per message.',
+					'A tap or reply that answers a waiting BotSailor Send and Wait question (Answer In: WhatsApp Chat) resumes that execution and starts no run; needs the credential. Costs one conversation read per message of a subscriber a question marked.',
 			},
 			{
 				name: 'Start a Run for Every Message',

@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions, IWebhookFunctions } from 'n8n-workflo
 import { jsonFromText } from '../parameters/jsonStrings';
 import { isRecord } from '../parameters/values';
 import { botSailorRequest, usesEarlierForm } from '../http/transport';
-import { chatLinksIn, parseButtonId, type ChatLink } from './answerBinding';
+import { chatLinksIn, linkOfButtonId, parseButtonId, type ChatLink } from './answerBinding';
 import { conversationRows, conversationSource } from './conversation';
 import { innerMessage } from './messageContent';
 import { isIncoming } from './messageItem';
@@ -56,10 +56,19 @@ function tappedTemplateButton(row: IDataObject): string | undefined {
 
 const chatLinksOfRow = (row: IDataObject) => chatLinksIn(stringsOf(contentOf(row)).join('\n'));
 
+/** A question's reply buttons that carry their answer link (`bsw2:` ids, issue 53), in a bot's row. */
+const boundButtonsOfRow = (row: IDataObject) =>
+	stringsOf(contentOf(row)).flatMap((value) => linkOfButtonId(value) ?? []);
+
 /** Where an answer is taken: the Webhook Trigger's webhook, the polling trigger's poll. */
 export type AnswerContext = IWebhookFunctions | IPollFunctions;
 
 export interface IncomingMessage {
+	/**
+	 * The subscriber's newest conversation page, already read for this message (the polling trigger's poll, issue 54):
+	 * the answer is found in it, with no read of its own.
+	 */
+	page?: IDataObject[];
 	phoneNumberId: string;
 	/** The sender (chat_id). */
 	phoneNumber: string;
@@ -67,26 +76,42 @@ export interface IncomingMessage {
 	text: string;
 	name?: string;
 }
-/** The answer a message gives: the question's link, the value, and the message's id (as its row has it). */
+/**
+ * The answer a message gives: the question's link, the value, and the message's id (as its row has it). `prompt`: a tap
+ * on Edit, or on a Free Text question's button: not an answer yet, the person is asked for the text (their next message).
+ */
 export interface AnsweredQuestion {
 	link: ChatLink;
 	value: string;
 	message: string;
+	prompt?: boolean;
 }
 
-/** The question an incoming message answers, found in the conversation's newest page (one read). */
+/** The next message after a tap on one of these answers is the text (the correction, the Free Text answer). */
+const asksForText = (link: ChatLink) =>
+	link.binding.choice === 'edit' || link.binding.choice === 'text';
+
+/**
+ * The pages a poll read, by the item of each message it found: the polling trigger's answer check reads nothing more
+ * (the same newest page its own read returned). Weak: an item dropped takes its page with it.
+ */
+export const pageOfItem = new WeakMap<object, IDataObject[]>();
+
+/** The question an incoming message answers, found in the conversation's newest page (one read, or the poll's page). */
 export async function questionAnswered(
 	context: AnswerContext,
 	message: IncomingMessage,
 ): Promise<AnsweredQuestion | undefined> {
-	const source = conversationSource(
-		context.getNode(),
-		{ phone_number_id: message.phoneNumberId, phone_number: message.phoneNumber },
-		await usesEarlierForm(context),
-		async (body) => await botSailorRequest.call(context, '/whatsapp/get/conversation', body),
-	);
-	const rows: IDataObject[] = [];
-	for await (const row of conversationRows(source, { maxPages: 1 })) rows.push(row);
+	const rows: IDataObject[] = message.page ?? [];
+	if (!message.page) {
+		const source = conversationSource(
+			context.getNode(),
+			{ phone_number_id: message.phoneNumberId, phone_number: message.phoneNumber },
+			await usesEarlierForm(context),
+			async (body) => await botSailorRequest.call(context, '/whatsapp/get/conversation', body),
+		);
+		for await (const row of conversationRows(source, { maxPages: 1 })) rows.push(row);
+	}
 	// The incoming row: by its id, else the newest of the subscriber's messages.
 	let at = rows.findIndex(
 		(row) => message.waMessageId !== '' && String(row.wa_message_id ?? '') === message.waMessageId,
@@ -94,6 +119,12 @@ export async function questionAnswered(
 	if (at < 0) at = rows.findIndex((row) => isIncoming(row));
 	if (at < 0) return undefined;
 	const id = String(rows[at].wa_message_id ?? '');
+	// A tap on a button whose id carries its link (issue 53): the tap answers (or, Edit, asks for the text).
+	const bound = linkOfButtonId(tappedButtonId(rows[at]) ?? '');
+	if (bound)
+		return asksForText(bound)
+			? { link: bound, value: '', message: id, prompt: true }
+			: { link: bound, value: bound.binding.choice, message: id };
 	const tapped = parseButtonId(tappedButtonId(rows[at]) ?? '');
 	if (tapped) {
 		for (const row of rows.slice(at + 1)) {
@@ -124,15 +155,24 @@ export async function questionAnswered(
 		}
 		return undefined;
 	}
+	const answered = (link: ChatLink | undefined) =>
+		link && message.text.trim() ? { link, value: message.text, message: id } : undefined;
 	for (const row of rows.slice(at + 1)) {
-		if (isIncoming(row)) return undefined;
+		if (isIncoming(row)) {
+			// The text after a tap on Edit (or on a Free Text question's button) is the answer that tap asked for.
+			const tap = linkOfButtonId(tappedButtonId(row) ?? '');
+			return tap && asksForText(tap) ? answered(tap) : undefined;
+		}
+		// A question with bound buttons: Free Text answers by the next message; an approval needs its Edit tap first.
+		const buttons = boundButtonsOfRow(row);
+		if (buttons.length)
+			return buttons.every((link) => link.binding.choice === 'text')
+				? answered(buttons[0])
+				: undefined;
 		const links = chatLinksOfRow(row);
 		if (links.length === 0) continue;
 		if (links.some((link) => link.binding.choice === 'pick')) return undefined;
-		const text = links.find((link) => link.binding.choice === 'text');
-		return text && message.text.trim()
-			? { link: text, value: message.text, message: id }
-			: undefined;
+		return answered(links.find((link) => link.binding.choice === 'text'));
 	}
 	return undefined;
 }

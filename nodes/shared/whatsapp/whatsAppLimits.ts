@@ -36,16 +36,20 @@ function tooLong(target: ItemTarget, field: string, length: number, max: number)
 	);
 }
 
-/** The fields of a send, checked against WhatsApp's limits (WHATSAPP_LIMITS): the first one over fails the item, naming it. */
+/**
+ * The fields of a send, checked against WhatsApp's limits (WHATSAPP_LIMITS): the first one over fails the item, naming
+ * it (`names`: the parameters a field is made of, where the send builds it from more than one).
+ */
 export function checkWhatsAppLimits(
 	target: ItemTarget,
 	url: string,
 	fields: IDataObject,
+	names: Record<string, string> = {},
 ): IDataObject {
 	for (const [name, limit] of Object.entries(WHATSAPP_LIMITS[url] ?? {})) {
 		const value = fields[name];
 		if (typeof value === 'string' && lengthOf(value) > limit.max)
-			tooLong(target, limit.field, lengthOf(value), limit.max);
+			tooLong(target, names[name] ?? limit.field, lengthOf(value), limit.max);
 	}
 	if (url === '/whatsapp/send/interactive-buttons' && typeof fields.buttons === 'string') {
 		const buttons = jsonFromText(fields.buttons);

@@ -190,6 +190,8 @@ export const messagingReadRoutes: Route[] = [
 const ACCOUNT_NOT_FOUND = 'WhatsApp account not found.';
 const SENT = 'Message sent successfully.';
 const BUTTON_COUNT_TEXT = 'You can send between 1 and 3 reply buttons.';
+const BUTTON_ID_MAX = 256;
+const BUTTON_ID_TEXT = 'A button id can have at most 256 characters.';
 const BUTTON_MEDIA_TEXT =
 	'When sending media with buttons, media_type must be one of: image, video, document.';
 const EXTENSIONS: Record<string, string> = {
@@ -442,6 +444,16 @@ export const messagingWriteRoutes: Route[] = [
 				return fail(
 					'The buttons field is invalid: each button is a string or an object with id and title.',
 				);
+			// SPEC-GAP: the spec gives no length of a button's id (nor says the conversation read returns it; the tap's row
+			// and the question's row carry it as Meta's Cloud API does, see control.ts tapButton). The simulator takes
+			// Meta's limit of a reply button's id, 256 characters, and refuses a longer one with an assumed text, as Meta
+			// refuses it after the platform took the message. Send and Wait in the chat carries its answer link there.
+			if (
+				buttons.some(
+					(button) => typeof button === 'object' && String(button.id ?? '').length > BUTTON_ID_MAX,
+				)
+			)
+				return fail(BUTTON_ID_TEXT);
 			const hasMedia = Boolean(params.media_url || params.media_id);
 			const mediaType =
 				params.media_type || (params.media_url ? typeFromUrl(params.media_url) : undefined);

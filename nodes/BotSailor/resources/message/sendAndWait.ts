@@ -21,6 +21,9 @@ const forChat = {
 	show: { responseType: ['approval', 'freeText'], answerIn: ['chat'] },
 };
 
+const WEB_LINK_DESCRIPTION =
+	'Whether the message also carries one short labelled link, "Answer on the web", to a page with every answer (for people who might not get the buttons)';
+
 const fields: INodeProperties[] = [
 	{
 		displayName: 'Message',
@@ -30,7 +33,7 @@ const fields: INodeProperties[] = [
 		default: '',
 		required: true,
 		description:
-			'The question. Sent as text, the node adds one link per answer below it; the person opens a link and presses the button on the page. Also shown on that page.',
+			'The question. Answered on a web page, the node adds one link per answer below it; in the WhatsApp chat, the person reads only this and the buttons. Also shown on the page.',
 	},
 	{
 		displayName: 'Send As',
@@ -96,14 +99,14 @@ const fields: INodeProperties[] = [
 				name: 'WhatsApp Chat',
 				value: 'chat',
 				description:
-					"Approval as reply buttons (as a template: a tap on the template's first or second quick-reply button), Free Text as the next message; taken by a BotSailor trigger on this n8n (the link stays as a fallback)",
+					"Approval as reply buttons (as a template: a tap on the template's first or second quick-reply button), Free Text as the next message; taken by a BotSailor trigger on this n8n. The message carries no link unless Answer on the Web Link is on.",
 			},
 		],
 		displayOptions: { show: { responseType: ['approval', 'freeText'] } },
 	},
 	{
 		displayName:
-			'The answer in the chat is taken by a <b>BotSailor Webhook Trigger</b> (Incoming Message, with a secret and this credential; or the BotSailor Trigger’s New Message, one poll later) in an active workflow on this n8n, with Send and Wait Answers: Take Them: it resumes this execution and starts no run for that message, then replies with the confirmation. Without one the answer link in the message still works. Button labels: at most 20 characters. Sent as a template (Approval only): its first quick-reply button approves, the second declines, and Link Variable must carry the whole link (a body variable); a template without quick-reply buttons is answered through the link. The output’s answeredIn says which way was used (chat or link).',
+			'The answer in the chat is taken by a <b>BotSailor Webhook Trigger</b> (Incoming Message, with a secret and this credential; or the BotSailor Trigger’s New Message, one poll later) in an active workflow on this n8n, with Send and Wait Answers: Take Them: it resumes this execution and starts no run for that message, then replies with the confirmation. Without one, turn on Answer on the Web Link. Button labels: at most 20 characters. Sent as a template (Approval only): its first quick-reply button approves, the second declines, and Link Variable must carry the whole link (a body variable); a template without quick-reply buttons is answered through the link. The output’s answeredIn says which way was used (chat or link).',
 		name: 'chatNotice',
 		type: 'notice',
 		default: '',
@@ -119,13 +122,34 @@ const fields: INodeProperties[] = [
 			'Also ask these numbers (digits with the country code, separated by commas). The first answer counts; a later one resumes nothing and is told in the chat that the question was already answered.',
 		displayOptions: forChat,
 	},
+	// Off from version 1.2; saved workflows (1, 1.1) keep a web link, their answer path when no trigger takes answers.
+	{
+		displayName: 'Answer on the Web Link',
+		name: 'webLink',
+		type: 'boolean',
+		default: false,
+		description: WEB_LINK_DESCRIPTION,
+		displayOptions: {
+			show: { ...forChat.show, sendAs: ['text'], '@version': [{ _cnd: { gte: 1.2 } }] },
+		},
+	},
+	{
+		displayName: 'Answer on the Web Link',
+		name: 'webLink',
+		type: 'boolean',
+		default: true,
+		description: WEB_LINK_DESCRIPTION,
+		displayOptions: {
+			show: { ...forChat.show, sendAs: ['text'], '@version': [{ _cnd: { lt: 1.2 } }] },
+		},
+	},
 	{
 		displayName: 'Confirmation in Chat',
 		name: 'chatConfirmation',
 		type: 'string',
 		default: CHAT_CONFIRMATION,
 		description:
-			'The text the trigger sends in the chat once the answer has resumed the workflow. Empty: none.',
+			'The text the trigger sends in the chat once the answer has resumed the workflow, after what was decided in the button labels\' words ("Approved.", "Declined.", "Edited and approved."). Empty: only the decision.',
 		displayOptions: forChat,
 	},
 	{
@@ -171,6 +195,12 @@ const fields: INodeProperties[] = [
 						options: [
 							{ name: 'Approve Only', value: 'single' },
 							{ name: 'Approve and Disapprove', value: 'double' },
+							{
+								name: 'Approve, Edit or Decline',
+								value: 'edit',
+								description:
+									'The question shows Draft Text; the person approves it as is, corrects it (in the chat: their next message; on the page: a text box filled with the draft) or declines',
+							},
 						],
 					},
 					{
@@ -184,11 +214,29 @@ const fields: INodeProperties[] = [
 						name: 'disapproveLabel',
 						type: 'string',
 						default: 'Decline',
-						displayOptions: { show: { approvalType: ['double'] } },
+						displayOptions: { show: { approvalType: ['double', 'edit'] } },
+					},
+					{
+						displayName: 'Edit Button Label',
+						name: 'editLabel',
+						type: 'string',
+						default: 'Edit',
+						displayOptions: { show: { approvalType: ['edit'] } },
 					},
 				],
 			},
 		],
+	},
+	{
+		displayName: 'Draft Text',
+		name: 'draftText',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		placeholder: 'e.g. {{ $json.output }}',
+		description:
+			'With Type of Approval: Approve, Edit or Decline (required there, ignored otherwise): what the person approves, corrects or declines (an AI draft, a reply…), shown below Message. The output has it as draft, and the approved or corrected text as text.',
+		displayOptions: { show: { responseType: ['approval'] } },
 	},
 	{
 		displayName: 'Form Fields',
