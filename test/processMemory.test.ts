@@ -18,9 +18,12 @@ function sources(dir: string): string[] {
 	});
 }
 
-/** A memory kept for the process: a module-level Map or boundedMemory, or a class field Map of a module-level registry. */
+/**
+ * A memory kept for the process: a module-level Map, Set, WeakMap or boundedMemory (a Set of constants, `new Set([…])`,
+ * is no memory), or a class field Map or boundedMemory of a module-level registry.
+ */
 const MEMORY =
-	/^(?:export )?(?:const|let) \w+ = (?:new Map<|boundedMemory<)|^\tprivate readonly \w+ = new Map</m;
+	/^(?:export )?(?:const|let) \w+(?:: [^=]+)? = (?:new (?:Map|Set|WeakMap)<|boundedMemory<)|^\tprivate readonly \w+ = (?:new Map<|boundedMemory<)/m;
 
 it('every module that remembers something per process is listed in docs/queue-mode.md', () => {
 	const page = readFileSync(join(ROOT, 'docs/queue-mode.md'), 'utf8');

@@ -159,6 +159,15 @@ describe('simulator: statuses after a send (SPEC-GAP: WhatsApp Cloud API model)'
 		expect(message.message_status).toBe('sent');
 	});
 
+	/**
+	 * Waits until the simulator's timers have moved the message to `status` (at most 10 s): a fixed sleep races them
+	 * on a loaded machine, where a timer set by another one fires late.
+	 */
+	async function reaches(message: { message_status: unknown }, status: string): Promise<void> {
+		const deadline = Date.now() + 10_000;
+		while (message.message_status !== status && Date.now() < deadline) await sleep(10);
+	}
+
 	it('moves sent → delivered → read after the delays, and fails numbers with the documented reason', async () => {
 		statuses({
 			delivered_after_ms: [20, 40],
@@ -167,7 +176,8 @@ describe('simulator: statuses after a send (SPEC-GAP: WhatsApp Cloud API model)'
 		});
 		const ok = await sendText('18880000000');
 		const failing = await sendText('18880000001');
-		await sleep(150);
+		await reaches(ok, 'read');
+		await reaches(failing, 'failed');
 		expect(ok.message_status).toBe('read');
 		expect(ok.read_time).not.toBeNull();
 		expect(failing).toMatchObject({
@@ -180,7 +190,7 @@ describe('simulator: statuses after a send (SPEC-GAP: WhatsApp Cloud API model)'
 	it('window_failures: free text to a subscriber outside the 24-hour window fails with 131047', async () => {
 		statuses({ delivered_after_ms: 10, window_failures: true });
 		const message = await sendText('18880000002'); // a new subscriber never wrote: outside the window
-		await sleep(80);
+		await reaches(message, 'failed');
 		expect(message).toMatchObject({
 			message_status: 'failed',
 			failed_reason: failedReasonOf(131047),
@@ -188,10 +198,12 @@ describe('simulator: statuses after a send (SPEC-GAP: WhatsApp Cloud API model)'
 	});
 
 	it('stops its pending changes on reset', async () => {
-		statuses({ delivered_after_ms: 50 });
+		// Due well after the reset even on a loaded machine (checked just before it), and waited for past its time.
+		statuses({ delivered_after_ms: 600 });
 		const message = await sendText('18880000003');
+		expect(message.message_status).toBe('sent');
 		fx.sim.reset();
-		await sleep(100);
+		await sleep(800);
 		expect(message.message_status).toBe('sent');
 	});
 });

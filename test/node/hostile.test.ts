@@ -569,8 +569,9 @@ describe('4. Retry-After: a floor and a ceiling, whatever it says', () => {
 					// One request per run of the node (not sent: Retry On Fail may send it again), none waited for.
 					const tries = 'retryOnFail' in extra ? extra.retryOnFail.maxTries : 1;
 					expect(server.requests).toHaveLength(tries);
-					// n8n waits 1 s between Retry On Fail's tries (a wait of 0 is its default, 1 s).
-					expect(elapsed).toBeLessThan(3_000 + (tries - 1) * 1_000);
+					// Not waited for: a wait would take at least the longest one the node accepts (Retry-After past it);
+					// no tighter ceiling, which a loaded machine (and n8n's 1 s between Retry On Fail's tries) outlasts.
+					expect(elapsed).toBeLessThan(DELIVERY_DEFAULTS.maxDelayMs);
 					if ('continueOnFail' in extra) {
 						expect(result.error).toBeUndefined();
 						expect(result.items[0].json.error).toBe(failure?.message);
@@ -935,6 +936,7 @@ describe('10. Options → Timeout is a deadline for the whole request', () => {
 				expect(failure?.message).toBe(
 					'The message may have been delivered: The connection to the platform timed out: no complete answer within 0.8 s',
 				);
-				expect(server.requests).toHaveLength(1);
+				// Sent at most once; on a loaded machine the deadline can cut it before the server has recorded it.
+				expect(server.requests.length).toBeLessThanOrEqual(1);
 			});
 });

@@ -9,7 +9,9 @@
 import { sendTextNode, sendTextParameters } from '../../bench/sendTextNode';
 import { DEFAULT_SENDS_IN_FLIGHT } from '../../nodes/shared/http/credential';
 import {
+	COOLDOWN_KEPT_MS,
 	cooldowns,
+	MAX_COOLDOWNS,
 	PAIR_COOLDOWN_MS,
 	paces,
 	RecipientCooldowns,
@@ -161,6 +163,19 @@ describe('Meta’s pair rate limit (131056)', () => {
 		now += 10 * 60_000;
 		table.hit('acct', PAIR);
 		expect(table.remaining('acct', PAIR)).toBe(PAIR_COOLDOWN_MS);
+	});
+
+	it('remembers at most MAX_COOLDOWNS customers, the ones hit longest ago dropped first, each until it can no longer double', () => {
+		let now = 1_000_000;
+		const table = new RecipientCooldowns(() => now);
+		for (let n = 0; n <= MAX_COOLDOWNS; n++) table.hit('acct', `1555${n}`);
+		expect(table.size).toBe(MAX_COOLDOWNS);
+		expect(table.remaining('acct', '15550')).toBe(0);
+		expect(table.remaining('acct', `1555${MAX_COOLDOWNS}`)).toBe(PAIR_COOLDOWN_MS);
+		// Past COOLDOWN_KEPT_MS no entry can matter: the next hit drops them all but itself.
+		now += COOLDOWN_KEPT_MS;
+		table.hit('acct', PAIR);
+		expect(table.size).toBe(1);
 	});
 });
 

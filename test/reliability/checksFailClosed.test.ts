@@ -50,37 +50,46 @@ const orderUpdateId = () =>
 		)!.template_id,
 	);
 
-const SENDS: Array<{ operation: string; label: string; extra: () => IDataObject; free: boolean }> =
-	[
-		{
-			operation: 'sendText',
-			label: 'Message → Send Text',
-			extra: () => ({ message: 'Your order is ready' }),
-			free: true,
-		},
-		{
-			operation: 'sendButtons',
-			label: 'Message → Send Buttons',
-			extra: () => ({ message: 'Pick one', buttons: { button: [{ title: 'Yes' }] } }),
-			free: true,
-		},
-		{
-			operation: 'sendMedia',
-			label: 'Message → Send Media',
-			extra: () => ({ source: 'url', mediaUrl: 'https://example.com/menu.pdf' }),
-			free: true,
-		},
-		{
-			operation: 'sendTemplate',
-			label: 'Message → Send Template',
-			extra: () => ({
-				templateId: byId('900000'),
-				variableSource: 'manual',
-				manualVariables: { variable: [{ label: 'first_name', position: 1, value: 'Ava' }] },
-			}),
-			free: false,
-		},
-	];
+/** `kind`: how a free-form send names itself (sent_as, and its refusal before a template fallback). */
+const SENDS: Array<{
+	operation: string;
+	label: string;
+	extra: () => IDataObject;
+	free: boolean;
+	kind?: string;
+}> = [
+	{
+		operation: 'sendText',
+		label: 'Message → Send Text',
+		extra: () => ({ message: 'Your order is ready' }),
+		free: true,
+		kind: 'text',
+	},
+	{
+		operation: 'sendButtons',
+		label: 'Message → Send Buttons',
+		extra: () => ({ message: 'Pick one', buttons: { button: [{ title: 'Yes' }] } }),
+		free: true,
+		kind: 'buttons',
+	},
+	{
+		operation: 'sendMedia',
+		label: 'Message → Send Media',
+		extra: () => ({ source: 'url', mediaUrl: 'https://example.com/menu.pdf' }),
+		free: true,
+		kind: 'media',
+	},
+	{
+		operation: 'sendTemplate',
+		label: 'Message → Send Template',
+		extra: () => ({
+			templateId: byId('900000'),
+			variableSource: 'manual',
+			manualVariables: { variable: [{ label: 'first_name', position: 1, value: 'Ava' }] },
+		}),
+		free: false,
+	},
+];
 const FREE = SENDS.filter((send) => send.free);
 
 function send(
@@ -265,12 +274,16 @@ describe('the window check fails closed', () => {
 
 const TIME_CATEGORY =
 	'Platform times that are not times (zero date, empty, garbage, 2099, 1999): Get Window Status says window_open null with the reason; Check Window First attempts the send and the fallback works from the refusal';
-const TIMES = [
-	'0000-00-00 00:00:00',
-	'',
-	'yesterday',
-	'2099-01-01 00:00:00',
-	'1999-12-31 23:59:59',
+/** Each time, and what Get Window Status says of the message that carries it. */
+const TIMES: Array<[string, string]> = [
+	['0000-00-00 00:00:00', 'has a time that is not a time: "0000-00-00 00:00:00"'],
+	['', 'has no time'],
+	['yesterday', 'has a time that is not a time: "yesterday"'],
+	[
+		'2099-01-01 00:00:00',
+		'has a time in the future: "2099-01-01 00:00:00" (in UTC; check the credential\'s Platform Time Zone)',
+	],
+	['1999-12-31 23:59:59', 'has a time before WhatsApp existed: "1999-12-31 23:59:59"'],
 ];
 const row = (id: number, time: string, phone: string): IDataObject => ({
 	id,
@@ -285,10 +298,12 @@ const thirtyHoursAgo = () =>
 	new Date(Date.now() - 30 * 3_600_000).toISOString().replace('T', ' ').slice(0, 19);
 
 describe('times that are not times are unknown', () => {
-	const cases = TIMES.flatMap((time) =>
-		PATHS.flatMap((path) => ['status', 'skip', 'template'].map((what) => ({ time, path, what }))),
+	const cases = TIMES.flatMap(([time, why]) =>
+		PATHS.flatMap((path) =>
+			['status', 'skip', 'template'].map((what) => ({ time, why, path, what })),
+		),
 	);
-	it.each(cases)('"$time", $what, $path', async ({ time, path, what }) => {
+	it.each(cases)('"$time", $what, $path', async ({ time, why, path, what }) => {
 		await windowWorld();
 		const phone = what === 'template' ? OUTSIDE : INSIDE;
 		answer('/whatsapp/get/conversation', {
@@ -310,7 +325,15 @@ describe('times that are not times are unknown', () => {
 			});
 			error = result.error;
 			const json = result.items[0]?.json ?? {};
-			if (json.window_open !== null || !String(json.reason).includes('cannot be told'))
+			// The message with a real time 30 hours ago would claim too much: no time is given at all.
+			const expected = {
+				phone_number: phone,
+				window_open: null,
+				reason: `The subscriber's message 2 ${why}, so when they last wrote cannot be told`,
+				last_incoming_at: null,
+				window_closes_at: null,
+			};
+			if (Object.entries(expected).some(([key, value]) => json[key] !== value))
 				problems.push(`status: ${JSON.stringify(json)}`);
 		} else {
 			const fallback =
@@ -330,6 +353,8 @@ describe('times that are not times are unknown', () => {
 				problems.push(`sent_as: ${JSON.stringify(result.items[0]?.json ?? result.error?.message)}`);
 			if (requested('/whatsapp/send').length !== 1)
 				problems.push('the free-form send was not attempted once');
+			if (requested('/whatsapp/send/template').length !== (what === 'template' ? 1 : 0))
+				problems.push(`templates sent: ${requested('/whatsapp/send/template').length}`);
 		}
 		settle(TIME_CATEGORY, 'Subscriber → Get Window Status', problems, error);
 	});
@@ -353,7 +378,7 @@ describe('a refused fallback names both refusals', () => {
 	);
 	it.each(cases)(
 		'$label, "$refusal", $path, Continue On Fail $continueOnFail',
-		async ({ operation, label, extra, refusal, path, continueOnFail }) => {
+		async ({ operation, label, extra, kind, refusal, path, continueOnFail }) => {
 			await windowWorld();
 			fx.sim.faults.add('/whatsapp/send/template', { kind: 'status0', message: refusal });
 			const result = await send(
@@ -365,10 +390,20 @@ describe('a refused fallback names both refusals', () => {
 			);
 			const failure = failureOf(result, continueOnFail);
 			const problems: string[] = [];
-			if (!failure.message.includes(refusal))
-				problems.push(`no template refusal: ${failure.message}`);
-			if (!failure.message.includes(OUTSIDE_WINDOW_TEXT))
-				problems.push(`no window refusal: ${failure.message}`);
+			const windowRefusal = `Outside the 24-hour window: the platform refused the ${kind} message ("${OUTSIDE_WINDOW_TEXT}")`;
+			if (
+				failure.message !==
+				`The template sent instead failed too: "${refusal}". Before it: ${windowRefusal}`
+			)
+				problems.push(`message: ${failure.message}`);
+			if (
+				!String(failure.error?.description).includes(
+					`First the ${kind} message: ${windowRefusal}. Then the template sent instead (Outside the 24-Hour Window → Send a Template Instead): "${refusal}".`,
+				)
+			)
+				problems.push(`description: ${String(failure.error?.description)}`);
+			if (sent().length !== 2)
+				problems.push(`sends: ${sent().length}, not the refused one and the template`);
 			settle(BOTH_CATEGORY, label, problems, failure.error);
 		},
 	);
@@ -416,6 +451,9 @@ describe('a connection failure is never blamed on the window', () => {
 			const problems: string[] = [];
 			if (!/The connection to the platform/.test(failure.message))
 				problems.push(`failure: ${failure.message}`);
+			if (fault === 'dns' && !failure.message.includes('no-such-platform.invalid was not found'))
+				problems.push(`the unknown host is not named: ${failure.message}`);
+			if (failure.message.includes('template')) problems.push('the failure speaks of a template');
 			if (/24 hours|24-hour/.test(String(failure.error?.description)))
 				problems.push('blamed on the window');
 			if (requested('/whatsapp/send/template').length) problems.push('a template was sent');

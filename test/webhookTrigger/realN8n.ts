@@ -36,6 +36,8 @@ export interface WorkflowOptions {
 	withPolling?: boolean;
 	/** Only the polling trigger (the bench's comparison). */
 	pollingOnly?: boolean;
+	/** The webhook node without the credential (receiving needs none; bench row 7 measures what it costs n8n). */
+	webhookWithoutCredential?: boolean;
 }
 
 /** Trigger(s) → a No Operation node, so an execution is the trigger's start and nothing else. */
@@ -52,7 +54,7 @@ export function triggerWorkflow(options: WorkflowOptions) {
 			phoneNumberId: byId(options.phoneNumberId),
 			...(options.secret ? { secret: options.secret } : {}),
 		},
-		credentials,
+		...(options.webhookWithoutCredential ? {} : { credentials }),
 	};
 	const poll = {
 		id: `${options.id}-poll`,

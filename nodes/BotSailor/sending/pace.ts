@@ -1,4 +1,5 @@
 import { sleep } from 'n8n-workflow';
+import { boundedMemory } from '../../shared/parameters/boundedMemory';
 
 /**
  * The pace of the sends to one account: how many requests may be in flight at once, learned from the platform's
@@ -263,15 +264,25 @@ export const PAIR_COOLDOWN_MS = 6_000;
 const PAIR_COOLDOWN_MAX_MS = 60_000;
 /** Customers kept at most; beyond, the ones hit longest ago go first. */
 export const MAX_COOLDOWNS = 10_000;
+/**
+ * A customer's entry matters until its cooldown can no longer double (its cooldown again after it ended): at most
+ * twice the longest cooldown after the hit.
+ */
+export const COOLDOWN_KEPT_MS = 2 * PAIR_COOLDOWN_MAX_MS;
 
 export class RecipientCooldowns {
-	private readonly until = new Map<string, { until: number; ms: number }>();
+	// Keys carry the recipient as typed: the bytes bound holds whatever a workflow puts there.
+	private readonly until = boundedMemory<string, { until: number; ms: number }>({
+		maxEntries: MAX_COOLDOWNS,
+		maxBytes: 4_000_000,
+		ttlMs: COOLDOWN_KEPT_MS,
+	});
 
 	constructor(private readonly now: () => number = Date.now) {}
 
 	/** How long a send to this customer of this account must still wait, in ms (0: none). */
 	remaining(account: string, recipient: string): number {
-		const entry = this.until.get(`${account}\u0000${recipient}`);
+		const entry = this.until.get(`${account}\u0000${recipient}`, this.now());
 		return entry ? Math.max(0, entry.until - this.now()) : 0;
 	}
 
@@ -279,18 +290,13 @@ export class RecipientCooldowns {
 	hit(account: string, recipient: string): void {
 		const key = `${account}\u0000${recipient}`;
 		const now = this.now();
-		const last = this.until.get(key);
+		const last = this.until.get(key, now);
 		const ms =
 			last && now - last.until < last.ms
 				? Math.min(PAIR_COOLDOWN_MAX_MS, last.ms * 2)
 				: PAIR_COOLDOWN_MS;
-		this.until.delete(key);
-		this.until.set(key, { until: now + ms, ms });
-		// Map order is the order of the hits: the oldest hit goes first.
-		for (const oldest of this.until.keys()) {
-			if (this.until.size <= MAX_COOLDOWNS) break;
-			this.until.delete(oldest);
-		}
+		// The newest hit is the newest entry: the oldest hit goes first.
+		this.until.set(key, { until: now + ms, ms }, now);
 	}
 
 	get size(): number {

@@ -58,6 +58,15 @@ const memories = new Map<string, Keys>();
 const written = new Map<string, string>();
 /** Since when the poll of a workflow has been waiting for the memory (awaitingWebhookMemory). */
 const waitingSince = new Map<string, number>();
+/**
+ * The snapshot text of exactly what the memory holds since its last save, when every pair in it has the usual width
+ * (PAIR_WIDTH): a claim then cuts the oldest pairs off its front and appends its own instead of writing all 1,000
+ * pairs of a busy account again (that rewrite was most of the Webhook Trigger's own time per message, issue 54).
+ * Dropped when the memory takes in keys from the static data (memoryOf), whose order the text would not follow.
+ */
+const snapshots = new Map<string, string>();
+/** A pair `hash:expiry`: 22 characters of hash, ':', an expiry of 10 digits (epoch seconds until the year 2286). */
+const PAIR_WIDTH = 33;
 
 /** What the memory needs of an n8n context (webhook, poll and hook functions all have these). */
 export interface MemoryContext {
@@ -118,6 +127,7 @@ function memoryOf(context: MemoryContext, nowSeconds: number): Keys {
 	if (saved && saved !== written.get(id)) {
 		const merged = parse(saved).filter(([key, expires]) => expires > nowSeconds && !keys.has(key));
 		if (merged.length) {
+			snapshots.delete(id);
 			// Older than anything recorded here since: they go first, so they are also dropped first.
 			const current = [...keys];
 			keys.clear();
@@ -130,10 +140,41 @@ function memoryOf(context: MemoryContext, nowSeconds: number): Keys {
 }
 
 function save(context: MemoryContext, keys: Keys, released = false): void {
+	const id = workflowIdOf(context);
 	const pairs = [...keys].map(([key, expires]) => `${key}:${expires}`);
-	const snapshot = (released ? [RELEASED, ...pairs] : pairs).join(' ');
-	written.set(workflowIdOf(context), snapshot);
+	if (!released && pairs.every((pair) => pair.length === PAIR_WIDTH))
+		snapshots.set(id, pairs.join(' '));
+	else snapshots.delete(id);
+	write(context, id, (released ? [RELEASED, ...pairs] : pairs).join(' '));
+}
+
+function write(context: MemoryContext, id: string, snapshot: string): void {
+	written.set(id, snapshot);
 	context.getWorkflowStaticData('global')[STATIC_DATA_KEY] = snapshot;
+}
+
+/**
+ * Saves after `keys` took in one new key (the last) and lost only keys the snapshot held: from the snapshot of the
+ * last save, when the keys it still holds are exactly its newest pairs (only its oldest were dropped: by age or by
+ * the size bound); otherwise as save() does. Keys are unique and never change their expiry, so the count and the
+ * first key tell whether a key went from the middle.
+ */
+function saveClaim(context: MemoryContext, keys: Keys, key: string, expires: number): void {
+	const id = workflowIdOf(context);
+	const before = snapshots.get(id);
+	const pair = `${key}:${expires}`;
+	if (before === undefined || pair.length !== PAIR_WIDTH) return save(context, keys);
+	const held = before === '' ? 0 : (before.length + 1) / (PAIR_WIDTH + 1);
+	const kept = keys.size - 1;
+	const start = (held - kept) * (PAIR_WIDTH + 1);
+	const first = keys.keys().next().value as string;
+	let snapshot: string | undefined;
+	if (kept === 0) snapshot = pair;
+	else if (kept <= held && before.slice(start, start + first.length + 1) === `${first}:`)
+		snapshot = `${before.slice(start)} ${pair}`;
+	if (snapshot === undefined) return save(context, keys);
+	snapshots.set(id, snapshot);
+	write(context, id, snapshot);
 }
 
 /**
@@ -153,7 +194,8 @@ export function claimDelivery(
 	if (keys.has(hashed)) return false;
 	keys.set(hashed, nowSeconds + ttlSeconds);
 	prune(keys, nowSeconds);
-	save(context, keys);
+	// The new key is the newest: prune drops the oldest first and never an expiry still ahead.
+	saveClaim(context, keys, hashed, nowSeconds + ttlSeconds);
 	return true;
 }
 
@@ -185,6 +227,7 @@ export function releaseMemory(context: MemoryContext, nowMs = Date.now()): void 
 	save(context, memoryOf(context, Math.floor(nowMs / 1000)), true);
 	memories.delete(id);
 	written.delete(id);
+	snapshots.delete(id);
 }
 
 /**
