@@ -299,3 +299,70 @@ describe('examples/ai-receptionist.json: reply guards and the fallback when the 
 		expect(handOver.reason).toBe("={{ $('Why No Answer').first().json.reason }}");
 	});
 });
+
+describe('examples/ai-draft-approval.json: the AI drafts, the manager approves, edits or declines', () => {
+	const example = JSON.parse(readFileSync(join(DIR, 'ai-draft-approval.json'), 'utf8')) as Omit<
+		Example,
+		'file'
+	>;
+	const node = (name: string) => example.nodes.find((entry) => entry.name === name)!;
+	const next = (name: string, output = 0) =>
+		(example.connections[name]?.main[output] ?? []).map((entry) => entry.node);
+	const trigger = node('On Customer Message');
+	const ask = node('Ask the Manager').parameters;
+
+	it('the trigger takes the manager’s taps and corrected text (no run), and the manager’s own messages start no draft', () => {
+		expect({ type: trigger.type, ...trigger.parameters }).toMatchObject({
+			type: `${PACKAGE}.botSailorWebhookTrigger`,
+			event: 'incomingMessage',
+			sendAndWaitAnswers: 'take',
+		});
+		expect(next('On Customer Message')).toEqual(['From a Customer?']);
+		expect(next('From a Customer?')).toEqual(['Draft a Reply']);
+		expect(next('From a Customer?', 1)).toEqual([]);
+		const manager = String((ask.phoneNumber as IDataObject).value).replace(/\D/g, '');
+		expect(JSON.stringify(node('From a Customer?').parameters)).toContain(`"${manager}"`);
+		expect(FICTIONAL.test(manager)).toBe(true);
+	});
+
+	it('asks in the WhatsApp chat with Approve, Edit or Decline, the agent’s output as the draft, a limit on the wait', () => {
+		expect(ask).toMatchObject({
+			operation: 'sendAndWait',
+			answerIn: 'chat',
+			approvalOptions: { values: { approvalType: 'edit' } },
+			draftText: '={{ $json.output }}',
+			options: { limitWaitTime: { values: { limitType: 'afterTimeInterval' } } },
+		});
+		expect(next('Draft a Reply')).toEqual(['Ask the Manager']);
+		expect(next('Ask the Manager')).toEqual(['Approved?']);
+	});
+
+	it('approved or edited: the customer receives exactly data.text, with every reply guard on, answering the message that started the run', () => {
+		expect(next('Approved?', 0)).toEqual(['Send the Reply']);
+		const { parameters } = node('Send the Reply');
+		expect(parameters).toMatchObject({
+			operation: 'sendText',
+			message: '={{ $json.data.text }}',
+			skipOptedOut: true,
+			additionalFields: {
+				answersMessageId: "={{ $('On Customer Message').first().json.wa_message_id }}",
+				onlyIfUnanswered: true,
+				skipIfPersonTookOver: true,
+				takeoverIncludesAssignment: true,
+			},
+		});
+	});
+
+	it('declined, unanswered in time or no draft (the agent’s error output): Hand Over to a Person with a reason', () => {
+		expect(next('Approved?', 1)).toEqual(['Hand Over to a Person']);
+		expect((node('Draft a Reply') as unknown as { onError: string }).onError).toBe(
+			'continueErrorOutput',
+		);
+		expect(next('Draft a Reply', 1)).toEqual(['Hand Over to a Person']);
+		expect(node('Hand Over to a Person').parameters).toMatchObject({
+			resource: 'subscriber',
+			operation: 'handOver',
+			reason: expect.stringContaining('declined'),
+		});
+	});
+});

@@ -211,6 +211,8 @@ const setups: Record<string, () => void> = {
 const notExecutable: Record<string, string> = {
 	bsExAiAgent:
 		'starts from a Chat Trigger: run for real under AI Agent 3.1 and 2.2 in aiAgent.e2e.test.ts',
+	bsExAiDraftApproval:
+		'starts from the Webhook Trigger and an AI Agent, then waits for the manager: run for real (approve, edit, decline) in aiDraftApproval.e2e.test.ts',
 	bsExAiReceptionist:
 		'starts from the Webhook Trigger and an AI Agent: run for real (bursts, STOP, handoff) in receptionist.e2e.test.ts',
 	bsExDownloadMedia: 'runs in media.e2e.test.ts, with n8n in filesystem binary mode',

@@ -125,19 +125,18 @@ const EXPIRING = asking(
 
 /**
  * The bench (BENCH_CHAT_ANSWERS=50): n8n's Webhook node starts the question (no CLI start per round), the subscriber
- * taps, and the time from the tap to the resumed run's next send reaching the platform is measured.
+ * taps, and the time from the tap to the resumed run's next send reaching the platform is measured. BENCH_CHAT_EDITS=50
+ * (issue 53): Approve, Edit or Decline, the subscriber taps Edit, is asked for the text, and the time from their text
+ * message to the resumed run's next send (which carries that text) is measured.
  */
 const BENCH_ROUNDS = Number(process.env.BENCH_CHAT_ANSWERS ?? 0);
+const BENCH_EDITS = Number(process.env.BENCH_CHAT_EDITS ?? 0);
 const BENCH_PHONE = seededPhone(4);
-const BENCH_PATH = 'bs-bench-chat-start';
-const BENCHED = (() => {
+function benchWorkflow(id: string, path: string, ask: Record<string, unknown>, reply: string) {
 	const workflow = asking(
-		'bsBenchChatAnswers',
-		{
-			message: 'Bench question: confirm?',
-			phoneNumber: { __rl: true, mode: 'phone', value: BENCH_PHONE },
-		},
-		'Bench confirmed.',
+		id,
+		{ ...ask, phoneNumber: { __rl: true, mode: 'phone', value: BENCH_PHONE } },
+		reply,
 	);
 	workflow.nodes[0] = {
 		id: 'start',
@@ -145,16 +144,32 @@ const BENCHED = (() => {
 		type: 'n8n-nodes-base.webhook',
 		typeVersion: 2,
 		position: [0, 0],
-		parameters: { httpMethod: 'POST', path: BENCH_PATH, responseMode: 'onReceived', options: {} },
-		webhookId: BENCH_PATH,
+		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+		webhookId: path,
 	} as (typeof workflow.nodes)[0];
 	for (const node of workflow.nodes)
 		if (node.name === 'Confirm' || node.name === 'Hold')
 			Object.assign(node.parameters, {
 				phoneNumber: { __rl: true, mode: 'phone', value: BENCH_PHONE },
 			});
-	return workflow;
-})();
+	return { workflow, path };
+}
+const BENCHED = benchWorkflow(
+	'bsBenchChatAnswers',
+	'bs-bench-chat-start',
+	{ message: 'Bench question: confirm?' },
+	'Bench confirmed.',
+);
+const BENCHED_EDITS = benchWorkflow(
+	'bsBenchChatEdits',
+	'bs-bench-chat-edit-start',
+	{
+		message: 'Bench question: send this?',
+		draftText: 'Bench draft.',
+		approvalOptions: { values: { approvalType: 'edit' } },
+	},
+	'={{ "Bench edited: " + $json.data.text }}',
+);
 
 /**
  * AI Agent Human review (n8n >= 2.6) answered in the chat: the generated Human review tool (`botSailorHitlTool`) with
@@ -319,7 +334,8 @@ beforeAll(async () => {
 			...(versionAtLeast(installedN8nVersion(), '2.6.0') ? [REVIEWED] : []),
 			TRIGGER,
 			POLL_TRIGGER,
-			...(BENCH_ROUNDS ? [BENCHED] : []),
+			...(BENCH_ROUNDS ? [BENCHED.workflow] : []),
+			...(BENCH_EDITS ? [BENCHED_EDITS.workflow] : []),
 		]),
 	);
 	const imported = await cli(n8n, ['import:workflow', `--input=${file}`]);
@@ -620,52 +636,93 @@ test(`the polling trigger (New Message, every minute) in another workflow takes 
 	}
 }, 600_000);
 
+/**
+ * One bench: `rounds` questions of `bench`'s workflow, each answered by `answer` (which returns the resumed run's
+ * next send it waits for, and when the timed answer went out); the first 3 rounds warm n8n up and are not counted.
+ */
+async function benchAnswers(
+	label: string,
+	{ workflow, path }: ReturnType<typeof benchWorkflow>,
+	rounds: number,
+	answer: (round: number) => Promise<{ expected: string; answeredAt: number }>,
+) {
+	await publish(session, workflow.id);
+	const sends = () => sim.requests.filter((request) => request.body.phone_number === BENCH_PHONE);
+	const times: number[] = [];
+	for (let round = 0; round < rounds + 3; round++) {
+		const seen = sends().length;
+		// Publishing returns before the production webhook serves: the first start may meet a 404.
+		for (let tries = 0; ; tries++) {
+			const started = await fetch(`${n8n.url}/webhook/${path}`, { method: 'POST' });
+			await started.text();
+			if (started.status !== 404) break;
+			if (tries > 100) throw new Error('the bench workflow never served its webhook');
+			await sleep(250);
+		}
+		await benchUntil(() => sends().length > seen);
+		const deadline = Date.now() + 30_000;
+		while (!(await executionsOf(workflow.id)).some((execution) => execution.status === 'waiting')) {
+			if (Date.now() > deadline) throw new Error('no waiting bench execution');
+			await sleep(20);
+		}
+		const asked = sends().length;
+		const { expected, answeredAt } = await answer(round);
+		await benchUntil(() =>
+			sends()
+				.slice(asked)
+				.some((request) => request.body.message === expected),
+		);
+		if (round >= 3) times.push(performance.now() - answeredAt);
+		await sim.state.webhooks.idle();
+	}
+	const sorted = [...times].sort((a, b) => a - b);
+	const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+	process.stdout.write(
+		`BENCH ${label} (n=${times.length}): p50 ${at(0.5).toFixed(0)} ms, p95 ${at(0.95).toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms\n`,
+	);
+	expect(times).toHaveLength(rounds);
+}
+
+async function benchUntil(check: () => boolean, timeoutMs = 30_000) {
+	const deadline = Date.now() + timeoutMs;
+	while (!check()) {
+		if (Date.now() > deadline) throw new Error('bench round timed out');
+		await sleep(5);
+	}
+}
+
 if (BENCH_ROUNDS)
 	test(`bench: tap → the resumed run's next send, over ${BENCH_ROUNDS} answers`, async () => {
-		await publish(session, BENCHED.id);
-		const sends = () => sim.requests.filter((request) => request.body.phone_number === BENCH_PHONE);
-		const until = async (check: () => boolean, timeoutMs = 30_000) => {
-			const deadline = Date.now() + timeoutMs;
-			while (!check()) {
-				if (Date.now() > deadline) throw new Error('bench round timed out');
-				await sleep(5);
-			}
-		};
-		const times: number[] = [];
-		for (let round = 0; round < BENCH_ROUNDS + 3; round++) {
-			const seen = sends().length;
-			// Publishing returns before the production webhook serves: the first start may meet a 404.
-			for (let tries = 0; ; tries++) {
-				const started = await fetch(`${n8n.url}/webhook/${BENCH_PATH}`, { method: 'POST' });
-				await started.text();
-				if (started.status !== 404) break;
-				if (tries > 100) throw new Error('the bench workflow never served its webhook');
-				await sleep(250);
-			}
-			await until(() => sends().length > seen);
-			const deadline = Date.now() + 30_000;
-			while (
-				!(await executionsOf(BENCHED.id)).some((execution) => execution.status === 'waiting')
-			) {
-				if (Date.now() > deadline) throw new Error('no waiting bench execution');
-				await sleep(20);
-			}
-			const asked = sends().length;
-			const tappedAt = performance.now();
-			tapButton(sim.state, { phone_number: BENCH_PHONE, title: 'Approve' });
-			await until(() =>
-				sends()
-					.slice(asked)
-					.some((request) => request.body.message === 'Bench confirmed.'),
-			);
-			// The first 3 rounds warm n8n up and are not counted.
-			if (round >= 3) times.push(performance.now() - tappedAt);
-			await sim.state.webhooks.idle();
-		}
-		const sorted = [...times].sort((a, b) => a - b);
-		const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-		process.stdout.write(
-			`BENCH chat answers (n=${times.length}): tap → resumed run's next send p50 ${at(0.5).toFixed(0)} ms, p95 ${at(0.95).toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms\n`,
+		await benchAnswers(
+			"chat answers: tap → resumed run's next send",
+			BENCHED,
+			BENCH_ROUNDS,
+			async () => {
+				const answeredAt = performance.now();
+				tapButton(sim.state, { phone_number: BENCH_PHONE, title: 'Approve' });
+				return { expected: 'Bench confirmed.', answeredAt };
+			},
 		);
-		expect(times).toHaveLength(BENCH_ROUNDS);
+	}, 600_000);
+
+if (BENCH_EDITS)
+	test(`bench: Edit, then the text → the resumed run's next send, over ${BENCH_EDITS} edits`, async () => {
+		const prompts = () =>
+			textsTo(BENCH_PHONE).filter(
+				(text) => text === 'Send the corrected text as your next message.',
+			).length;
+		await benchAnswers(
+			"chat edits: the edited text → resumed run's next send",
+			BENCHED_EDITS,
+			BENCH_EDITS,
+			async (round) => {
+				const before = prompts();
+				tapButton(sim.state, { phone_number: BENCH_PHONE, title: 'Edit' });
+				await benchUntil(() => prompts() > before);
+				const text = `Bench text ${round}`;
+				const answeredAt = performance.now();
+				addMessage(sim.state, { phone_number_id: NUMBER, phone_number: BENCH_PHONE, text });
+				return { expected: `Bench edited: ${text}`, answeredAt };
+			},
+		);
 	}, 600_000);

@@ -50,6 +50,12 @@ const FILES = {
 		before:
 			"the example's AI Agent 3.1 exists from n8n 2.0 (the receptionist's operations as tools on 1.x: aiAgent.e2e on 1.123.81)",
 	},
+	aiDraftApproval: {
+		since: '2.0.0',
+		proves: 'the AI draft approval example as shipped (approve, edit, decline in the chat)',
+		before:
+			"the example's AI Agent 3.1 exists from n8n 2.0 (Approve, Edit or Decline in the chat on 1.x: sendAndWaitChat.e2e on 1.123.81)",
+	},
 };
 
 function versionAtLeast(version, minimum) {
