@@ -502,6 +502,8 @@ async function main(): Promise<void> {
 		bsExOrderApproval: 'waits for a person’s answer: sendAndWait.e2e.test.ts',
 		bsExAiReceptionist:
 			'a burst of customer messages, a Wait and a scripted chat model: receptionist.e2e.test.ts',
+		bsExAiDraftApproval:
+			'waits for the manager’s answer in the chat, with a scripted chat model: aiDraftApproval.e2e.test.ts',
 	};
 	const examples = readWorkflows()
 		.filter(({ file, workflow }) => {
