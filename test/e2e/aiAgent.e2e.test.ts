@@ -14,24 +14,15 @@
  * production webhook, as n8n's chat widget does, then waits for the agent's answer (response mode
  * "last node").
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSimulator, type Simulator } from '../simulator/server';
+import { type Simulator } from '../simulator/server';
 import {
 	EXAMPLES_DIR,
 	Session,
 	activateWorkflow,
-	findFreePortPair,
 	installedN8nVersion,
-	importCredential,
-	importOpenAiCredential,
-	importWorkflows,
-	installCommunityPackage,
-	instance,
 	latestExecution,
-	pack,
-	provision,
 	sendChatMessage,
 	sinceN8n,
 	versionAtLeast,
@@ -39,9 +30,9 @@ import {
 	type N8nInstance,
 	type Server,
 	type Workflow,
-	startWithOwner,
 } from './n8n';
-import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
+import { type OpenAiStandIn } from './openaiStandIn';
+import { startAiWorld, type AiWorld } from './aiWorld';
 import { AVA, NUMBER } from '../harness/params';
 
 const PHONE = AVA;
@@ -91,7 +82,7 @@ let standIn: OpenAiStandIn;
 let n8n: N8nInstance;
 let server: Server;
 let session: Session;
-let work: string;
+let world: AiWorld | undefined;
 
 /** The example as the test runs it: public Chat Trigger, the stand-in's credential on the chat model, the agent at `typeVersion`. */
 function runnable(agent: (typeof AGENTS)[number]): Workflow {
@@ -156,26 +147,12 @@ function scriptSend(): void {
 const observed: string[] = [];
 
 beforeAll(async () => {
-	const paths = provision();
-	sim = await startSimulator();
-	standIn = await startOpenAiStandIn();
-	work = mkdtempSync(join(tmpdir(), 'botsailor-e2e-agent-'));
-	n8n = instance(paths, join(work, 'user'), await findFreePortPair());
-	installCommunityPackage(n8n, pack(join(work, 'pack')));
-	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
-	await importOpenAiCredential(n8n, OPENAI_CREDENTIAL.id, OPENAI_CREDENTIAL.name, {
-		url: standIn.url,
-		apiKey: 'sk-test',
-	});
-	const workflows = join(work, 'workflows');
-	mkdirSync(workflows);
-	for (const agent of AGENTS)
-		writeFileSync(
-			join(workflows, `${agent.workflowId}.json`),
-			JSON.stringify(runnable(agent), null, 2),
-		);
-	await importWorkflows(n8n, workflows);
-	({ server, session } = await startWithOwner(n8n));
+	world = await startAiWorld(
+		'agent',
+		OPENAI_CREDENTIAL,
+		Object.fromEntries(AGENTS.map((agent) => [`${agent.workflowId}.json`, runnable(agent)])),
+	);
+	({ sim, standIn, n8n, server, session } = world);
 	for (const agent of AGENTS) {
 		await activateWorkflow(session, agent.workflowId);
 		await waitForWebhook(n8n, `${agent.webhookId}/chat`);
@@ -187,10 +164,7 @@ afterAll(async () => {
 		process.stdout.write(
 			`\nWhat the model got back from the BotSailor tool:\n${observed.join('\n')}\n`,
 		);
-	await server?.stop();
-	await standIn?.close();
-	await sim?.close();
-	if (work) rmSync(work, { recursive: true, force: true });
+	await world?.close();
 }, 60_000);
 
 beforeEach(() => {

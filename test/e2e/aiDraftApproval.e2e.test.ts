@@ -8,11 +8,10 @@
  *
  * Changed from the example for the test only: the chat model gets the stand-in's credential and a 10 s timeout.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { addMessage, tapButton } from '../simulator/control';
-import { startSimulator, type Simulator } from '../simulator/server';
+import { type Simulator } from '../simulator/server';
 import {
 	executionsOf,
 	productionUrl,
@@ -22,25 +21,16 @@ import {
 import {
 	EXAMPLES_DIR,
 	activateWorkflow,
-	findFreePortPair,
-	importCredential,
-	importOpenAiCredential,
-	importWorkflows,
-	installCommunityPackage,
 	installedN8nVersion,
-	instance,
 	nodeOutput,
-	pack,
-	provision,
 	sinceN8n,
-	startWithOwner,
 	versionAtLeast,
 	type N8nInstance,
-	type Server,
 	type Session,
 	type Workflow,
 } from './n8n';
-import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
+import { type OpenAiStandIn } from './openaiStandIn';
+import { startAiWorld, type AiWorld } from './aiWorld';
 import { AVA, BEN, CHLOE, NUMBER, seededPhone } from '../harness/params';
 
 /** The example's AI Agent 3.1 is n8n 2.0's (as in receptionist.e2e.test.ts). */
@@ -61,9 +51,8 @@ const DRAFT = 'Yes! A birthday cake for Saturday is possible. Which flavour woul
 let sim: Simulator;
 let standIn: OpenAiStandIn;
 let n8n: N8nInstance;
-let server: Server;
 let session: Session;
-let work: string;
+let world: AiWorld | undefined;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -163,22 +152,8 @@ async function onlyCustomerRuns() {
 
 beforeAll(async () => {
 	if (!SUPPORTED) return;
-	const paths = provision();
-	sim = await startSimulator();
-	standIn = await startOpenAiStandIn();
-	work = mkdtempSync(join(tmpdir(), 'botsailor-e2e-draft-'));
-	n8n = instance(paths, join(work, 'user'), await findFreePortPair());
-	installCommunityPackage(n8n, pack(join(work, 'pack')));
-	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
-	await importOpenAiCredential(n8n, OPENAI_CREDENTIAL.id, OPENAI_CREDENTIAL.name, {
-		url: standIn.url,
-		apiKey: 'sk-test',
-	});
-	const workflows = join(work, 'workflows');
-	mkdirSync(workflows);
-	writeFileSync(join(workflows, 'draft.json'), JSON.stringify(runnable(), null, 2));
-	await importWorkflows(n8n, workflows);
-	({ server, session } = await startWithOwner(n8n));
+	world = await startAiWorld('draft', OPENAI_CREDENTIAL, { 'draft.json': runnable() });
+	({ sim, standIn, n8n, session } = world);
 	await activateWorkflow(session, EXAMPLE.id);
 	await waitForProductionWebhook(n8n, WEBHOOK_ID);
 	sim.state.webhooks.configure(NUMBER, {
@@ -187,10 +162,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-	await server?.stop();
-	await standIn?.close();
-	await sim?.close();
-	if (work) rmSync(work, { recursive: true, force: true });
+	await world?.close();
 }, 60_000);
 
 beforeEach(() => {

@@ -8,12 +8,11 @@
  * Changed from the example for the test only: the chat model gets the stand-in's credential, the Wait is
  * 4 s instead of 10 s (a burst here arrives within one second), and the model's timeout is 3 s instead of 60 s.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOL_DESCRIPTIONS } from '../harness/toolDescriptions';
 import { addMessage, setMessageStatus } from '../simulator/control';
-import { startSimulator, type Simulator } from '../simulator/server';
+import { type Simulator } from '../simulator/server';
 import {
 	executionsOf,
 	productionUrl,
@@ -26,24 +25,15 @@ import {
 	ROOT,
 	Session,
 	activateWorkflow,
-	findFreePortPair,
-	importCredential,
-	importOpenAiCredential,
-	importWorkflows,
-	installCommunityPackage,
-	instance,
-	pack,
-	provision,
 	installedN8nVersion,
 	sinceN8n,
 	versionAtLeast,
 	type N8nInstance,
-	type Server,
 	type Workflow,
-	startWithOwner,
 } from './n8n';
 import { signedInEditor, withChromium } from './editor';
-import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
+import { type OpenAiStandIn } from './openaiStandIn';
+import { startAiWorld, type AiWorld } from './aiWorld';
 import { CHLOE, NUMBER, seededPhone } from '../harness/params';
 
 /** The example's AI Agent 3.1 is n8n 2.0's: an older n8n cannot activate the workflow (1.123.81: "reading 'execute'"). */
@@ -70,9 +60,8 @@ const FALLBACK = String(
 let sim: Simulator;
 let standIn: OpenAiStandIn;
 let n8n: N8nInstance;
-let server: Server;
 let session: Session;
-let work: string;
+let world: AiWorld | undefined;
 
 function runnable(): Workflow {
 	const workflow = JSON.parse(JSON.stringify(EXAMPLE)) as Workflow;
@@ -134,31 +123,16 @@ async function nodesRun(count: number): Promise<string[][]> {
 
 beforeAll(async () => {
 	if (!SUPPORTED) return;
-	const paths = provision();
-	sim = await startSimulator();
-	standIn = await startOpenAiStandIn();
-	work = mkdtempSync(join(tmpdir(), 'botsailor-e2e-receptionist-'));
-	n8n = instance(paths, join(work, 'user'), await findFreePortPair());
-	installCommunityPackage(n8n, pack(join(work, 'pack')));
-	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
-	await importOpenAiCredential(n8n, OPENAI_CREDENTIAL.id, OPENAI_CREDENTIAL.name, {
-		url: standIn.url,
-		apiKey: 'sk-test',
+	world = await startAiWorld('receptionist', OPENAI_CREDENTIAL, {
+		'receptionist.json': runnable(),
 	});
-	const workflows = join(work, 'workflows');
-	mkdirSync(workflows);
-	writeFileSync(join(workflows, 'receptionist.json'), JSON.stringify(runnable(), null, 2));
-	await importWorkflows(n8n, workflows);
-	({ server, session } = await startWithOwner(n8n));
+	({ sim, standIn, n8n, session } = world);
 	await activateWorkflow(session, EXAMPLE.id);
 	await waitForProductionWebhook(n8n, WEBHOOK_ID);
 }, 600_000);
 
 afterAll(async () => {
-	await server?.stop();
-	await standIn?.close();
-	await sim?.close();
-	if (work) rmSync(work, { recursive: true, force: true });
+	await world?.close();
 }, 60_000);
 
 let executionsSoFar = 0;
@@ -457,7 +431,7 @@ sinceN8n('2.0.0', AGENT_3)(
 			// The README's picture only when asked (UPDATE_SCREENSHOTS=1): no test run writes into the repository.
 			const shot = process.env.UPDATE_SCREENSHOTS
 				? join(ROOT, 'docs', 'ai-receptionist.png')
-				: join(work, 'ai-receptionist.png');
+				: join(world!.work, 'ai-receptionist.png');
 			await page.screenshot({ path: shot });
 			expect(statSync(shot).size).toBeGreaterThan(5000);
 		} finally {
