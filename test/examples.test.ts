@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { messageItem } from '../nodes/shared/conversation/messageItem';
+import { BotSailor } from '../nodes/BotSailor/BotSailor.node';
 import { seedState } from './simulator/seed';
 import { NUMBER } from './harness/params';
 
@@ -16,6 +17,7 @@ interface ExampleNode {
 	name: string;
 	type: string;
 	disabled?: boolean;
+	typeVersion?: number;
 	parameters: IDataObject;
 }
 
@@ -364,5 +366,22 @@ describe('examples/ai-draft-approval.json: the AI drafts, the manager approves, 
 			operation: 'handOver',
 			reason: expect.stringContaining('declined'),
 		});
+	});
+});
+
+describe('examples: Send and Wait at the node version a new node gets', () => {
+	// Node version 1.2 changed what a chat question shows (issue 53): an example at 1.1 would ship the old question.
+	const { defaultVersion } = new BotSailor().description;
+	it.each(
+		examples.flatMap((example) =>
+			example.nodes
+				.filter(
+					(node) =>
+						node.type === `${PACKAGE}.botSailor` && node.parameters.operation === 'sendAndWait',
+				)
+				.map((node) => [example.file, node.name, node.typeVersion] as const),
+		),
+	)('%s: %s', (_file, _name, typeVersion) => {
+		expect(typeVersion).toBe(defaultVersion);
 	});
 });
