@@ -660,8 +660,9 @@ async function main() {
 		checkInstalled(NEXT, 'next.tgz', 'reinstall');
 		await activateWorkflow(session, send.id);
 		check(
-			JSON.stringify(await runSendTemplate()) === JSON.stringify(sendBefore),
-			'the saved Send Template runs again after the reinstall',
+			// The reinstall is NEXT again: the same output NEXT gave before the uninstall.
+			JSON.stringify(await runSendTemplate()) === JSON.stringify(sendAfter),
+			`the saved Send Template runs again after the reinstall and outputs what ${NEXT} output before`,
 		);
 
 		// --- 6. where n8n fetched from ---------------------------------------------------------------------------
