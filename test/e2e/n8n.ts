@@ -459,7 +459,8 @@ export class Session {
 
 	/** Creates the owner account on a fresh instance (idempotent: a second call only logs in). */
 	async setupOwner(owner = OWNER): Promise<void> {
-		// n8n 1.x answers /healthz/readiness before it mounts the REST routes: 404 for a few seconds.
+		// n8n 1.x answers /healthz/readiness before it mounts the REST routes: 404 for a few seconds; on a busy
+		// machine n8n may also answer 503 "Database is not ready!" for a while after its editor answers.
 		const deadline = Date.now() + 60_000;
 		for (;;) {
 			try {
@@ -468,7 +469,7 @@ export class Session {
 			} catch (error) {
 				const message = (error as Error).message;
 				if (/HTTP 400/.test(message)) break; // the owner exists already
-				if (!/HTTP 404/.test(message) || Date.now() > deadline) throw error;
+				if (!notReadyYet(message) || Date.now() > deadline) throw error;
 				await new Promise((done) => setTimeout(done, 500));
 			}
 		}
@@ -477,7 +478,8 @@ export class Session {
 
 	/**
 	 * Logs in. n8n 1.x answers /healthz/readiness before it mounts the REST routes (404 for a few seconds), also
-	 * after a restart of the same instance: retried on 404 only, for up to a minute.
+	 * after a restart of the same instance: retried on 404 and n8n's "Database is not ready!" 503 only, for up to
+	 * a minute.
 	 */
 	async login(owner = OWNER): Promise<void> {
 		const deadline = Date.now() + 60_000;
@@ -489,11 +491,16 @@ export class Session {
 				});
 				return;
 			} catch (error) {
-				if (!/HTTP 404/.test((error as Error).message) || Date.now() > deadline) throw error;
+				if (!notReadyYet((error as Error).message) || Date.now() > deadline) throw error;
 				await new Promise((done) => setTimeout(done, 500));
 			}
 		}
 	}
+}
+
+/** n8n's answers while it is still starting: 404 before the REST routes are mounted, 503 before its database is. */
+function notReadyYet(message: string): boolean {
+	return /HTTP 404/.test(message) || /HTTP 503.*Database is not ready/.test(message);
 }
 
 export function ensureBuilt(): void {
@@ -686,6 +693,10 @@ export async function startWithOwner(
 ): Promise<{ server: Server; session: Session }> {
 	const server = await start(n8n);
 	const session = new Session(n8n.url);
-	await session.setupOwner();
+	// A failed set-up must not leave n8n running: the caller's afterAll never gets this server to stop.
+	await session.setupOwner().catch(async (error: unknown) => {
+		await server.stop();
+		throw error;
+	});
 	return { server, session };
 }
