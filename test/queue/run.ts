@@ -1514,7 +1514,13 @@ async function main(): Promise<void> {
 				expect(run.status).toBe('success');
 				expect(nodeOutput(run, 'Ask')).toEqual([
 					expect.objectContaining({
-						data: { approved: true, edited: true, text: EDIT_TEXT, draft: EDIT_DRAFT },
+						data: {
+							approved: true,
+							edited: true,
+							text: EDIT_TEXT,
+							draft: EDIT_DRAFT,
+							respondedAt: expect.any(String),
+						},
 						recipient: expect.objectContaining({ phone_number: CHAT_EDIT_PHONE }),
 						answeredIn: 'chat',
 					}),
