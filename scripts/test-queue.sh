@@ -5,6 +5,7 @@
 # 2. Starts a throw-away PostgreSQL cluster and a Redis server in a temp folder, on 127.0.0.1, on free ports.
 # 3. Builds the package and provisions the pinned n8n (scripts/provision-n8n.sh), then runs
 #    test/queue/run.ts: 1 main + 2 workers + 2 webhook processors (the second for (g)), the checks, the figures.
+#    QUEUE_ONLY=f,h (letters a to h) runs only those checks, to iterate faster (run.ts's header); CI sets none: all run.
 # Everything started here is stopped on exit, also on failure or Ctrl-C (trap); the temp folder is removed
 # unless KEEP_QUEUE_DIR=1.
 set -euo pipefail

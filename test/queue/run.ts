@@ -19,6 +19,12 @@
  * asked on the workers, and each is answered twice at once through n8n's waiting URL, Confirm on one webhook processor
  * and Hold on the other. Checked: every question resumed, at least once, at most twice; the figure is the share
  * resumed twice (n8n reads the execution, then resumes it, with no lock between: docs/queue-mode.md states the limit).
+ * (h) Approve, Edit or Decline answered in the chat (in (f)'s phase, the same Webhook Trigger): a worker asks (node version
+ * 1.2, the Draft Text and three buttons) and the execution waits; the Edit tap and then the person's text (the
+ * simulator's `tap` and `message` controls) reach the Webhook Trigger on the webhook processor: the tap asks for the text
+ * and resumes nothing, the text resumes the execution exactly once with `edited: true`, the text and the draft; neither
+ * starts a run of the trigger's workflow.
+ * QUEUE_ONLY=f,h (letters, comma-separated) runs only those checks, to iterate faster; CI runs every check.
  * Prints the figures at the end; exits non-zero when any check fails.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -91,11 +97,31 @@ const BOTH_HOOK_ID = 'bs-queue-both';
 const CHAT_ASK_PATH = 'queue-chat-ask';
 const CHAT_HOOK_ID = 'bs-queue-chat-answer';
 const CHAT_PHONE = '15550100001';
+/** (h) Approve, Edit or Decline answered in the chat: the question's workflow, its subscriber, the draft and the correction. */
+const CHAT_EDIT_ID = 'bsQueueChatEdit';
+const CHAT_EDIT_PATH = 'queue-chat-edit';
+const CHAT_EDIT_PHONE = '15550100003';
+const EDIT_DRAFT = 'Hi Ava, your order Q-3003 ships on Tuesday.';
+const EDIT_TEXT = 'Hi Ava, your order Q-3003 ships on Wednesday, sorry for the wait.';
 /** (g) the questions answered twice at the same moment, one answer on each webhook processor. */
 const TWICE_QUESTIONS = Number(process.env.QUEUE_TWICE ?? 10);
 const TWICE_ASK_ID = 'bsQueueTwiceAsk';
 const TWICE_ASK_PATH = 'queue-twice-ask';
 const TWICE_PHONE = '15550100002';
+/**
+ * QUEUE_ONLY=f,h runs only the checks named (letters a to h, comma-separated), to iterate on them faster: the cluster,
+ * the restart on n8n's defaults and the output checks at the end still run, and the figures say the run was partial.
+ * Unset (CI, `npm run test:queue`): every check.
+ */
+const ONLY = new Set(
+	(process.env.QUEUE_ONLY ?? '')
+		.split(/[\s,]+/)
+		.filter(Boolean)
+		.map((letter) => letter.toLowerCase()),
+);
+for (const letter of ONLY)
+	if (!/^[a-h]$/.test(letter)) throw new Error(`QUEUE_ONLY: no check "${letter}" (a to h)`);
+const selected = (letter: string) => ONLY.size === 0 || ONLY.has(letter);
 /** (e): messages the webhook delivers (and the next poll sees), and messages whose webhook is missed (the poll starts them). */
 const BOTH_DELIVERED = 3;
 const BOTH_MISSED = 2;
@@ -367,6 +393,39 @@ function chatAskWorkflow() {
 }
 
 /**
+ * (h) Webhook (production: the job goes to a worker) → Send and Wait (node version 1.2, Answer In: WhatsApp Chat, Approve,
+ * Edit or Decline with a Draft Text) → Send Text of the decided text: the worker sends the draft with three buttons and
+ * the execution waits.
+ */
+function chatEditWorkflow() {
+	const node = messageNodeBuilder('qe', CHAT_EDIT_PHONE);
+	return {
+		id: CHAT_EDIT_ID,
+		name: 'queue: Approve, Edit or Decline answered in the chat',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			webhookNode('Start', CHAT_EDIT_PATH),
+			node('Ask', [200, 0], {
+				operation: 'sendAndWait',
+				answerIn: 'chat',
+				message: 'Send this reply?',
+				draftText: EDIT_DRAFT,
+				approvalOptions: { values: { approvalType: 'edit' } },
+			}),
+			node('Send Reply', [400, 0], {
+				operation: 'sendText',
+				message: '={{ "Sent: " + $json.data.text }}',
+			}),
+		],
+		connections: {
+			Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
+			Ask: { main: [[{ node: 'Send Reply', type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+/**
  * (g) Webhook (production: the job goes to a worker) → Send and Wait (Answer In: Web Page, Confirm / Hold) → Send Text
  * naming the execution and the answer: one such text per resumption of the execution.
  */
@@ -562,13 +621,14 @@ async function main(): Promise<void> {
 		bothWorkflow,
 		sendsWorkflow(SENDS / 2),
 		chatAskWorkflow(),
+		chatEditWorkflow(),
 		chatHookWorkflow,
 		twiceAskWorkflow(),
 	]) {
 		writeFileSync(join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
 	}
 	await cliOk(mainN8n, ['import:workflow', '--separate', `--input=${dir}`]);
-	log(`imported ${examples.length} examples and 8 test workflows (${elapsed()})`);
+	log(`imported ${examples.length} examples and 9 test workflows (${elapsed()})`);
 
 	// All four start together (the import ran the database migrations already).
 	// Concurrency 1: a worker takes one job at a time, so two jobs queued together run on both workers.
@@ -696,7 +756,7 @@ async function main(): Promise<void> {
 	};
 	let examplesOnWorkers = 0;
 	const examplesPerWorker: Record<string, number> = {};
-	for (const example of examples) {
+	for (const example of selected('a') ? examples : []) {
 		const { workflow } = example;
 		const label = `(a) ${example.file} on a worker`;
 		if (
@@ -771,14 +831,16 @@ async function main(): Promise<void> {
 		}
 		log(`${example.file}: ${run.status} on ${ranOn.join(', ') || 'no worker'} (${elapsed()})`);
 	}
-	figures.push(
-		`(a) examples run on workers with the right output: ${examplesOnWorkers} of ${examples.length} (${Object.entries(
-			examplesPerWorker,
-		)
-			.map(([name, count]) => `${name}: ${count}`)
-			.join(', ')}); binary data mode: database`,
-	);
-	check('(a) every example', () => expect(examplesOnWorkers).toBe(examples.length));
+	if (selected('a')) {
+		figures.push(
+			`(a) examples run on workers with the right output: ${examplesOnWorkers} of ${examples.length} (${Object.entries(
+				examplesPerWorker,
+			)
+				.map(([name, count]) => `${name}: ${count}`)
+				.join(', ')}); binary data mode: database`,
+		);
+		check('(a) every example', () => expect(examplesOnWorkers).toBe(examples.length));
+	}
 
 	/** The message ids the trigger's executions started with, once there are `count` of them (or at the timeout). */
 	const polledItems = async (
@@ -894,7 +956,7 @@ async function main(): Promise<void> {
 			expect(pollOnWorkers).toBe(pollExecutions.length),
 		);
 	};
-	await pollAcrossMainRestart(true);
+	if (selected('b')) await pollAcrossMainRestart(true);
 
 	// (e) both triggers in one workflow: the webhook on the webhook processor, the poll on the main ----------------
 	const bothTriggers = async () => {
@@ -1153,9 +1215,9 @@ async function main(): Promise<void> {
 		);
 		return measured;
 	};
-	const withPublication = await duplicates(
-		'N8N_USE_WORKFLOW_PUBLICATION_SERVICE on (needed by durable cursors)',
-	);
+	const withPublication = selected('c')
+		? await duplicates('N8N_USE_WORKFLOW_PUBLICATION_SERVICE on (needed by durable cursors)')
+		: undefined;
 	// n8n's defaults (no publication service, legacy poll scheduling): every process restarted without the durable
 	// switches, then (c) and (b) again.
 	log(
@@ -1186,8 +1248,8 @@ async function main(): Promise<void> {
 	workers.splice(0, workers.length, ...restarted.slice(3));
 	session = new Session(mainN8n.url);
 	await session.login();
-	const withDefaults = await duplicates('n8n default settings');
-	await pollAcrossMainRestart(false);
+	const withDefaults = selected('c') ? await duplicates('n8n default settings') : undefined;
+	if (selected('b')) await pollAcrossMainRestart(false);
 	// What docs/queue-mode.md states, as measured on n8n 2.41.1: the in-process memory holds within a process only, so a
 	// copy on the other process starts a second execution; its execute() on the worker then finds the message in n8n's
 	// processed-items list and passes nothing on, when the first execution recorded it before (2 s later: always).
@@ -1196,47 +1258,99 @@ async function main(): Promise<void> {
 		['publication service on', withPublication],
 		['defaults', withDefaults],
 	] as const) {
+		if (!measured) continue;
 		check(`(c) ${setting}: a copy on the other process 2 s later starts nothing`, () =>
 			expect(measured[2].executions).toBe(ROUNDS),
 		);
 	}
-	await bothTriggers();
+	if (selected('e')) await bothTriggers();
 
 	// (f) the question asked on a worker, the tap delivered to the webhook processor's Webhook Trigger ---------------
+	// (h) runs in the same phase: the same published Webhook Trigger takes an Edit tap and the corrected text.
 	const chatAnswerOnQueue = async () => {
 		sim.reset();
 		sim.clearRequests();
 		const askId = 'bsQueueChatAsk';
 		const hookId = chatHookWorkflow.id;
-		const hookEarlier = (await executionsOf(session, hookId)).length;
 		await publish(session, hookId);
 		await waitForProductionWebhook(webhookN8n, CHAT_HOOK_ID);
 		// The platform posts incoming messages to the webhook processor.
 		sim.state.webhooks.configure(NUMBER, {
 			urls: { incoming_message: productionUrl(webhookN8n, CHAT_HOOK_ID, WEBHOOK_SECRET) },
 		});
-		await publish(session, askId);
 		try {
-			await askAndTap(askId, hookId, hookEarlier);
+			if (selected('f')) {
+				await publish(session, askId);
+				try {
+					await askAndTap(askId, hookId, (await executionsOf(session, hookId)).length);
+				} catch (error) {
+					failures.push(`(f) aborted: ${(error as Error).stack ?? (error as Error).message}`);
+				} finally {
+					await unpublish(session, askId);
+				}
+			}
+			if (selected('h')) {
+				await publish(session, CHAT_EDIT_ID);
+				try {
+					await editInChat(hookId, (await executionsOf(session, hookId)).length);
+				} catch (error) {
+					failures.push(`(h) aborted: ${(error as Error).stack ?? (error as Error).message}`);
+				} finally {
+					await unpublish(session, CHAT_EDIT_ID);
+				}
+			}
 		} finally {
-			await unpublish(session, askId);
 			await unpublish(session, hookId);
 			sim.state.webhooks.configure(NUMBER, { urls: {} });
 		}
 	};
+	/**
+	 * A person's action on the simulator's phone (its `tap` and `message` controls, as a demo or the phone page uses
+	 * them): the incoming-message webhook it caused, once answered.
+	 */
+	const onPhone = async (route: 'tap' | 'message', body: Record<string, unknown>) => {
+		const response = await fetch(`${sim.url}/__control/${route}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+		const answer = (await response.json()) as { result?: { wa_message_id?: string } };
+		if (!response.ok || !answer.result?.wa_message_id)
+			throw new Error(`${route} ${JSON.stringify(body)}: ${response.status}`);
+		await sim.state.webhooks.idle();
+		return sim.state.webhooks.deliveries.find(
+			(delivery) => delivery.body.wa_message_id === answer.result?.wa_message_id,
+		);
+	};
+	/** The execution of `workflowId` that waits (the first found within 120 s). */
+	const waitingOf = async (workflowId: string, label: string) => {
+		const waitBy = Date.now() + 120_000;
+		for (;;) {
+			const waiting = (await executionsOf(session, workflowId)).find(
+				(entry) => entry.status === 'waiting',
+			);
+			if (waiting) return waiting;
+			if (Date.now() > waitBy)
+				throw new Error(`${label} no waiting execution of the question workflow in 120 s`);
+			await sleep(500);
+		}
+	};
+	/** How many jobs of an execution the workers took (its start, each resumption). */
+	const jobsOf = (executionId: string) =>
+		workers
+			.map(
+				(worker) =>
+					worker.output.match(new RegExp(`Worker started execution ${executionId} \\(`, 'g'))
+						?.length ?? 0,
+			)
+			.reduce((sum, count) => sum + count, 0);
 	const askAndTap = async (askId: string, hookId: string, hookEarlier: number) => {
 		const asked = await postWebhook(webhookN8n, CHAT_ASK_PATH, {});
 		await asked.body?.cancel();
 		check('(f) the question workflow was started through the webhook processor', () =>
 			expect(asked.status).toBe(200),
 		);
-		let waiting: { id: string; status: string } | undefined;
-		const waitBy = Date.now() + 120_000;
-		while (!waiting && Date.now() < waitBy) {
-			waiting = (await executionsOf(session, askId)).find((entry) => entry.status === 'waiting');
-			if (!waiting) await sleep(500);
-		}
-		if (!waiting) throw new Error('(f) no waiting execution of the question workflow in 120 s');
+		const waiting = await waitingOf(askId, '(f)');
 		const question = sim.requests.find(
 			(request) => request.path === '/whatsapp/send/interactive-buttons',
 		);
@@ -1253,21 +1367,7 @@ async function main(): Promise<void> {
 					expect(url).toContain(`${webhookBase}webhook-waiting/${waiting.id}/`);
 			},
 		);
-		/** The simulator's `tap` control, as a demo or a person's phone page uses it. */
-		const tap = async (title: string) => {
-			const response = await fetch(`${sim.url}/__control/tap`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ phone_number: CHAT_PHONE, title }),
-			});
-			const answer = (await response.json()) as { result?: { wa_message_id?: string } };
-			if (!response.ok || !answer.result?.wa_message_id)
-				throw new Error(`(f) tap ${title}: ${response.status}`);
-			await sim.state.webhooks.idle();
-			return sim.state.webhooks.deliveries.find(
-				(delivery) => delivery.body.wa_message_id === answer.result?.wa_message_id,
-			);
-		};
+		const tap = async (title: string) => await onPhone('tap', { phone_number: CHAT_PHONE, title });
 		const tappedAt = Date.now();
 		const first = await tap('Confirm');
 		let status = '';
@@ -1279,13 +1379,7 @@ async function main(): Promise<void> {
 		}
 		const resumedMs = Date.now() - tappedAt;
 		const run = await runOf(mainN8n, session, waiting.id);
-		const starts = workers
-			.map(
-				(worker) =>
-					worker.output.match(new RegExp(`Worker started execution ${waiting.id} \\(`, 'g'))
-						?.length ?? 0,
-			)
-			.reduce((sum, count) => sum + count, 0);
+		const starts = jobsOf(waiting.id);
 		check(
 			'(f) the tap resumed the execution, which finished on a worker with approved: true and the responder',
 			() => {
@@ -1324,6 +1418,127 @@ async function main(): Promise<void> {
 			| undefined;
 		figures.push(
 			`(f) Send and Wait (Answer In: WhatsApp Chat) asked on ${workerOf(workers, waiting.id).join(' + ') || 'no worker'}, a tap (simulator's tap control) posted to the Webhook Trigger on the webhook processor: answer ${first?.answer?.match(/"sendAndWait":"\w+"/)?.[0] ?? 'none'}, the execution ${run.status} ${resumedMs} ms after the tap (${starts} worker jobs: start + resumption), approved: ${String(approved?.approved)}; the second tap: ${second?.answer?.match(/"sendAndWait":"\w+"/)?.[0] ?? 'none'}; runs of the trigger workflow: ${hookRuns}`,
+		);
+	};
+
+	// (h) Approve, Edit or Decline: the Edit tap and then the corrected text, both through the webhook processor ------
+	const editInChat = async (hookId: string, hookEarlier: number) => {
+		const hookUrl = productionUrl(webhookN8n, CHAT_HOOK_ID, WEBHOOK_SECRET);
+		/** The texts the subscriber got (the prompt, the decision and confirmation, the run's own send). */
+		const texts = () =>
+			sim.requests
+				.filter(
+					(request) =>
+						request.path === '/whatsapp/send' && request.body.phone_number === CHAT_EDIT_PHONE,
+				)
+				.map((request) => String(request.body.message));
+		const asked = await postWebhook(webhookN8n, CHAT_EDIT_PATH, {});
+		await asked.body?.cancel();
+		check('(h) the question workflow was started through the webhook processor', () =>
+			expect(asked.status).toBe(200),
+		);
+		const waiting = await waitingOf(CHAT_EDIT_ID, '(h)');
+		const question = sim.requests
+			.filter(
+				(request) =>
+					request.path === '/whatsapp/send/interactive-buttons' &&
+					request.body.phone_number === CHAT_EDIT_PHONE,
+			)
+			.at(-1);
+		const buttons = JSON.parse(String(question?.body.buttons ?? '[]')) as Array<{
+			id: string;
+			title: string;
+		}>;
+		check(
+			'(h) a worker sent the draft with Approve, Edit and Decline; their links point at the webhook processor',
+			() => {
+				expect(workerOf(workers, waiting.id)).toHaveLength(1);
+				expect(question?.body.message).toBe(`Send this reply?\n\n${EDIT_DRAFT}`);
+				expect(buttons.map((button) => button.title)).toEqual(['Approve', 'Edit', 'Decline']);
+				for (const button of buttons)
+					expect(linkOfButtonId(button.id)?.url ?? '').toContain(
+						`${webhookBase}webhook-waiting/${waiting.id}/`,
+					);
+			},
+		);
+		const edit = await onPhone('tap', { phone_number: CHAT_EDIT_PHONE, title: 'Edit' });
+		const afterEdit = (await executionsOf(session, CHAT_EDIT_ID)).find(
+			(entry) => entry.id === waiting.id,
+		)?.status;
+		const prompt = texts().at(-1);
+		check(
+			'(h) the Edit tap, taken by the Webhook Trigger on the webhook processor, asks for the text and resumes nothing',
+			() => {
+				expect(edit?.url).toBe(hookUrl);
+				expect(edit?.status).toBe(200);
+				expect(edit?.answer).toContain('"sendAndWait":"asked"');
+				expect(prompt).toBe('Send the corrected text as your next message.');
+				expect(afterEdit).toBe('waiting');
+				expect(jobsOf(waiting.id)).toBe(1);
+			},
+		);
+		const wroteAt = Date.now();
+		const text = await onPhone('message', {
+			phone_number_id: NUMBER,
+			phone_number: CHAT_EDIT_PHONE,
+			text: EDIT_TEXT,
+		});
+		let status = '';
+		const doneBy = Date.now() + 120_000;
+		while (status !== 'success' && Date.now() < doneBy) {
+			status =
+				(await executionsOf(session, CHAT_EDIT_ID)).find((entry) => entry.id === waiting.id)
+					?.status ?? '';
+			if (status !== 'success') await sleep(250);
+		}
+		const resumedMs = Date.now() - wroteAt;
+		// Nothing more may come: a second resumption, a run of the trigger's workflow for the tap or the text.
+		await sleep(5000);
+		const run = await runOf(mainN8n, session, waiting.id);
+		const jobs = jobsOf(waiting.id);
+		const hookRuns = (await executionsOf(session, hookId)).length - hookEarlier;
+		const askRuns = (await executionsOf(session, CHAT_EDIT_ID)).length;
+		const sent = texts().filter((message) => message === `Sent: ${EDIT_TEXT}`).length;
+		const confirmed = texts().filter(
+			(message) => message === 'Edited and approved. Thank you, your answer was recorded.',
+		).length;
+		const output = run.data.resultData.runData.Ask?.at(-1)?.data?.main[0]?.[0]?.json as
+			| { data?: { edited?: boolean; text?: string } }
+			| undefined;
+		check(
+			'(h) the text, taken by the Webhook Trigger on the webhook processor, resumed the execution exactly once with edited: true, the text and the draft',
+			() => {
+				expect(text?.url).toBe(hookUrl);
+				expect(text?.status).toBe(200);
+				expect(text?.answer).toContain('"sendAndWait":"answered"');
+				expect(run.status).toBe('success');
+				expect(nodeOutput(run, 'Ask')).toEqual([
+					expect.objectContaining({
+						data: {
+							approved: true,
+							edited: true,
+							text: EDIT_TEXT,
+							draft: EDIT_DRAFT,
+							respondedAt: expect.any(String),
+						},
+						recipient: expect.objectContaining({ phone_number: CHAT_EDIT_PHONE }),
+						answeredIn: 'chat',
+					}),
+				]);
+				expect(run.data.resultData.runData['Send Reply']).toHaveLength(1);
+				expect(nodeOutput(run, 'Send Reply')).toEqual([expect.objectContaining({ success: true })]);
+				expect(sent).toBe(1);
+				expect(confirmed).toBe(1);
+				// The start and the one resumption: two jobs, each taken by a worker.
+				expect(jobs).toBe(2);
+				expect(askRuns).toBe(1);
+			},
+		);
+		check('(h) neither the Edit tap nor the text started a run of the trigger workflow', () =>
+			expect(hookRuns).toBe(0),
+		);
+		figures.push(
+			`(h) Approve, Edit or Decline (Answer In: WhatsApp Chat, node version 1.2) asked on ${workerOf(workers, waiting.id).join(' + ') || 'no worker'}; the Edit tap and then the text (simulator's tap and message controls) posted to the Webhook Trigger on the webhook processor: the tap ${edit?.answer?.match(/"sendAndWait":"\w+"/)?.[0] ?? 'none'} (the execution ${afterEdit ?? 'gone'}), the text ${text?.answer?.match(/"sendAndWait":"\w+"/)?.[0] ?? 'none'}; the execution ${run.status} ${resumedMs} ms after the text (${jobs} worker jobs: start + resumption), edited: ${String(output?.data?.edited)}, text as written: ${String(output?.data?.text === EDIT_TEXT)}; "Sent: <text>" sent ${sent} time(s); runs of the trigger workflow: ${hookRuns}`,
 		);
 	};
 
@@ -1466,77 +1681,85 @@ async function main(): Promise<void> {
 	};
 
 	// (d) 2,000 sends over both workers against a platform capped at 10 concurrent requests, 300 ms ± 30 % ------
-	sim.reset();
-	sim.faults.maxConcurrent = PLATFORM_CAP;
-	sim.faults.latencyMs = SEND_LATENCY_MS;
-	sim.faults.latencyJitter = SEND_JITTER;
-	sim.faults.resetReport();
-	sim.clearRequests();
-	await publish(session, 'bsQueueSends');
-	const sendStarted = Date.now();
-	const calls = await Promise.all(
-		[0, SENDS / 2].map(async (offset) => await postWebhook(webhookN8n, 'queue-sends', { offset })),
-	);
-	for (const call of calls) await call.body?.cancel();
-	check('(d) both calls accepted', () =>
-		expect(calls.map((call) => call.status)).toEqual([200, 200]),
-	);
-	const sendExecutions = await waitForExecutions(session, 'bsQueueSends', 2, {
-		timeoutMs: 300_000,
-		settleMs: 1000,
-	});
-	const sendSeconds = (Date.now() - sendStarted) / 1000;
-	await unpublish(session, 'bsQueueSends');
-	const report = sim.faults.report();
-	const sendWorkers = sendExecutions.map((execution) => workerOf(workers, execution.id)).flat();
-	let successItems = 0;
-	for (const execution of sendExecutions) {
-		const run = await runOf(mainN8n, session, execution.id);
-		check(`(d) send execution ${execution.id} succeeded`, () => expect(run.status).toBe('success'));
-		successItems += nodeOutput(run, 'Send Text').filter((item) => item.success === true).length;
-	}
-	const perRecipient = new Map<string, number>();
-	for (const message of sim.state.messages) {
-		if (
-			message.sender !== 'bot' ||
-			!message.whatsapp_bot_subscriber_subscriber_id.startsWith('1882')
-		)
-			continue;
-		perRecipient.set(
-			message.whatsapp_bot_subscriber_subscriber_id,
-			(perRecipient.get(message.whatsapp_bot_subscriber_subscriber_id) ?? 0) + 1,
+	const manySends = async () => {
+		sim.reset();
+		sim.faults.maxConcurrent = PLATFORM_CAP;
+		sim.faults.latencyMs = SEND_LATENCY_MS;
+		sim.faults.latencyJitter = SEND_JITTER;
+		sim.faults.resetReport();
+		sim.clearRequests();
+		await publish(session, 'bsQueueSends');
+		const sendStarted = Date.now();
+		const calls = await Promise.all(
+			[0, SENDS / 2].map(
+				async (offset) => await postWebhook(webhookN8n, 'queue-sends', { offset }),
+			),
 		);
-	}
-	const lost = SENDS - perRecipient.size;
-	const duplicated = [...perRecipient.values()].filter((count) => count > 1).length;
-	const sendRequests = sim.requests.filter((request) => request.path === '/whatsapp/send').length;
-	const share429 = report.overCapacity / Math.max(1, sendRequests);
-	figures.push(
-		`(d) ${SENDS} sends (Send Text) in 2 executions on ${[...new Set(sendWorkers)].sort().join(' + ')}, each worker's adaptive pace under ${CEILING ? `a ceiling of ${CEILING} (Max Sends in Flight)` : 'the default ceiling'}, platform cap ${PLATFORM_CAP} concurrent, ${SEND_LATENCY_MS} ms ± ${SEND_JITTER * 100} %: ${perRecipient.size} recipients got a message, ${lost} lost, ${duplicated} duplicated, ${successItems} success items; ${sendRequests} requests, ${report.overCapacity} answered 429 (${(100 * share429).toFixed(2)} %); peak in flight at the platform ${report.peakInFlight}; ${sendSeconds.toFixed(1)} s (${(SENDS / sendSeconds).toFixed(1)} msg/s, ideal ${((PLATFORM_CAP * 1000) / SEND_LATENCY_MS).toFixed(1)})`,
-	);
-	check('(d) split over both workers', () =>
-		expect([...new Set(sendWorkers)].sort()).toEqual(['worker-1', 'worker-2']),
-	);
-	check('(d) 0 lost', () => expect(lost).toBe(0));
-	check('(d) 0 duplicated', () => expect(duplicated).toBe(0));
-	check('(d) every item reports success', () => expect(successItems).toBe(SENDS));
-	check(
-		`(d) at most ${MAX_429_SHARE * 100} % of the requests answered 429 (two paces probing one limit)`,
-		() => expect(share429).toBeLessThanOrEqual(MAX_429_SHARE),
-	);
-	sim.faults.clear();
+		for (const call of calls) await call.body?.cancel();
+		check('(d) both calls accepted', () =>
+			expect(calls.map((call) => call.status)).toEqual([200, 200]),
+		);
+		const sendExecutions = await waitForExecutions(session, 'bsQueueSends', 2, {
+			timeoutMs: 300_000,
+			settleMs: 1000,
+		});
+		const sendSeconds = (Date.now() - sendStarted) / 1000;
+		await unpublish(session, 'bsQueueSends');
+		const report = sim.faults.report();
+		const sendWorkers = sendExecutions.map((execution) => workerOf(workers, execution.id)).flat();
+		let successItems = 0;
+		for (const execution of sendExecutions) {
+			const run = await runOf(mainN8n, session, execution.id);
+			check(`(d) send execution ${execution.id} succeeded`, () =>
+				expect(run.status).toBe('success'),
+			);
+			successItems += nodeOutput(run, 'Send Text').filter((item) => item.success === true).length;
+		}
+		const perRecipient = new Map<string, number>();
+		for (const message of sim.state.messages) {
+			if (
+				message.sender !== 'bot' ||
+				!message.whatsapp_bot_subscriber_subscriber_id.startsWith('1882')
+			)
+				continue;
+			perRecipient.set(
+				message.whatsapp_bot_subscriber_subscriber_id,
+				(perRecipient.get(message.whatsapp_bot_subscriber_subscriber_id) ?? 0) + 1,
+			);
+		}
+		const lost = SENDS - perRecipient.size;
+		const duplicated = [...perRecipient.values()].filter((count) => count > 1).length;
+		const sendRequests = sim.requests.filter((request) => request.path === '/whatsapp/send').length;
+		const share429 = report.overCapacity / Math.max(1, sendRequests);
+		figures.push(
+			`(d) ${SENDS} sends (Send Text) in 2 executions on ${[...new Set(sendWorkers)].sort().join(' + ')}, each worker's adaptive pace under ${CEILING ? `a ceiling of ${CEILING} (Max Sends in Flight)` : 'the default ceiling'}, platform cap ${PLATFORM_CAP} concurrent, ${SEND_LATENCY_MS} ms ± ${SEND_JITTER * 100} %: ${perRecipient.size} recipients got a message, ${lost} lost, ${duplicated} duplicated, ${successItems} success items; ${sendRequests} requests, ${report.overCapacity} answered 429 (${(100 * share429).toFixed(2)} %); peak in flight at the platform ${report.peakInFlight}; ${sendSeconds.toFixed(1)} s (${(SENDS / sendSeconds).toFixed(1)} msg/s, ideal ${((PLATFORM_CAP * 1000) / SEND_LATENCY_MS).toFixed(1)})`,
+		);
+		check('(d) split over both workers', () =>
+			expect([...new Set(sendWorkers)].sort()).toEqual(['worker-1', 'worker-2']),
+		);
+		check('(d) 0 lost', () => expect(lost).toBe(0));
+		check('(d) 0 duplicated', () => expect(duplicated).toBe(0));
+		check('(d) every item reports success', () => expect(successItems).toBe(SENDS));
+		check(
+			`(d) at most ${MAX_429_SHARE * 100} % of the requests answered 429 (two paces probing one limit)`,
+			() => expect(share429).toBeLessThanOrEqual(MAX_429_SHARE),
+		);
+		sim.faults.clear();
+	};
+	if (selected('d')) await manySends();
 
-	// (f) Send and Wait answered in the chat: the tap taken by the webhook processor resumes a worker's execution ------
+	// (f) Send and Wait answered in the chat: the tap taken by the webhook processor resumes a worker's execution; (h)
+	// Approve, Edit or Decline: the Edit tap and the text taken there resume it with the text --------------------------
 	try {
-		await chatAnswerOnQueue();
+		if (selected('f') || selected('h')) await chatAnswerOnQueue();
 	} catch (error) {
-		failures.push(`(f) aborted: ${(error as Error).stack ?? (error as Error).message}`);
+		failures.push(`(f, h) aborted: ${(error as Error).stack ?? (error as Error).message}`);
 	}
 
 	// (g) two answers at the same moment, one on each webhook processor -------------------------------------------
 	try {
 		if (!webhook2.proc) throw new Error('the second webhook processor did not start');
-		await answeredTwiceAtOnce(webhook2.proc);
+		if (selected('g')) await answeredTwiceAtOnce(webhook2.proc);
 	} catch (error) {
 		failures.push(`(g) aborted: ${(error as Error).stack ?? (error as Error).message}`);
 	}
@@ -1562,7 +1785,7 @@ main()
 	.finally(() => {
 		const mode = `n8n 2.41.1 queue mode: 1 main + 2 workers (concurrency 1) + 2 webhook processors (the second from the restart on n8n's defaults), PostgreSQL, Redis, binary data in the database`;
 		process.stdout.write(
-			`\n=== test:queue figures (${mode}) ===\n${figures.map((line) => `  ${line}`).join('\n')}\n  run time of test/queue/run.ts: ${elapsed()}\n`,
+			`\n=== test:queue figures (${mode}) ===\n${ONLY.size ? `  QUEUE_ONLY=${[...ONLY].join(',')}: only these checks ran (not a full run)\n` : ''}${figures.map((line) => `  ${line}`).join('\n')}\n  run time of test/queue/run.ts: ${elapsed()}\n`,
 		);
 		if (failures.length) {
 			process.stdout.write(
