@@ -7,9 +7,11 @@
  * chat: the same trigger takes the tap or the corrected text and resumes the waiting run.
  *
  * Changed from the example for the test only: the chat model gets the stand-in's credential and a 10 s timeout.
+ * With UPDATE_SCREENSHOTS=1 the Edit test writes docs/send-and-wait-edit.png (the manager's and the customer's phones).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { addMessage, tapButton } from '../simulator/control';
 import { type Simulator } from '../simulator/server';
 import {
@@ -20,6 +22,7 @@ import {
 } from '../webhookTrigger/realN8n';
 import {
 	EXAMPLES_DIR,
+	ROOT,
 	activateWorkflow,
 	installedN8nVersion,
 	nodeOutput,
@@ -31,6 +34,7 @@ import {
 } from './n8n';
 import { type OpenAiStandIn } from './openaiStandIn';
 import { startAiWorld, type AiWorld } from './aiWorld';
+import { CHROMIUM_FLAGS, chromiumPath } from './editor';
 import { AVA, BEN, CHLOE, NUMBER, seededPhone } from '../harness/params';
 
 /** The example's AI Agent 3.1 is n8n 2.0's (as in receptionist.e2e.test.ts). */
@@ -150,6 +154,41 @@ async function onlyCustomerRuns() {
 	expect(await executionsOf(session, EXAMPLE.id)).toHaveLength(customerRuns);
 }
 
+/**
+ * With UPDATE_SCREENSHOTS=1 (Chromium needed): docs/send-and-wait-edit.png, the simulator's phone page of the manager
+ * (the question with the draft and its three buttons, the tap on Edit, the request for the text, the corrected text,
+ * the confirmation) beside the customer's (their message and the corrected text received).
+ */
+async function editScreenshot(customer: string, edited: string): Promise<void> {
+	if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+	const executablePath = chromiumPath();
+	if (!executablePath)
+		throw new Error('UPDATE_SCREENSHOTS=1 needs Chromium: apt-get install chromium');
+	const browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
+	try {
+		const page = await browser.newPage({ viewport: { width: 820, height: 840 } });
+		const phones: string[] = [];
+		for (const [phone, last] of [
+			[MANAGER, 'Edited and approved.'],
+			[customer, edited],
+		]) {
+			await page.goto(`${sim.url}/phone?phone=${phone}&number=${NUMBER}`);
+			await page.locator('.msg .bubble', { hasText: last }).last().waitFor({ timeout: 15_000 });
+			phones.push((await page.locator('.phone').screenshot()).toString('base64'));
+		}
+		await page.setContent(
+			`<div id="both" style="display:inline-flex;gap:16px;padding:16px;background:#dde3e0">${phones
+				.map((png) => `<img src="data:image/png;base64,${png}">`)
+				.join('')}</div>`,
+		);
+		const file = join(ROOT, 'docs', 'send-and-wait-edit.png');
+		await page.locator('#both').screenshot({ path: file });
+		process.stdout.write(`edit screenshot: ${file}\n`);
+	} finally {
+		await browser.close();
+	}
+}
+
 beforeAll(async () => {
 	if (!SUPPORTED) return;
 	world = await startAiWorld('draft', OPENAI_CREDENTIAL, { 'draft.json': runnable() });
@@ -207,7 +246,8 @@ sinceN8n('2.0.0', AGENT_3)(
 		tapButton(sim.state, { phone_number: MANAGER, title: 'Edit' });
 		await sim.state.webhooks.idle();
 		expect(textsTo(MANAGER)).toEqual(['Send the corrected text as your next message.']);
-		const edited = 'Hi Chloe, yes: we deliver on Sundays from 9 to 12. 🎂';
+		// Not ASCII; no emoji: Chromium here has no emoji font, and docs/send-and-wait-edit.png shows this text.
+		const edited = 'Hi Chloe, yes: we deliver on Sundays from 9 to 12, free above 30 €.';
 		addMessage(sim.state, { phone_number_id: NUMBER, phone_number: MANAGER, text: edited });
 		const { run } = await finished(asked.id);
 		expect(nodeOutput(run, 'Ask the Manager')[0]).toMatchObject({
@@ -217,6 +257,7 @@ sinceN8n('2.0.0', AGENT_3)(
 		expect(textsTo(CHLOE)).toEqual([edited]);
 		await confirmed('Edited and approved. Thank you, your answer was recorded.');
 		await onlyCustomerRuns();
+		await editScreenshot(CHLOE, edited);
 	},
 	240_000,
 );

@@ -124,6 +124,45 @@ const EXPIRING = asking(
 );
 
 /**
+ * Approve, Edit or Decline questions started by n8n's Webhook node (published with the trigger, so asking costs no CLI
+ * start), each to a subscriber of its own (a tap goes to that person's newest question): EDIT_HOOKED without a limit
+ * (the Edit link's page; an n8n restart between the Edit tap and the text), EDIT_EXPIRING with a short Limit Wait
+ * Time (an Edit tap and no text before it). The limit leaves the tap time to be taken under a loaded machine; n8n ends
+ * the wait at its next minute's check anyway, as for EXPIRING, asked in the same test.
+ */
+const PROMPT = 'Send the corrected text as your next message.';
+const HOOKED_PHONE = seededPhone(7);
+const HOOKED_DRAFT = 'Hi, your order A-2006 ships on Friday.';
+function editing(id: string, path: string, phone: string, draft: string, limit?: object) {
+	return startedByWebhook(
+		approvalWorkflow(
+			id,
+			`Send and Wait in chat e2e ${id}`,
+			{
+				answerIn: 'chat',
+				message: 'Send this reply?',
+				draftText: draft,
+				approvalOptions: { values: { approvalType: 'edit' } },
+				...(limit ? { options: { limitWaitTime: { values: limit } } } : {}),
+			},
+			'={{ "Sent: " + $json.data.text }}',
+			phone,
+		),
+		path,
+	);
+}
+const EDIT_HOOKED = editing('bsE2eChatEditHooked', 'bs-e2e-chat-edit', HOOKED_PHONE, HOOKED_DRAFT);
+const LATE_PHONE = seededPhone(6);
+const LATE_DRAFT = 'Hi, your order A-2007 ships on Monday.';
+const EDIT_EXPIRING = editing(
+	'bsE2eChatEditExpiring',
+	'bs-e2e-chat-edit-expiring',
+	LATE_PHONE,
+	LATE_DRAFT,
+	{ limitType: 'afterTimeInterval', resumeAmount: 0.5, resumeUnit: 'minutes' },
+);
+
+/**
  * The bench (BENCH_CHAT_ANSWERS=50): n8n's Webhook node starts the question (no CLI start per round), the subscriber
  * taps, and the time from the tap to the resumed run's next send reaching the platform is measured. BENCH_CHAT_EDITS=50
  * (issue 53): Approve, Edit or Decline, the subscriber taps Edit, is asked for the text, and the time from their text
@@ -132,12 +171,13 @@ const EXPIRING = asking(
 const BENCH_ROUNDS = Number(process.env.BENCH_CHAT_ANSWERS ?? 0);
 const BENCH_EDITS = Number(process.env.BENCH_CHAT_EDITS ?? 0);
 const BENCH_PHONE = seededPhone(4);
-function benchWorkflow(id: string, path: string, ask: Record<string, unknown>, reply: string) {
-	const workflow = asking(
-		id,
-		{ ...ask, phoneNumber: { __rl: true, mode: 'phone', value: BENCH_PHONE } },
-		reply,
-	);
+
+/** A workflow whose question n8n's Webhook node starts (published: no CLI start per question), at `path`. */
+interface Hooked {
+	workflow: ReturnType<typeof approvalWorkflow>;
+	path: string;
+}
+function startedByWebhook(workflow: Hooked['workflow'], path: string): Hooked {
 	workflow.nodes[0] = {
 		id: 'start',
 		name: 'Manual',
@@ -147,6 +187,13 @@ function benchWorkflow(id: string, path: string, ask: Record<string, unknown>, r
 		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
 		webhookId: path,
 	} as (typeof workflow.nodes)[0];
+	return { workflow, path };
+}
+function benchWorkflow(id: string, path: string, ask: Record<string, unknown>, reply: string) {
+	const { workflow } = startedByWebhook(
+		asking(id, { ...ask, phoneNumber: { __rl: true, mode: 'phone', value: BENCH_PHONE } }, reply),
+		path,
+	);
 	for (const node of workflow.nodes)
 		if (node.name === 'Confirm' || node.name === 'Hold')
 			Object.assign(node.parameters, {
@@ -310,6 +357,32 @@ async function run(workflowId: string) {
 	}
 }
 
+/** POSTs to a published workflow's Webhook node: publishing returns before the webhook serves, so a 404 is tried again. */
+async function startByWebhook(path: string) {
+	for (let tries = 0; ; tries++) {
+		const started = await fetch(`${n8n.url}/webhook/${path}`, { method: 'POST' });
+		await started.text();
+		if (started.status !== 404) return;
+		if (tries > 100) throw new Error(`the webhook ${path} never served`);
+		await sleep(250);
+	}
+}
+
+/** Asks `hooked`'s question (its Webhook node): returns the execution once it waits. */
+async function askByWebhook({ workflow, path }: Hooked) {
+	const before = new Set((await executionsOf(workflow.id)).map((execution) => execution.id));
+	await startByWebhook(path);
+	const deadline = Date.now() + 30_000;
+	for (;;) {
+		const waiting = (await executionsOf(workflow.id)).find(
+			(execution) => !before.has(execution.id) && execution.status === 'waiting',
+		);
+		if (waiting) return waiting;
+		if (Date.now() > deadline) throw new Error(`no waiting execution of ${workflow.id}`);
+		await sleep(300);
+	}
+}
+
 beforeAll(async () => {
 	const paths = provision();
 	sim = await startSimulator();
@@ -331,6 +404,8 @@ beforeAll(async () => {
 			EXPIRING,
 			MANY,
 			EDITED,
+			EDIT_HOOKED.workflow,
+			EDIT_EXPIRING.workflow,
 			...(versionAtLeast(installedN8nVersion(), '2.6.0') ? [REVIEWED] : []),
 			TRIGGER,
 			POLL_TRIGGER,
@@ -342,6 +417,8 @@ beforeAll(async () => {
 	if (imported.code !== 0) throw new Error(imported.stderr);
 	({ server, session } = await startWithOwner(n8n));
 	await publish(session, TRIGGER.id);
+	await publish(session, EDIT_HOOKED.workflow.id);
+	await publish(session, EDIT_EXPIRING.workflow.id);
 	await waitForProductionWebhook(n8n, TRIGGER_OPTIONS.webhookId);
 	sim.state.webhooks.configure(NUMBER, {
 		urls: { incoming_message: productionUrl(n8n, TRIGGER_OPTIONS.webhookId, SECRET) },
@@ -453,7 +530,7 @@ test("free text by reply: the recipient's next message is the answer; the one af
 	expect(await triggerExecutions(session, TRIGGER.id)).toHaveLength(1);
 }, 120_000);
 
-test('Approve, Edit or Decline: the draft with three buttons, no URL; Edit by chat asks for the text, the next message resumes the run with it', async () => {
+test('Approve, Edit or Decline: the draft with three buttons, no URL; Edit by chat asks for the text, the next message resumes the run with it; Edit on the page (its text box holds the draft) resumes another with the text typed there', async () => {
 	const waiting = await run(EDITED.id);
 	// The test before leaves a run of the trigger's workflow (its second message): only new ones count here.
 	const runsBefore = (await triggerExecutions(session, TRIGGER.id)).length;
@@ -485,16 +562,62 @@ test('Approve, Edit or Decline: the draft with three buttons, no URL; Edit by ch
 	expect(textsTo(PHONE)).toContain('Sent: Hi Ava, it ships on Wednesday.');
 	expect(textsTo(PHONE)).toContain('Edited and approved. Thank you, your answer was recorded.');
 	expect(await triggerExecutions(session, TRIGGER.id)).toHaveLength(runsBefore);
-}, 120_000);
 
-test('an n8n restart between the question and the tap: the tap still resumes the execution (nothing kept in memory)', async () => {
+	// On the page: the Edit button's signed link (in its id) opens a text box holding the draft; the form sent with
+	// the text typed there resumes the run with it.
+	const onPage = await askByWebhook(EDIT_HOOKED);
+	const question = buttonSends().at(-1)!;
+	expect(question.body.phone_number).toBe(HOOKED_PHONE);
+	const editButton = (
+		JSON.parse(String(question.body.buttons)) as Array<{ id: string; title: string }>
+	).find((button) => button.title === 'Edit')!;
+	const link = linkOfButtonId(editButton.id)!.url;
+	expect(link.startsWith(`${n8n.url}/webhook-waiting/${onPage.id}/`)).toBe(true);
+	const html = await (await fetch(link)).text();
+	const form = /<form method="post">([\s\S]*?)<\/form>/.exec(html)?.[1] ?? '';
+	const box = /<textarea [^>]*name="([^"]+)"[^>]*>([^<]*)<\/textarea>/.exec(form);
+	expect(box?.[2]).toBe(HOOKED_DRAFT);
+	const fields = new URLSearchParams(
+		[...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(
+			([, name, value]): [string, string] => [name, value],
+		),
+	);
+	const typed = 'Hi, your order A-2006 ships on Saturday morning.';
+	fields.set(box![1], typed);
+	expect((await readExecution(n8n, session, onPage.id)).status).toBe('waiting');
+	const sent = await fetch(link, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: fields.toString(),
+	});
+	expect(sent.status).toBe(200);
+	expect(await sent.text()).toContain('Edited and approved. Your answer was recorded.');
+	await waitFor(EDIT_HOOKED.workflow.id, onPage.id, 'success');
+	expect(nodeOutput(await readExecution(n8n, session, onPage.id), 'Ask')[0]).toMatchObject({
+		data: { approved: true, edited: true, text: typed, draft: HOOKED_DRAFT },
+		recipient: { phone_number: HOOKED_PHONE },
+		answeredIn: 'link',
+	});
+	const sentBy = Date.now() + 10_000;
+	while (!textsTo(HOOKED_PHONE).includes(`Sent: ${typed}`) && Date.now() < sentBy) await sleep(200);
+	expect(textsTo(HOOKED_PHONE)).toEqual([`Sent: ${typed}`]);
+}, 180_000);
+
+test('an n8n restart between the question and the tap, and between an Edit tap and the text: the tap, and the text, still resume their executions (nothing kept in memory)', async () => {
 	const waiting = await run(APPROVAL.id);
+	// Another person taps Edit on an Approve, Edit or Decline question before the restart, and writes after it.
+	const editing = await askByWebhook(EDIT_HOOKED);
+	tapButton(sim.state, { phone_number: HOOKED_PHONE, title: 'Edit' });
+	await sim.state.webhooks.idle();
+	expect(textsTo(HOOKED_PHONE).at(-1)).toBe(PROMPT);
+	const runsBefore = (await triggerExecutions(session, TRIGGER.id)).length;
 	await server.stop();
 	server = await start(n8n);
 	session = new Session(n8n.url);
 	await session.login();
 	await waitForProductionWebhook(n8n, TRIGGER_OPTIONS.webhookId);
 	expect((await readExecution(n8n, session, waiting.id)).status).toBe('waiting');
+	expect((await readExecution(n8n, session, editing.id)).status).toBe('waiting');
 	tapButton(sim.state, { phone_number: PHONE, title: 'Confirm' });
 	await sim.state.webhooks.idle();
 	await waitFor(APPROVAL.id, waiting.id, 'success');
@@ -504,9 +627,29 @@ test('an n8n restart between the question and the tap: the tap still resumes the
 		answeredIn: 'chat',
 	});
 	expect(nodeOutput(finished, 'Confirm')).toHaveLength(1);
+
+	const corrected = 'Hi, your order A-2006 ships on Friday, before noon.';
+	addMessage(sim.state, { phone_number_id: NUMBER, phone_number: HOOKED_PHONE, text: corrected });
+	await sim.state.webhooks.idle();
+	await waitFor(EDIT_HOOKED.workflow.id, editing.id, 'success');
+	expect(nodeOutput(await readExecution(n8n, session, editing.id), 'Ask')[0]).toMatchObject({
+		data: { approved: true, edited: true, text: corrected, draft: HOOKED_DRAFT },
+		recipient: { phone_number: HOOKED_PHONE },
+		answeredIn: 'chat',
+	});
+	const sentBy = Date.now() + 10_000;
+	while (!textsTo(HOOKED_PHONE).includes(`Sent: ${corrected}`) && Date.now() < sentBy)
+		await sleep(200);
+	expect(textsTo(HOOKED_PHONE)).toContain(`Sent: ${corrected}`);
+	expect(await triggerExecutions(session, TRIGGER.id)).toHaveLength(runsBefore);
 }, 240_000);
 
-test('a tap after the wait\'s limit: "expired" in the chat, nothing resumed, no run started', async () => {
+test('a tap after the wait\'s limit: "expired" in the chat, nothing resumed, no run started; an Edit tap with no text before the limit ends timed out, and the text after it is told "expired"', async () => {
+	// Asked first, with a limit of its own: its person taps Edit in time and writes nothing before the limit.
+	const editing = await askByWebhook(EDIT_EXPIRING);
+	tapButton(sim.state, { phone_number: LATE_PHONE, title: 'Edit' });
+	await sim.state.webhooks.idle();
+	expect(textsTo(LATE_PHONE)).toEqual([PROMPT]);
 	const waiting = await run(EXPIRING.id);
 	const before = (await triggerExecutions(session, TRIGGER.id)).length;
 	await sleep(4_000);
@@ -521,7 +664,30 @@ test('a tap after the wait\'s limit: "expired" in the chat, nothing resumed, no 
 	expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({
 		data: { timedOut: true, approved: false },
 	});
-}, 180_000);
+
+	// The Edit tapped, no text before the limit: the run goes on as the limit says (the Hold branch).
+	await waitFor(EDIT_EXPIRING.workflow.id, editing.id, 'success', 120_000);
+	const timedOut = await readExecution(n8n, session, editing.id);
+	expect(nodeOutput(timedOut, 'Ask')[0]).toMatchObject({
+		data: { timedOut: true, approved: false, edited: false, text: null, draft: LATE_DRAFT },
+	});
+	expect(nodeOutput(timedOut, 'Hold')).toHaveLength(1);
+	// The text after the limit: told it expired, nothing resumed (the run is over), no run started.
+	addMessage(sim.state, {
+		phone_number_id: NUMBER,
+		phone_number: LATE_PHONE,
+		text: 'Hi, your order ships on Tuesday.',
+	});
+	await sim.state.webhooks.idle();
+	expect(textsTo(LATE_PHONE).at(-1)).toBe(
+		'This question has expired: your answer was not recorded.',
+	);
+	expect(sim.state.webhooks.deliveries.at(-1)?.answer).toContain('"sendAndWait":"expired"');
+	expect(await triggerExecutions(session, TRIGGER.id)).toHaveLength(before);
+	const after = await readExecution(n8n, session, editing.id);
+	expect(after.data.resultData.runData.Ask).toHaveLength(1);
+	expect(Object.keys(after.data.resultData.runData)).not.toContain('Confirm');
+}, 240_000);
 
 test('two recipients, the first answer wins: the second number taps first and resumes it; the first is told it was already answered', async () => {
 	const waiting = await run(MANY.id);
@@ -651,14 +817,7 @@ async function benchAnswers(
 	const times: number[] = [];
 	for (let round = 0; round < rounds + 3; round++) {
 		const seen = sends().length;
-		// Publishing returns before the production webhook serves: the first start may meet a 404.
-		for (let tries = 0; ; tries++) {
-			const started = await fetch(`${n8n.url}/webhook/${path}`, { method: 'POST' });
-			await started.text();
-			if (started.status !== 404) break;
-			if (tries > 100) throw new Error('the bench workflow never served its webhook');
-			await sleep(250);
-		}
+		await startByWebhook(path);
 		await benchUntil(() => sends().length > seen);
 		const deadline = Date.now() + 30_000;
 		while (!(await executionsOf(workflow.id)).some((execution) => execution.status === 'waiting')) {
