@@ -543,23 +543,20 @@ test('Approve, Edit or Decline: the draft with three buttons, no URL; Edit by ch
 	await sim.state.webhooks.idle();
 	expect(textsTo(PHONE).at(-1)).toBe('Send the corrected text as your next message.');
 	expect((await readExecution(n8n, session, waiting.id)).status).toBe('waiting');
-	addMessage(sim.state, {
-		phone_number_id: NUMBER,
-		phone_number: PHONE,
-		text: 'Hi Ava, it ships on Wednesday.',
-	});
+	// Past the Basic Multilingual Plane on purpose (a surrogate pair in JavaScript): taken and sent whole.
+	const inChat = 'Hi Ava, it ships on Wednesday 🎂';
+	addMessage(sim.state, { phone_number_id: NUMBER, phone_number: PHONE, text: inChat });
 	await sim.state.webhooks.idle();
 	await waitFor(EDITED.id, waiting.id, 'success');
 	const finished = await readExecution(n8n, session, waiting.id);
 	expect(nodeOutput(finished, 'Ask')[0]).toMatchObject({
-		data: { approved: true, edited: true, text: 'Hi Ava, it ships on Wednesday.', draft: DRAFT },
+		data: { approved: true, edited: true, text: inChat, draft: DRAFT },
 		recipient: { phone_number: PHONE },
 		answeredIn: 'chat',
 	});
 	const deadline = Date.now() + 10_000;
-	while (!textsTo(PHONE).includes('Sent: Hi Ava, it ships on Wednesday.') && Date.now() < deadline)
-		await sleep(200);
-	expect(textsTo(PHONE)).toContain('Sent: Hi Ava, it ships on Wednesday.');
+	while (!textsTo(PHONE).includes(`Sent: ${inChat}`) && Date.now() < deadline) await sleep(200);
+	expect(textsTo(PHONE)).toContain(`Sent: ${inChat}`);
 	expect(textsTo(PHONE)).toContain('Edited and approved. Thank you, your answer was recorded.');
 	expect(await triggerExecutions(session, TRIGGER.id)).toHaveLength(runsBefore);
 
