@@ -40,6 +40,26 @@ import {
 	type ExecutionSummary,
 } from '../test/webhookTrigger/realN8n';
 import { fmt, ROOT, type SimProcess } from './lib';
+import { QUESTION_MARK_LABEL } from '../nodes/shared/conversation/answerBinding';
+
+/**
+ * The Webhook Trigger's version row 7 measures: as a new node gets it (Send and Wait Answers: Take Them), read from the
+ * build n8n installs, or BENCH_REACTION_VERSION=1 for a node saved by 0.1.
+ */
+function webhookTriggerVersion(): number {
+	if (process.env.BENCH_REACTION_VERSION) return Number(process.env.BENCH_REACTION_VERSION);
+	const built = join(
+		ROOT,
+		'dist',
+		'nodes',
+		'BotSailorWebhookTrigger',
+		'BotSailorWebhookTrigger.node.js',
+	);
+	const { BotSailorWebhookTrigger } = require(built) as {
+		BotSailorWebhookTrigger: new () => { description: { defaultVersion?: number } };
+	};
+	return Number(new BotSailorWebhookTrigger().description.defaultVersion);
+}
 
 const MARKER = join(ROOT, '.cache', 'n8n-2.41.1', '.provisioned');
 const LABEL = '7. Reaction time: customer message → execution start (real n8n 2.41.1, n8n start)';
@@ -155,6 +175,100 @@ async function write(
 	return { wa_message_id: message.wa_message_id, at };
 }
 
+/** Messages per case of the requests-per-message count (row 7, issue 54 point 1). */
+const PER_MESSAGE = 20;
+
+/** The bench's platform calls and customers for row 7's requests-per-message count. */
+function platform(sim: SimProcess, phoneNumberId: string) {
+	const api = async (path: string, fields: Record<string, string>) => {
+		const response = await fetch(`${sim.url}/api/v1${path}`, {
+			method: 'POST',
+			body: new URLSearchParams({ ...fields, apiToken: sim.token }),
+		});
+		const body = (await response.json()) as { status?: unknown; message?: unknown };
+		if (!response.ok || body.status === '0' || body.status === false)
+			throw new Error(`${path}: HTTP ${response.status} ${JSON.stringify(body)}`);
+		return body.message;
+	};
+	const labelId = async (name: string) => {
+		const labels = (await api('/whatsapp/label/list', {
+			phone_number_id: phoneNumberId,
+		})) as Array<{
+			id: number | string;
+			label_name: string;
+		}>;
+		return labels.find((label) => label.label_name === name)?.id;
+	};
+	return {
+		phone: (index: number) => `1555071${String(index).padStart(4, '0')}`,
+		say: async (phoneNumber: string, text: string): Promise<Written> => {
+			const at = Date.now();
+			const message = await sim.control<{ wa_message_id: string }>('message', {
+				phone_number_id: phoneNumberId,
+				phone_number: phoneNumber,
+				text,
+			});
+			return { wa_message_id: message.wa_message_id, at };
+		},
+		label: async (phoneNumber: string, name: string) => {
+			let id = await labelId(name);
+			if (id === undefined) {
+				await api('/whatsapp/label/create', { phone_number_id: phoneNumberId, label_name: name });
+				id = await labelId(name);
+			}
+			await api('/whatsapp/subscriber/chat/assign-labels', {
+				phone_number_id: phoneNumberId,
+				phone_number: phoneNumber,
+				label_ids: String(id),
+			});
+		},
+	};
+}
+
+/**
+ * A subscriber with a label writes, so that the trigger has seen this number's webhooks list labels: until then it
+ * reads every message (SPEC-GAP, docs/spec-gaps.md: `label_names` is sent "sometimes"); on an account in use the first
+ * labelled customer's message does this.
+ */
+async function showLabels(
+	sim: SimProcess,
+	phoneNumberId: string,
+	started: (written: Written[]) => Promise<unknown>,
+): Promise<void> {
+	const { phone, say, label } = platform(sim, phoneNumberId);
+	const labelled = phone(PER_MESSAGE);
+	await started([await say(labelled, 'hello')]);
+	await label(labelled, 'VIP');
+	await started([await say(labelled, 'hello again')]);
+}
+
+/**
+ * Issue 54 point 1: the platform requests the Webhook Trigger makes per incoming message that answers nothing, with no
+ * question waiting for its sender and with one waiting (the mark a chat question leaves on its recipients). Counted:
+ * every API request the simulator received while the messages were taken, divided by the messages.
+ */
+async function platformRequestsPerMessage(
+	sim: SimProcess,
+	phoneNumberId: string,
+	started: (written: Written[]) => Promise<unknown>,
+): Promise<{ without: number; marked: number }> {
+	const { phone, say, label } = platform(sim, phoneNumberId);
+	const count = async () => {
+		await sim.control('clear-requests');
+		const written: Written[] = [];
+		for (let index = 0; index < PER_MESSAGE; index++)
+			written.push(await say(phone(index), `nothing to answer ${index}`));
+		await started(written);
+		// The simulator records its API requests only (its control routes are not recorded).
+		const requests = await sim.control<Array<{ path: string }>>('requests');
+		return requests.length / PER_MESSAGE;
+	};
+	const without = await count();
+	for (let index = 0; index < PER_MESSAGE; index++) await label(phone(index), QUESTION_MARK_LABEL);
+	const marked = await count();
+	return { without, marked };
+}
+
 /** Waits until every message started an execution; returns each message's reaction time (startedAt − written). */
 async function waitFor(
 	n8n: N8nInstance,
@@ -231,6 +345,7 @@ export async function reactionRows(
 			...WEBHOOK,
 			phoneNumberId,
 			webhookWithoutCredential: process.env.BENCH_REACTION_CREDENTIAL === '0',
+			webhookVersion: webhookTriggerVersion(),
 		}),
 		triggerWorkflow({ ...POLLING, phoneNumberId, pollingOnly: true }),
 		n8nWebhookWorkflow(),
@@ -264,6 +379,9 @@ export async function reactionRows(
 		}
 		await waitFor(n8n, session, WEBHOOK.id, warmUp.ours, 60_000);
 		await waitFor(n8n, session, N8N_WEBHOOK.id, warmUp.n8n, 60_000);
+		await showLabels(sim, phoneNumberId, (written) =>
+			waitFor(n8n, session, WEBHOOK.id, written, 60_000),
+		);
 		await sim.control('webhook-deliveries', { clear: true });
 		const load = loadavg()[0];
 		const pushed = { ours: [] as Written[], n8n: [] as Written[] };
@@ -285,6 +403,9 @@ export async function reactionRows(
 		const answerMs = (number: string) =>
 			answers(number).map((delivery) => delivery.answeredAt - delivery.sentAt);
 		const statuses = [...new Set(deliveries.map((delivery) => delivery.status))].join('/');
+		const perMessage = await platformRequestsPerMessage(sim, phoneNumberId, (written) =>
+			waitFor(n8n, session, WEBHOOK.id, written, 120_000),
+		);
 		await unpublish(session, WEBHOOK.id);
 		await unpublish(session, N8N_WEBHOOK.id);
 		await sim.control('webhooks', { phone_number_id: phoneNumberId, urls: {} });
@@ -312,6 +433,15 @@ export async function reactionRows(
 				'≤ 1.2',
 			],
 		];
+		webhookRows.push([
+			LABEL,
+			'0 ms',
+			`platform requests per incoming message that answers nothing, through the Webhook Trigger (version ${webhookTriggerVersion()}); ours = no question waits for the sender, reference = one does (the sender carries the mark "${QUESTION_MARK_LABEL}"); ${PER_MESSAGE} messages each`,
+			fmt(perMessage.without, 2),
+			fmt(perMessage.marked, 2),
+			'–',
+			"≤ 0.1 with no question waiting (n8n's Webhook node: 0)",
+		]);
 		// BENCH_REACTION_POLL=0: the Webhook Trigger against n8n's Webhook node only (the polling half takes minutes).
 		if (process.env.BENCH_REACTION_POLL === '0') return webhookRows;
 

@@ -428,6 +428,22 @@ export class Session {
 	constructor(readonly baseUrl: string) {}
 
 	async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+		// A read n8n refuses with 503 "Database is not ready!" is asked again for up to a minute: n8n 2.x answers so
+		// while its database check lags on a busy machine, also in the middle of a run (seen in bench row 7).
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			try {
+				return await this.requestOnce<T>(method, path, body);
+			} catch (error) {
+				const message = (error as Error).message;
+				if (method !== 'GET' || !/HTTP 503.*Database is not ready/.test(message)) throw error;
+				if (Date.now() > deadline) throw error;
+				await new Promise((done) => setTimeout(done, 500));
+			}
+		}
+	}
+
+	private async requestOnce<T>(method: string, path: string, body?: unknown): Promise<T> {
 		const response = await fetch(`${this.baseUrl}/rest${path}`, {
 			method,
 			headers: {

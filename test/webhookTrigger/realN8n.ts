@@ -38,6 +38,8 @@ export interface WorkflowOptions {
 	pollingOnly?: boolean;
 	/** The webhook node without the credential (receiving needs none; bench row 7 measures what it costs n8n). */
 	webhookWithoutCredential?: boolean;
+	/** The webhook node's version (default 1, as saved by 0.1; the bench uses the version a new node gets). */
+	webhookVersion?: number;
 }
 
 /** Trigger(s) → a No Operation node, so an execution is the trigger's start and nothing else. */
@@ -46,7 +48,7 @@ export function triggerWorkflow(options: WorkflowOptions) {
 		id: `${options.id}-webhook`,
 		name: WEBHOOK_NODE,
 		type: `${PACKAGE_NAME}.botSailorWebhookTrigger`,
-		typeVersion: 1,
+		typeVersion: options.webhookVersion ?? 1,
 		position: [0, 0],
 		webhookId: options.webhookId,
 		parameters: {
