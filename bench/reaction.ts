@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
 	importCredential,
 	installCommunityPackage,
@@ -46,8 +47,9 @@ import { QUESTION_MARK_LABEL } from '../nodes/shared/conversation/answerBinding'
  * The Webhook Trigger's version row 7 measures: as a new node gets it (Send and Wait Answers: Take Them), read from the
  * build n8n installs, or BENCH_REACTION_VERSION=1 for a node saved by 0.1.
  */
-function webhookTriggerVersion(): number {
+async function webhookTriggerVersion(): Promise<number> {
 	if (process.env.BENCH_REACTION_VERSION) return Number(process.env.BENCH_REACTION_VERSION);
+	type Trigger = new () => { description: { defaultVersion?: number } };
 	const built = join(
 		ROOT,
 		'dist',
@@ -55,9 +57,13 @@ function webhookTriggerVersion(): number {
 		'BotSailorWebhookTrigger',
 		'BotSailorWebhookTrigger.node.js',
 	);
-	const { BotSailorWebhookTrigger } = require(built) as {
-		BotSailorWebhookTrigger: new () => { description: { defaultVersion?: number } };
+	const loaded = (await import(pathToFileURL(built).href)) as {
+		BotSailorWebhookTrigger?: Trigger;
+		default?: { BotSailorWebhookTrigger?: Trigger };
 	};
+	const BotSailorWebhookTrigger =
+		loaded.BotSailorWebhookTrigger ?? loaded.default?.BotSailorWebhookTrigger;
+	if (!BotSailorWebhookTrigger) throw new Error(`${built}: no BotSailorWebhookTrigger`);
 	return Number(new BotSailorWebhookTrigger().description.defaultVersion);
 }
 
@@ -336,6 +342,7 @@ export async function reactionRows(
 	mkdirSync(folder, { recursive: true });
 	const n8n = instance(provision(), folder, await freePortPair());
 	execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+	const webhookVersion = await webhookTriggerVersion();
 	installCommunityPackage(n8n, pack(join(ROOT, '.cache', 'bench-reaction-pack')));
 	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
 	await importTriggerWorkflows(n8n, [
@@ -345,7 +352,7 @@ export async function reactionRows(
 			...WEBHOOK,
 			phoneNumberId,
 			webhookWithoutCredential: process.env.BENCH_REACTION_CREDENTIAL === '0',
-			webhookVersion: webhookTriggerVersion(),
+			webhookVersion,
 		}),
 		triggerWorkflow({ ...POLLING, phoneNumberId, pollingOnly: true }),
 		n8nWebhookWorkflow(),
@@ -436,7 +443,7 @@ export async function reactionRows(
 		webhookRows.push([
 			LABEL,
 			'0 ms',
-			`platform requests per incoming message that answers nothing, through the Webhook Trigger (version ${webhookTriggerVersion()}); ours = no question waits for the sender, reference = one does (the sender carries the mark "${QUESTION_MARK_LABEL}"); ${PER_MESSAGE} messages each`,
+			`platform requests per incoming message that answers nothing, through the Webhook Trigger (version ${webhookVersion}); ours = no question waits for the sender, reference = one does (the sender carries the mark "${QUESTION_MARK_LABEL}"); ${PER_MESSAGE} messages each`,
 			fmt(perMessage.without, 2),
 			fmt(perMessage.marked, 2),
 			'–',
