@@ -280,6 +280,12 @@ function textsTo(phone: string): string[] {
 		.filter((request) => request.path === '/whatsapp/send' && request.body.phone_number === phone)
 		.map((request) => String(request.body.message));
 }
+/** The texts sent to `phone` once one of them is `text` (or after 10 s: the caller's assertion then says what came). */
+async function textsOnceSent(phone: string, text: string): Promise<string[]> {
+	const deadline = Date.now() + 10_000;
+	while (!textsTo(phone).includes(text) && Date.now() < deadline) await sleep(200);
+	return textsTo(phone);
+}
 const buttonSends = () =>
 	sim.requests.filter((request) => request.path === '/whatsapp/send/interactive-buttons');
 
@@ -554,9 +560,7 @@ test('Approve, Edit or Decline: the draft with three buttons, no URL; Edit by ch
 		recipient: { phone_number: PHONE },
 		answeredIn: 'chat',
 	});
-	const deadline = Date.now() + 10_000;
-	while (!textsTo(PHONE).includes(`Sent: ${inChat}`) && Date.now() < deadline) await sleep(200);
-	expect(textsTo(PHONE)).toContain(`Sent: ${inChat}`);
+	expect(await textsOnceSent(PHONE, `Sent: ${inChat}`)).toContain(`Sent: ${inChat}`);
 	expect(textsTo(PHONE)).toContain('Edited and approved. Thank you, your answer was recorded.');
 	expect(await triggerExecutions(session, TRIGGER.id)).toHaveLength(runsBefore);
 
@@ -595,9 +599,7 @@ test('Approve, Edit or Decline: the draft with three buttons, no URL; Edit by ch
 		recipient: { phone_number: HOOKED_PHONE },
 		answeredIn: 'link',
 	});
-	const sentBy = Date.now() + 10_000;
-	while (!textsTo(HOOKED_PHONE).includes(`Sent: ${typed}`) && Date.now() < sentBy) await sleep(200);
-	expect(textsTo(HOOKED_PHONE)).toEqual([`Sent: ${typed}`]);
+	expect(await textsOnceSent(HOOKED_PHONE, `Sent: ${typed}`)).toEqual([`Sent: ${typed}`]);
 }, 180_000);
 
 test('an n8n restart between the question and the tap, and between an Edit tap and the text: the tap, and the text, still resume their executions (nothing kept in memory)', async () => {
@@ -634,10 +636,7 @@ test('an n8n restart between the question and the tap, and between an Edit tap a
 		recipient: { phone_number: HOOKED_PHONE },
 		answeredIn: 'chat',
 	});
-	const sentBy = Date.now() + 10_000;
-	while (!textsTo(HOOKED_PHONE).includes(`Sent: ${corrected}`) && Date.now() < sentBy)
-		await sleep(200);
-	expect(textsTo(HOOKED_PHONE)).toContain(`Sent: ${corrected}`);
+	expect(await textsOnceSent(HOOKED_PHONE, `Sent: ${corrected}`)).toContain(`Sent: ${corrected}`);
 	expect(await triggerExecutions(session, TRIGGER.id)).toHaveLength(runsBefore);
 }, 240_000);
 
