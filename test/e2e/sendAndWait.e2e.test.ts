@@ -8,33 +8,26 @@
  * From n8n 2.6 also an AI Agent whose tool is gated by the generated Human review tool; on 2.41.1 Free Text
  * answered in headless Chromium.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSimulator, type Simulator } from '../simulator/server';
+import { type Simulator } from '../simulator/server';
 import { addQuestionTemplate, QUESTION_TEMPLATE_ID } from '../simulator/control';
 import {
 	cli,
 	EXAMPLES_DIR,
 	findFreePortPair,
-	importCredential,
-	importOpenAiCredential,
-	installCommunityPackage,
 	installedN8nVersion,
-	instance,
 	nodeOutput,
-	pack,
 	PACKAGE_NAME,
-	provision,
 	readExecution,
 	Session,
 	sinceN8n,
 	versionAtLeast,
 	type N8nInstance,
 	type Server,
-	startWithOwner,
 } from './n8n';
-import { startOpenAiStandIn, type OpenAiStandIn } from './openaiStandIn';
+import { type OpenAiStandIn } from './openaiStandIn';
+import { startAiWorld, type AiWorld } from './aiWorld';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, withChromium } from './editor';
 import { AVA, BEN, CHLOE, NUMBER } from '../harness/params';
@@ -196,37 +189,28 @@ async function run(workflowId: string) {
 	return waiting;
 }
 
+let world: AiWorld | undefined;
+
 beforeAll(async () => {
-	const paths = provision();
-	sim = await startSimulator();
-	standIn = await startOpenAiStandIn();
-	work = mkdtempSync(join(tmpdir(), 'botsailor-wait-e2e-'));
-	n8n = instance(paths, join(work, 'user'), await findFreePortPair());
-	installCommunityPackage(n8n, pack(join(work, 'pack')));
-	await importCredential(n8n, { baseUrl: sim.url, apiToken: sim.token });
-	await importOpenAiCredential(n8n, OPENAI_CREDENTIAL.id, OPENAI_CREDENTIAL.name, {
-		url: standIn.url,
-		apiKey: 'sk-test',
-	});
-	const file = join(work, 'workflows.json');
-	const example = JSON.parse(
-		readFileSync(join(EXAMPLES_DIR, 'order-approval.json'), 'utf8'),
-	) as unknown;
+	const example = JSON.parse(readFileSync(join(EXAMPLES_DIR, 'order-approval.json'), 'utf8')) as {
+		id: string;
+	};
 	const humanReview = versionAtLeast(installedN8nVersion(), '2.6.0') ? [REVIEWED] : [];
-	writeFileSync(
-		file,
-		JSON.stringify([APPROVAL, FREE_TEXT, LIMITED, TEMPLATED, example, ...humanReview]),
+	world = await startAiWorld(
+		'wait',
+		OPENAI_CREDENTIAL,
+		Object.fromEntries(
+			[APPROVAL, FREE_TEXT, LIMITED, TEMPLATED, example, ...humanReview].map((workflow) => [
+				`${workflow.id}.json`,
+				workflow,
+			]),
+		),
 	);
-	const imported = await cli(n8n, ['import:workflow', `--input=${file}`]);
-	if (imported.code !== 0) throw new Error(imported.stderr);
-	({ server, session } = await startWithOwner(n8n));
+	({ sim, standIn, n8n, work, server, session } = world);
 }, 600_000);
 
 afterAll(async () => {
-	await server?.stop();
-	await standIn?.close();
-	await sim?.close();
-	if (work) rmSync(work, { recursive: true, force: true });
+	await world?.close();
 });
 
 test('Approval: the run waits; a link preview changes nothing; the Confirm button finishes it with approved: true', async () => {
