@@ -363,99 +363,88 @@ function messageNodeBuilder(prefix: string, phone: string) {
 }
 
 /**
- * (f) Webhook (production: the job goes to a worker) → Send and Wait (Answer In: WhatsApp Chat, two reply buttons) →
- * Send Text: the worker sends the question and the execution waits.
+ * Webhook (production: the job goes to a worker) → Send and Wait with `ask` → Send Text `then`: the worker sends the
+ * question and the execution waits; its answer runs `then` once per resumption.
  */
-function chatAskWorkflow() {
-	const node = messageNodeBuilder('qc', CHAT_PHONE);
+function askWorkflow(options: {
+	id: string;
+	name: string;
+	path: string;
+	phone: string;
+	/** The prefix of the node ids (messageNodeBuilder). */
+	nodeIds: string;
+	ask: Record<string, unknown>;
+	then: { name: string; message: string };
+}) {
+	const node = messageNodeBuilder(options.nodeIds, options.phone);
 	return {
+		id: options.id,
+		name: options.name,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			webhookNode('Start', options.path),
+			node('Ask', [200, 0], { operation: 'sendAndWait', ...options.ask }),
+			node(options.then.name, [400, 0], { operation: 'sendText', message: options.then.message }),
+		],
+		connections: {
+			Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
+			Ask: { main: [[{ node: options.then.name, type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+/** (f) Answer In: WhatsApp Chat, two reply buttons; Confirm sends a text. */
+const chatAskWorkflow = () =>
+	askWorkflow({
 		id: 'bsQueueChatAsk',
 		name: 'queue: Send and Wait answered in the chat',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			webhookNode('Start', CHAT_ASK_PATH),
-			node('Ask', [200, 0], {
-				operation: 'sendAndWait',
-				answerIn: 'chat',
-				message: 'Order Q-3001 is 700 €. Confirm it?',
-				approvalOptions: {
-					values: { approvalType: 'double', approveLabel: 'Confirm', disapproveLabel: 'Hold' },
-				},
-			}),
-			node('Confirm', [400, 0], { operation: 'sendText', message: 'Order Q-3001 confirmed.' }),
-		],
-		connections: {
-			Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
-			Ask: { main: [[{ node: 'Confirm', type: 'main', index: 0 }]] },
+		path: CHAT_ASK_PATH,
+		phone: CHAT_PHONE,
+		nodeIds: 'qc',
+		ask: {
+			answerIn: 'chat',
+			message: 'Order Q-3001 is 700 €. Confirm it?',
+			approvalOptions: {
+				values: { approvalType: 'double', approveLabel: 'Confirm', disapproveLabel: 'Hold' },
+			},
 		},
-	};
-}
+		then: { name: 'Confirm', message: 'Order Q-3001 confirmed.' },
+	});
 
-/**
- * (h) Webhook (production: the job goes to a worker) → Send and Wait (node version 1.2, Answer In: WhatsApp Chat, Approve,
- * Edit or Decline with a Draft Text) → Send Text of the decided text: the worker sends the draft with three buttons and
- * the execution waits.
- */
-function chatEditWorkflow() {
-	const node = messageNodeBuilder('qe', CHAT_EDIT_PHONE);
-	return {
+/** (h) node version 1.2, Answer In: WhatsApp Chat, Approve, Edit or Decline with a Draft Text; then the decided text. */
+const chatEditWorkflow = () =>
+	askWorkflow({
 		id: CHAT_EDIT_ID,
 		name: 'queue: Approve, Edit or Decline answered in the chat',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			webhookNode('Start', CHAT_EDIT_PATH),
-			node('Ask', [200, 0], {
-				operation: 'sendAndWait',
-				answerIn: 'chat',
-				message: 'Send this reply?',
-				draftText: EDIT_DRAFT,
-				approvalOptions: { values: { approvalType: 'edit' } },
-			}),
-			node('Send Reply', [400, 0], {
-				operation: 'sendText',
-				message: '={{ "Sent: " + $json.data.text }}',
-			}),
-		],
-		connections: {
-			Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
-			Ask: { main: [[{ node: 'Send Reply', type: 'main', index: 0 }]] },
+		path: CHAT_EDIT_PATH,
+		phone: CHAT_EDIT_PHONE,
+		nodeIds: 'qe',
+		ask: {
+			answerIn: 'chat',
+			message: 'Send this reply?',
+			draftText: EDIT_DRAFT,
+			approvalOptions: { values: { approvalType: 'edit' } },
 		},
-	};
-}
+		then: { name: 'Send Reply', message: '={{ "Sent: " + $json.data.text }}' },
+	});
 
-/**
- * (g) Webhook (production: the job goes to a worker) → Send and Wait (Answer In: Web Page, Confirm / Hold) → Send Text
- * naming the execution and the answer: one such text per resumption of the execution.
- */
-function twiceAskWorkflow() {
-	const node = messageNodeBuilder('qt', TWICE_PHONE);
-	return {
+/** (g) Answer In: Web Page, Confirm / Hold; then a text naming the execution and the answer, one per resumption. */
+const twiceAskWorkflow = () =>
+	askWorkflow({
 		id: TWICE_ASK_ID,
 		name: 'queue: Send and Wait answered twice at once',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			webhookNode('Start', TWICE_ASK_PATH),
-			node('Ask', [200, 0], {
-				operation: 'sendAndWait',
-				message: 'Order Q-3002 is 450 €. Confirm it?',
-				approvalOptions: {
-					values: { approvalType: 'double', approveLabel: 'Confirm', disapproveLabel: 'Hold' },
-				},
-			}),
-			node('Answered', [400, 0], {
-				operation: 'sendText',
-				message: "={{ 'Answered ' + $execution.id + ': ' + $json.answer }}",
-			}),
-		],
-		connections: {
-			Start: { main: [[{ node: 'Ask', type: 'main', index: 0 }]] },
-			Ask: { main: [[{ node: 'Answered', type: 'main', index: 0 }]] },
+		path: TWICE_ASK_PATH,
+		phone: TWICE_PHONE,
+		nodeIds: 'qt',
+		ask: {
+			message: 'Order Q-3002 is 450 €. Confirm it?',
+			approvalOptions: {
+				values: { approvalType: 'double', approveLabel: 'Confirm', disapproveLabel: 'Hold' },
+			},
 		},
-	};
-}
+		then: { name: 'Answered', message: "={{ 'Answered ' + $execution.id + ': ' + $json.answer }}" },
+	});
 
 /** POSTs to a production webhook until it is registered (404 before), then returns the answer. */
 async function postWebhook(
