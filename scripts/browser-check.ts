@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
-import { newWebhookTriggerPanel, signedInEditor } from '../test/e2e/editor';
+import { newWebhookTriggerPanel, newWorkflowNodesPanel, signedInEditor } from '../test/e2e/editor';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, ROOT, Session } from '../test/e2e/n8n';
 import { pickerAfterTrigger } from './picker-screenshot';
 
@@ -123,10 +123,7 @@ async function main() {
 		check('logs in as the demo owner', true, '');
 
 		// A marketer's search words find the nodes (codex aliases), in the nodes panel of a new workflow.
-		await page.goto(`${baseUrl}/workflow/new`);
-		await page.locator('[data-test-id="canvas-add-button"]').first().click({ timeout: 30_000 });
-		const search = page.locator('[data-test-id="node-creator-search-bar"]').first();
-		await search.waitFor({ timeout: 15_000 });
+		const search = await newWorkflowNodesPanel(page, baseUrl);
 		for (const words of ['WhatsApp', 'send message', 'subscriber', 'SMS']) {
 			await search.fill(words);
 			await page.waitForTimeout(800);

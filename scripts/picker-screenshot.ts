@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
-import { signedInEditor } from '../test/e2e/editor';
+import { newWorkflowNodesPanel, signedInEditor } from '../test/e2e/editor';
 import { ROOT } from '../test/e2e/n8n';
 
 export interface PickerEntry {
@@ -23,10 +23,7 @@ export async function pickerAfterTrigger(
 	baseUrl: string,
 	words = 'BotSailor',
 ): Promise<PickerEntry[]> {
-	await page.goto(`${baseUrl}/workflow/new`);
-	await page.locator('[data-test-id="canvas-add-button"]').first().click({ timeout: 30_000 });
-	const search = page.locator('[data-test-id="node-creator-search-bar"]').first();
-	await search.waitFor({ timeout: 15_000 });
+	const search = await newWorkflowNodesPanel(page, baseUrl);
 	await search.fill('Manual');
 	await page.waitForTimeout(800);
 	await page.keyboard.press('Enter');

@@ -5,7 +5,7 @@
  * CHROMIUM_PATH, else /usr/bin/chromium (Debian's package).
  */
 import { accessSync, constants } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { OWNER, PINNED_N8N_VERSION, installedN8nVersion } from './n8n';
 
 /** The Chromium the browser checks launch, or undefined when there is none to launch. */
@@ -96,6 +96,51 @@ export function withChromium(what: string): jest.It {
 	return test.skip;
 }
 
+/**
+ * A new workflow with the nodes panel open; returns its search bar. A loaded machine can leave the editor's first
+ * paint (or a dialog over it) past the wait: then any dialog is dismissed and the page loaded once more, and a
+ * second miss fails naming what the page showed (the CI log is all a remote failure leaves).
+ */
+export async function newWorkflowNodesPanel(page: Page, baseUrl: string): Promise<Locator> {
+	const addButton = page.locator('[data-test-id="canvas-add-button"]').first();
+	await page.goto(`${baseUrl}/workflow/new`);
+	const shown = await addButton.waitFor({ timeout: 30_000 }).then(
+		() => true,
+		() => false,
+	);
+	if (!shown) {
+		const before = await pageState(page);
+		process.stderr.write(
+			`the editor showed no "add first step" button within 30 s, loading it again; ${before}\n`,
+		);
+		await page.keyboard.press('Escape');
+		await page.goto(`${baseUrl}/workflow/new`);
+		await addButton.waitFor({ timeout: 60_000 }).catch(async (error: Error) => {
+			throw new Error(
+				`the editor showed no "add first step" button at ${baseUrl}/workflow/new twice (30 s, then 60 s after a reload); first ${before}; then ${await pageState(page)}: ${error.message}`,
+			);
+		});
+	}
+	await addButton.click({ timeout: 15_000 });
+	const search = page.locator('[data-test-id="node-creator-search-bar"]').first();
+	await search.waitFor({ timeout: 15_000 });
+	return search;
+}
+
+/** What a page shows, in a line: its address, title, any dialog, and the start of its text. */
+async function pageState(page: Page): Promise<string> {
+	const dialogs = await page
+		.locator('[role="dialog"]:visible, .el-dialog:visible, .el-message-box:visible')
+		.allInnerTexts()
+		.catch(() => []);
+	const text = await page
+		.locator('body')
+		.innerText({ timeout: 2000 })
+		.catch(() => '');
+	const line = (value: string) => value.replace(/\s+/g, ' ').trim().slice(0, 200);
+	return `the page was ${page.url()} ("${await page.title().catch(() => '')}"), dialogs ${JSON.stringify(dialogs.map(line))}, text "${line(text)}"`;
+}
+
 /** What the trigger panel of a new node shows: its test buttons, whether n8n enables them, and n8n's reason when not. */
 export interface TriggerTestButtons {
 	/** The label of each test button (the header's and the output panel's), with whether it is enabled. */
@@ -118,10 +163,7 @@ export async function newWebhookTriggerPanel(
 	baseUrl: string,
 	{ event = 'On incoming message', screenshot }: { event?: string; screenshot?: string } = {},
 ): Promise<TriggerTestButtons> {
-	await page.goto(`${baseUrl}/workflow/new`);
-	await page.locator('[data-test-id="canvas-add-button"]').first().click({ timeout: 30_000 });
-	const search = page.locator('[data-test-id="node-creator-search-bar"]').first();
-	await search.waitFor({ timeout: 15_000 });
+	const search = await newWorkflowNodesPanel(page, baseUrl);
 	await search.fill('BotSailor Webhook');
 	// n8n lists triggers without the word "Trigger", then the node's events.
 	const names = page.locator('[data-test-id="node-creator-item-name"]');

@@ -7,7 +7,7 @@
  * or in docs/ when asked (UPDATE_SCREENSHOTS=1): no CI run writes into the repository.
  */
 import { join } from 'node:path';
-import { signedInEditor } from '../e2e/editor';
+import { newWorkflowNodesPanel, signedInEditor } from '../e2e/editor';
 import {
 	findFreePortPair,
 	instance,
@@ -61,9 +61,7 @@ async function main() {
 			await page.waitForTimeout(1500);
 			await page.screenshot({ path: join(SHOTS, 'community-nodes-install.png') });
 
-			await page.goto(`${n8n.url}/workflow/new`);
-			await page.locator('[data-test-id="canvas-add-button"]').first().click({ timeout: 30_000 });
-			await page.locator('[data-test-id="node-creator-search-bar"]').first().fill('BotSailor');
+			await (await newWorkflowNodesPanel(page, n8n.url)).fill('BotSailor');
 			await page.waitForTimeout(1500);
 			const found = await page.locator('[data-test-id="node-creator-item-name"]').allInnerTexts();
 			if (!found.some((text) => /BotSailor/.test(text)))
