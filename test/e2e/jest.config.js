@@ -15,6 +15,7 @@ module.exports = {
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: run.map((file) => `**/${file}.e2e.test.ts`),
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
+	setupFiles: ['<rootDir>/test/e2e/freshConnections.ts'],
 	testTimeout: 300000,
 	maxWorkers: 1,
 	verbose: true,
