@@ -490,18 +490,28 @@ async function main() {
 				phone_number: phone,
 			})
 		).messages.filter((message) => message.from === 'business');
-	/** The manager's newest message that quotes the customer's text: the question. */
-	const questionAbout = (text: string) =>
-		eventually(
+	/** The manager's newest message that quotes the customer's text (the question), and the run that waits for it. */
+	const questionAbout = async (text: string) => {
+		const question = await eventually(
 			`the manager's question about "${text}"`,
 			async () =>
 				(await sentTo(DRAFT_MANAGER)).filter((message) => message.text.includes(text)).at(-1),
 			150_000,
 		);
-	/** What the customer received after `before` messages, once the run that started at `after` finished. */
-	const receivedAfter = async (phone: string, before: number, after: number) => {
-		const finished = await nextFinished(session, drafts, after);
-		check(finished.status === 'success', `the AI-draft run ${finished.id} succeeded`);
+		return { question, run: await executionWith(session, drafts, 'waiting') };
+	};
+	/** What the customer received after their first `before` messages, once the waiting run finished. */
+	const receivedAfter = async (phone: string, before: number, run: string) => {
+		const finished = await eventually(
+			`the AI-draft run ${run} to finish`,
+			async () =>
+				(await executionsOf(session, drafts)).find(
+					(execution) =>
+						execution.id === run && !['new', 'running', 'waiting'].includes(execution.status),
+				),
+			120_000,
+		);
+		check(finished.status === 'success', `the AI-draft run ${run} succeeded: ${finished.status}`);
 		return (await sentTo(phone)).slice(before).map((message) => message.text);
 	};
 	const draftBrowser = await chromium.launch({
@@ -528,7 +538,7 @@ async function main() {
 		const cake = 'Hi! Can I still order a birthday cake for Saturday?';
 		const draft = draftAnswer(cake);
 		await writeAsCustomer(avaPage, cake);
-		const asked = await questionAbout(cake);
+		const { question: asked, run: approving } = await questionAbout(cake);
 		draftTimes += `question after ${((Date.now() - at) / 1000).toFixed(1)} s`;
 		check(
 			JSON.stringify(asked.buttons.map((button) => button.title)) ===
@@ -549,22 +559,25 @@ async function main() {
 		);
 		at = Date.now();
 		await tap(cake, 'Approve');
-		const approved = await receivedAfter(ava, avaBefore, before);
+		const approved = await receivedAfter(ava, avaBefore, approving);
 		check(
 			JSON.stringify(approved) === JSON.stringify([draft]),
 			`after Approve the customer received exactly the draft: ${JSON.stringify(approved)}`,
 		);
+		await manager
+			.locator('.msg.business .bubble', { hasText: 'Approved. Thank you' })
+			.last()
+			.waitFor({ timeout: 30_000 });
 		draftTimes += `, approved draft received ${((Date.now() - at) / 1000).toFixed(1)} s after the tap`;
 
 		// Edit: Chloe writes; the manager taps Edit, is asked for the text and writes it.
 		at = Date.now();
-		const afterApprove = await newestExecution(session, drafts);
 		const chloe = '15550100003';
 		const chloePage = await phoneOf(draftBrowser, simulator, chloe, DRAFT_NUMBER_ID);
 		const chloeBefore = (await sentTo(chloe)).length;
 		const sunday = 'Do you deliver on Sunday?';
 		await writeAsCustomer(chloePage, sunday);
-		await questionAbout(sunday);
+		const { run: editing } = await questionAbout(sunday);
 		await tap(sunday, 'Edit');
 		await manager
 			.locator('.msg.business .bubble', {
@@ -574,11 +587,15 @@ async function main() {
 			.waitFor({ timeout: 30_000 });
 		const corrected = 'Hi Chloe, yes: we deliver on Sundays from 9 to 12, free above 30 USD.';
 		await writeAsCustomer(manager, corrected);
-		const edited = await receivedAfter(chloe, chloeBefore, afterApprove);
+		const edited = await receivedAfter(chloe, chloeBefore, editing);
 		check(
 			JSON.stringify(edited) === JSON.stringify([corrected]),
 			`after Edit the customer received exactly the manager's text: ${JSON.stringify(edited)}`,
 		);
+		await manager
+			.locator('.msg.business .bubble', { hasText: 'Edited and approved.' })
+			.last()
+			.waitFor({ timeout: 30_000 });
 		draftTimes += `; Edit round ${((Date.now() - at) / 1000).toFixed(1)} s`;
 		// The manager's taps and text resumed the waiting runs and started none (Send and Wait Answers: Take Them).
 		await new Promise((resolve) => setTimeout(resolve, 2000));
