@@ -119,6 +119,9 @@ describe("the simulator's chat model stand-in (the demo's AI examples without an
 		expect(refund.at(-1)!.content).toBe(
 			`Hi! A person of our team will look into this and confirm. ${STAND_IN_NOTE}`,
 		);
+		expect(draftAnswer('I want a refund for yesterday’s cake')).toBe(
+			`Hi! A person of our team will look into this and confirm. ${STAND_IN_NOTE}`,
+		);
 		expect(draftAnswer('xyz')).toBe(draftAnswer('xyz'));
 		expect(draftAnswer('xyz')).toContain(STAND_IN_NOTE);
 		// The receptionist's prompt is not a drafting one: it still sends its answer itself.

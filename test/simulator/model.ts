@@ -183,14 +183,16 @@ const TEAM_WILL_CONFIRM = 'A person of our team will look into this and confirm.
 const DRAFT_DEFAULT = 'Thanks for your message! A person of our team will reply soon.';
 
 /**
- * A draft for a person to approve (the AI-draft example): the FAQ's answers to what the customer asked, at most two,
- * each once (a cake for Saturday is both hours and cakes); a request for a person is left to the team instead of a
- * hand-over. With the stand-in note, well under the example's 600 characters.
+ * A draft for a person to approve (the AI-draft example): the FAQ's answers to what the customer asked, at most two
+ * (a cake for Saturday is both hours and cakes); a request for a person or a refund only left to the team, with no
+ * hand-over and no sales answer beside it. With the stand-in note, well under the example's 600 characters.
  */
 export function draftAnswer(question: string): string {
-	const fitting = FAQ.filter(([pattern]) => pattern.test(question))
-		.map(([pattern, answer]) => (pattern === ASKS_FOR_A_PERSON ? TEAM_WILL_CONFIRM : answer))
-		.slice(0, 2);
+	const fitting = ASKS_FOR_A_PERSON.test(question)
+		? [TEAM_WILL_CONFIRM]
+		: FAQ.filter(([pattern]) => pattern.test(question))
+				.map(([, answer]) => answer)
+				.slice(0, 2);
 	return `Hi! ${fitting.length ? fitting.join(' ') : DRAFT_DEFAULT} ${STAND_IN_NOTE}`;
 }
 
