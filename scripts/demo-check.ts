@@ -12,6 +12,10 @@
  * - the AI receptionist example, published on the simulator's second number with the model stand-in's credential:
  *   a customer's question on the phone page is answered through the stand-in; after a person of the team writes, the
  *   customer's next message gets no answer (issue 51);
+ * - the AI-draft approval example, published on the demo's third number: a customer writes on the phone page, the
+ *   manager's phone shows the stand-in's draft with Approve, Edit and Decline (no URL); a tap on Approve and the
+ *   customer receives exactly the draft; a second customer, a tap on Edit and the manager's corrected text, and the
+ *   customer receives exactly that text; no tap or text of the manager starts a run (issue 53);
  * - the user sets another Secret on the demo trigger; the demo stopped and started again (no --reset): the workflow
  *   is still there, the examples not re-imported, the earlier thread still on the phone page, and a customer's new
  *   message answered (the simulator follows the saved Secret: no 401).
@@ -36,6 +40,9 @@ import {
 	Session,
 } from '../test/e2e/n8n';
 import { executionsOf } from '../test/webhookTrigger/realN8n';
+import { DRAFT_MANAGER, DRAFT_NUMBER } from '../test/simulator/demoWorld';
+import { draftAnswer } from '../test/simulator/model';
+import type { PhoneMessage } from '../test/simulator/phone';
 import { phoneCheck, writeAsCustomer } from './phone-check';
 
 const started = Date.now();
@@ -179,9 +186,39 @@ async function executionWith(
 	}
 }
 
-/** The first WhatsApp number (the demo workflow's) and the second (the AI receptionist's). */
+/** The first WhatsApp number (the demo workflow's), the second (the AI receptionist's), the third (the AI draft's). */
 const NUMBER = '104382179270221';
 const AI_NUMBER = '104382179270999';
+const DRAFT_NUMBER_ID = DRAFT_NUMBER.phone_number_id;
+
+/** A control action of the simulator (what the phone page calls); its result. */
+async function control<T>(simulator: string, action: string, input: object): Promise<T> {
+	const response = await fetch(`${simulator}/__control/${action}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(input),
+	});
+	const answer = (await response.json()) as { ok?: boolean; result: T; error?: string };
+	if (!response.ok || !answer.ok)
+		throw new CheckFailed(`/__control/${action}: HTTP ${response.status} ${answer.error ?? ''}`);
+	return answer.result;
+}
+
+/** Polls until `found` answers something; fails naming `what`. */
+async function eventually<T>(
+	what: string,
+	found: () => Promise<T | undefined>,
+	timeoutMs = 60_000,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await found();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline)
+			throw new CheckFailed(`timed out after ${timeoutMs / 1000} s: ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
 
 /** Waits until the workflow has an execution newer than `after` that finished (not running or waiting); its id. */
 async function nextFinished(
@@ -369,16 +406,12 @@ async function main() {
 	);
 	const receptionist = 'bsExAiReceptionist';
 	// A customer of the second number that the phone page lists (its 40 most recent conversations).
-	const listed = (await (
-		await fetch(`${simulator}/__control/phone-subscribers`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ limit: 40 }),
-		})
-	).json()) as { result: Array<{ phone_number_id: string; phone_number: string }> };
-	const aiCustomer = listed.result.find(
-		(entry) => entry.phone_number_id === AI_NUMBER,
-	)?.phone_number;
+	const listed = await control<Array<{ phone_number_id: string; phone_number: string }>>(
+		simulator,
+		'phone-subscribers',
+		{ limit: 40 },
+	);
+	const aiCustomer = listed.find((entry) => entry.phone_number_id === AI_NUMBER)?.phone_number;
 	check(aiCustomer, 'the phone page lists a customer of the second number');
 	check(
 		current.log().includes(`"phone_number":"${aiCustomer}","sender":"agent"`),
@@ -439,6 +472,144 @@ async function main() {
 		await aiBrowser.close();
 	}
 	done('answered through the stand-in; quiet after a takeover');
+
+	phase(
+		'the AI-draft approval on the third number: a customer writes, the manager taps Approve and the customer receives exactly the draft; another writes, the manager taps Edit and writes, and the customer receives exactly that text',
+	);
+	const drafts = 'bsExAiDraftApproval';
+	check(
+		current.log().includes(`AI draft, a person approves (${DRAFT_NUMBER.display_phone_number}`) &&
+			current.log().includes(`manager Ben Garcia (+${DRAFT_MANAGER})`),
+		'the ready message tells how to try the AI draft on the third number',
+	);
+	/** What the simulator recorded as sent to a subscriber of the third number (the business's messages). */
+	const sentTo = async (phone: string) =>
+		(
+			await control<{ messages: PhoneMessage[] }>(simulator, 'phone-conversation', {
+				phone_number_id: DRAFT_NUMBER_ID,
+				phone_number: phone,
+			})
+		).messages.filter((message) => message.from === 'business');
+	/** The manager's newest message that quotes the customer's text (the question), and the run that waits for it. */
+	const questionAbout = async (text: string) => {
+		const question = await eventually(
+			`the manager's question about "${text}"`,
+			async () =>
+				(await sentTo(DRAFT_MANAGER)).filter((message) => message.text.includes(text)).at(-1),
+			150_000,
+		);
+		return { question, run: await executionWith(session, drafts, 'waiting') };
+	};
+	/** What the customer received after their first `before` messages, once the waiting run finished. */
+	const receivedAfter = async (phone: string, before: number, run: string) => {
+		const finished = await eventually(
+			`the AI-draft run ${run} to finish`,
+			async () =>
+				(await executionsOf(session, drafts)).find(
+					(execution) =>
+						execution.id === run && !['new', 'running', 'waiting'].includes(execution.status),
+				),
+			120_000,
+		);
+		check(finished.status === 'success', `the AI-draft run ${run} succeeded: ${finished.status}`);
+		return (await sentTo(phone)).slice(before).map((message) => message.text);
+	};
+	const draftBrowser = await chromium.launch({
+		executablePath: chromiumPath() ?? CHROMIUM_PATH,
+		args: CHROMIUM_FLAGS,
+	});
+	let draftTimes = '';
+	try {
+		const manager = await phoneOf(draftBrowser, simulator, DRAFT_MANAGER, DRAFT_NUMBER_ID);
+		/** A tap on a button of the question that quotes `text`, on the manager's phone page. */
+		const tap = async (text: string, title: string) =>
+			await manager
+				.locator('.msg.business', { hasText: text })
+				.last()
+				.locator('.buttons button', { hasText: title })
+				.click({ timeout: 15_000 });
+
+		// Approve: Ava writes; the draft is the stand-in's for her words (test/simulator/model.ts draftAnswer).
+		let at = Date.now();
+		const before = await newestExecution(session, drafts);
+		const ava = '15550100001';
+		const avaPage = await phoneOf(draftBrowser, simulator, ava, DRAFT_NUMBER_ID);
+		const avaBefore = (await sentTo(ava)).length;
+		const cake = 'Hi! Can I still order a birthday cake for Saturday?';
+		const draft = draftAnswer(cake);
+		await writeAsCustomer(avaPage, cake);
+		const { question: asked, run: approving } = await questionAbout(cake);
+		draftTimes += `question after ${((Date.now() - at) / 1000).toFixed(1)} s`;
+		check(
+			JSON.stringify(asked.buttons.map((button) => button.title)) ===
+				JSON.stringify(['Approve', 'Edit', 'Decline']),
+			`the question has Approve, Edit and Decline: ${JSON.stringify(asked.buttons)}`,
+		);
+		check(
+			asked.text.endsWith(`\n\n${draft}`),
+			`the question ends with the stand-in's draft "${draft}": ${asked.text}`,
+		);
+		check(
+			!/https?:\/\//.test(asked.text) && asked.buttons.every((button) => !button.url),
+			`the question has no URL: ${asked.text}`,
+		);
+		check(
+			(await sentTo(ava)).length === avaBefore,
+			'nothing reached the customer before the manager answered',
+		);
+		at = Date.now();
+		await tap(cake, 'Approve');
+		const approved = await receivedAfter(ava, avaBefore, approving);
+		check(
+			JSON.stringify(approved) === JSON.stringify([draft]),
+			`after Approve the customer received exactly the draft: ${JSON.stringify(approved)}`,
+		);
+		await manager
+			.locator('.msg.business .bubble', { hasText: 'Approved. Thank you' })
+			.last()
+			.waitFor({ timeout: 30_000 });
+		draftTimes += `, approved draft received ${((Date.now() - at) / 1000).toFixed(1)} s after the tap`;
+
+		// Edit: Chloe writes; the manager taps Edit, is asked for the text and writes it.
+		at = Date.now();
+		const chloe = '15550100003';
+		const chloePage = await phoneOf(draftBrowser, simulator, chloe, DRAFT_NUMBER_ID);
+		const chloeBefore = (await sentTo(chloe)).length;
+		const sunday = 'Do you deliver on Sunday?';
+		await writeAsCustomer(chloePage, sunday);
+		const { run: editing } = await questionAbout(sunday);
+		await tap(sunday, 'Edit');
+		await manager
+			.locator('.msg.business .bubble', {
+				hasText: 'Send the corrected text as your next message.',
+			})
+			.last()
+			.waitFor({ timeout: 30_000 });
+		const corrected = 'Hi Chloe, yes: we deliver on Sundays from 9 to 12, free above 30 USD.';
+		await writeAsCustomer(manager, corrected);
+		const edited = await receivedAfter(chloe, chloeBefore, editing);
+		check(
+			JSON.stringify(edited) === JSON.stringify([corrected]),
+			`after Edit the customer received exactly the manager's text: ${JSON.stringify(edited)}`,
+		);
+		await manager
+			.locator('.msg.business .bubble', { hasText: 'Edited and approved.' })
+			.last()
+			.waitFor({ timeout: 30_000 });
+		draftTimes += `; Edit round ${((Date.now() - at) / 1000).toFixed(1)} s`;
+		// The manager's taps and text resumed the waiting runs and started none (Send and Wait Answers: Take Them).
+		await new Promise((resolve) => setTimeout(resolve, 2000));
+		const runs = (await executionsOf(session, drafts)).filter(
+			(execution) => Number(execution.id) > before,
+		);
+		check(
+			runs.length === 2,
+			`two runs, one per customer message; the manager's taps and text started none: ${JSON.stringify(runs)}`,
+		);
+	} finally {
+		await draftBrowser.close();
+	}
+	done(draftTimes);
 
 	phase(
 		'a second demo on clashing ports refuses and leaves the first alone; a wrong token is refused',
@@ -515,6 +686,10 @@ async function main() {
 	check(
 		current.log().includes('after its 10 s wait for more messages'),
 		'the simulator is pointed at the published AI receptionist again',
+	);
+	check(
+		current.log().includes('manager approves…"\n'),
+		'the simulator is pointed at the published AI-draft approval again',
 	);
 	const again = new Session(editor);
 	await again.login();

@@ -3,9 +3,9 @@
  * `npm run demo`: a real n8n 2.41.1 with this package installed as a community package, the example
  * workflows and a BotSailor credential imported, and an owner login ready. By default the credential
  * points at the built-in API simulator with its demo data (real clock, 24-hour window enforced, a customer's
- * phone page at <simulator>/phone; the AI receptionist published on its second number, answered by its model
- * stand-in); `--base-url`/`--token` (or BOTSAILOR_BASE_URL/BOTSAILOR_API_TOKEN) point it
- * at a real account, tested first like the credential test. The n8n user folder (.cache/demo/port-<port>) is kept
+ * phone page at <simulator>/phone; the AI receptionist published on its second number and the AI-draft approval
+ * on its third, both through its model stand-in); `--base-url`/`--token` (or BOTSAILOR_BASE_URL/BOTSAILOR_API_TOKEN)
+ * point it at a real account, tested first like the credential test. The n8n user folder (.cache/demo/port-<port>) is kept
  * between runs; `--reset` starts clean. Ctrl-C stops everything.
  */
 import { execFileSync } from 'node:child_process';
@@ -25,7 +25,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSimulator, type Simulator } from '../test/simulator/server';
 import { restoreState, stateSaver } from '../test/simulator/persist';
-import { DEMO_SEED, prepareDemoWorld, type DemoCustomer } from '../test/simulator/demoWorld';
+import {
+	DEMO_SEED,
+	DRAFT_NUMBER,
+	prepareDemoWorld,
+	type DemoCustomer,
+} from '../test/simulator/demoWorld';
 import { phoneSubscribers } from '../test/simulator/phone';
 import {
 	CREDENTIAL_ID,
@@ -73,6 +78,11 @@ const WEBHOOK_DEMO = { id: 'BotSailorDemoHook', webhookId: 'botsailor-demo' };
  * a burst, the model, the reply guards) without the two workflows answering the same message.
  */
 const RECEPTIONIST = { id: 'bsExAiReceptionist', file: 'ai-receptionist.json' };
+/**
+ * The AI-draft approval example (examples/ai-draft-approval.json), published on the demo's third number (its own
+ * incoming-message URL, for the same reason): a customer writes there, the manager approves the draft in the chat.
+ */
+const DRAFT = { id: 'bsExAiDraftApproval', file: 'ai-draft-approval.json' };
 /** The OpenAI credential of the simulator's model stand-in (test/simulator/model.ts): any key works there. */
 const MODEL_CREDENTIAL = { id: 'BotSailorDemoAi1', name: 'Demo model stand-in (no API key)' };
 
@@ -342,11 +352,11 @@ function demoSecret(userFolder: string): string {
 }
 
 /**
- * The AI receptionist as the demo imports it: the example moved to the simulator's second WhatsApp number (its
- * number, label included, replaced in every node) and its OpenAI Chat Model given the stand-in's credential.
+ * An AI example as the demo imports it: moved to another of the simulator's WhatsApp numbers (the examples' number,
+ * label included, replaced in every node) and its OpenAI Chat Model given the stand-in's credential.
  */
-function demoReceptionist(bot: { phone_number_id: string; label: string }) {
-	const shipped = readFileSync(join(EXAMPLES_DIR, RECEPTIONIST.file), 'utf8');
+function onDemoNumber(file: string, bot: { phone_number_id: string; label: string }) {
+	const shipped = readFileSync(join(EXAMPLES_DIR, file), 'utf8');
 	const workflow = JSON.parse(
 		shipped
 			.replaceAll('+1 555 010 2000 (Sunrise Bakery)', bot.label)
@@ -503,19 +513,26 @@ async function main() {
 	);
 	const simulated = running.simulator;
 	const aiLine = simulated?.state.bots[1];
+	const draftLine = simulated?.state.bot(DRAFT_NUMBER.phone_number_id);
+	const labelOf = (bot: { display_phone_number: string; whatsapp_business_name: string }) =>
+		`${bot.display_phone_number} (${bot.whatsapp_business_name})`;
 	const imported = await importChanged(
 		n8n,
 		userFolder,
 		credential,
-		simulated && aiLine
+		simulated && aiLine && draftLine
 			? {
 					'demo-webhook.json': replyWorkflow(
 						simulated.state.bots[0].phone_number_id,
 						demoSecret(userFolder),
 					),
-					[RECEPTIONIST.file]: demoReceptionist({
+					[RECEPTIONIST.file]: onDemoNumber(RECEPTIONIST.file, {
 						phone_number_id: aiLine.phone_number_id,
-						label: `${aiLine.display_phone_number} (${aiLine.whatsapp_business_name})`,
+						label: labelOf(aiLine),
+					}),
+					[DRAFT.file]: onDemoNumber(DRAFT.file, {
+						phone_number_id: draftLine.phone_number_id,
+						label: labelOf(draftLine),
 					}),
 				}
 			: {},
@@ -534,10 +551,11 @@ async function main() {
 	const session = new Session(n8n.url);
 	await session.setupOwner();
 	// The simulator posts incoming messages to the published demo workflow, so the Webhook Trigger answers at once,
-	// and the second number's to the published AI receptionist.
+	// the second number's to the published AI receptionist and the third's to the published AI-draft approval.
 	const hookUrl = simulated && (await pointSimulatorAt(session, n8n, simulated, WEBHOOK_DEMO.id));
 	const receptionistUrl =
 		simulated && (await pointSimulatorAt(session, n8n, simulated, RECEPTIONIST.id));
+	const draftUrl = simulated && (await pointSimulatorAt(session, n8n, simulated, DRAFT.id));
 
 	say(`
 n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
@@ -561,6 +579,14 @@ n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
 			.filter((entry) => entry.phone_number_id === aiNumber.phone_number_id)
 			.slice(0, 2);
 		const aiPhone = aiSubscribers[0]?.phone_number ?? '<their number>';
+		const { manager, customers: draftPeople } = customers.draft;
+		const draftCustomers = draftPeople
+			.map((entry) => `${entry.name} (${entry.phone_number})`)
+			.join(' or ');
+		// The question is free-form: in a world kept for a day, the manager's window may have closed.
+		const windowNote = manager.insideWindow
+			? ''
+			: `\n  ${manager.name} last wrote to that number ${manager.hoursAgo} hours ago, so WhatsApp's 24-hour window is closed and the question\n  cannot reach them: write anything as ${manager.name} on the phone page first.`;
 		const aiCustomers = aiSubscribers
 			.map((entry) => `${entry.name} (${entry.phone_number})`)
 			.join(', ');
@@ -577,6 +603,10 @@ n8n is ready (${Math.round((Date.now() - started) / 1000)} s).
   stand-in (${simulator.url}/openai/v1, credential "${MODEL_CREDENTIAL.name}": a short shop FAQ, no API key).
   A person of the team takes over (the receptionist then stays quiet):
     curl -X POST ${simulator.url}/__control/message -H 'content-type: application/json' -d '{"phone_number_id":"${aiNumber.phone_number_id}","phone_number":"${aiPhone}","sender":"agent","text":"Hi, Sam here from the shop."}'
+  AI draft, a person approves (${DRAFT_NUMBER.display_phone_number}, ${DRAFT_NUMBER.phone_number_id}): on the phone page, write to that number as
+  ${draftCustomers}; the published example "…an AI drafts the reply, the manager approves…"${draftUrl ? '' : ' (not found: its trigger was deleted or disabled, so the simulator posts nowhere)'}
+  drafts a reply through the stand-in and asks the manager ${manager.name} (+${manager.phone_number}) in the chat: open that chat of the
+  number, tap Approve, Edit (then write the corrected text) or Decline; the customer receives exactly the approved or corrected text.${windowNote}
   To try a Webhook Trigger node of your own, point the simulator at its Test or Production URL:
     curl -X POST ${simulator.url}/__control/webhooks -H 'content-type: application/json' -d '{"phone_number_id":"${numberId}","urls":{"incoming_message":"<the node's URL>"}}'
   Other events: /__control/subscriber, /__control/order, /__control/message-status, /__control/template-decision`);

@@ -1,4 +1,7 @@
-import { faqTurn, STAND_IN_NOTE, type ChatRequest } from './model';
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test infrastructure runs in plain Node.js, not inside n8n */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { draftAnswer, faqTurn, STAND_IN_NOTE, type ChatRequest } from './model';
 import { startSimulator, type Simulator } from './server';
 
 const tool = (name: string, ...keys: string[]) => ({
@@ -24,11 +27,30 @@ const SYSTEM = {
 	content: 'You answer the customer whose phone number is 15550100002 (use it for every tool).',
 };
 
+/** The AI-draft example's agent: its one tool, and its system message as n8n fills it in for Ava. */
+const DRAFT_TOOLS = [tool('Get_Transcript', 'phone_number')];
+const DRAFT_SYSTEM = {
+	role: 'system',
+	content: String(
+		(
+			JSON.parse(
+				readFileSync(join(__dirname, '..', '..', 'examples', 'ai-draft-approval.json'), 'utf8'),
+			) as { nodes: Array<{ name: string; parameters: { options?: { systemMessage?: string } } }> }
+		).nodes.find((node) => node.name === 'Draft a Reply')?.parameters.options?.systemMessage,
+	)
+		.replace(/^=/, '')
+		.replace('{{ $json.phone_number }}', '15550100001'),
+};
+
 /** The agent's loop: the stand-in's turn, then each tool call answered as n8n would. */
-function converse(question: string): ChatRequest['messages'] {
-	const messages: ChatRequest['messages'] = [SYSTEM, { role: 'user', content: question }];
+function converse(
+	question: string,
+	system = SYSTEM,
+	tools = RECEPTIONIST_TOOLS,
+): ChatRequest['messages'] {
+	const messages: ChatRequest['messages'] = [system, { role: 'user', content: question }];
 	for (let round = 0; round < 6; round++) {
-		const turn = faqTurn({ messages, tools: RECEPTIONIST_TOOLS });
+		const turn = faqTurn({ messages, tools });
 		if (!('toolCalls' in turn)) {
 			messages.push({ role: 'assistant', content: turn.text });
 			return messages;
@@ -77,6 +99,36 @@ describe("the simulator's chat model stand-in (the demo's AI examples without an
 		expect(faqTurn({ messages: [{ role: 'user', content: 'xyz' }] })).toMatchObject({
 			text: expect.stringContaining(STAND_IN_NOTE),
 		});
+	});
+
+	it('drafts for the AI-draft example: reads the transcript, then answers with the draft only, which says it is a stand-in', () => {
+		const question = 'Hi! Can I still order a birthday cake for Saturday?';
+		const messages = converse(question, DRAFT_SYSTEM, DRAFT_TOOLS);
+		expect(calls(messages)).toEqual([['Get_Transcript', { phone_number: '15550100001' }]]);
+		const draft = `Hi! Sunrise Bakery is open Monday to Saturday 7am to 6pm, and Sunday 8am to noon. Breads are 3 to 6 USD and celebration cakes from 25 USD; reply with what you would like and when. ${STAND_IN_NOTE}`;
+		expect(messages.at(-1)).toEqual({ role: 'assistant', content: draft });
+		expect(draftAnswer(question)).toBe(draft);
+		expect(draft.length).toBeLessThanOrEqual(600);
+		// What only the team can decide is left to the team, and nothing is handed over or sent by the model.
+		const refund = converse('I want a refund, let me talk to a person', DRAFT_SYSTEM, [
+			...DRAFT_TOOLS,
+			tool('Hand_Over_to_a_Person', 'phone_number', 'reason'),
+			tool('Send_Text', 'phone_number', 'message'),
+		]);
+		expect(calls(refund).map(([name]) => name)).toEqual(['Get_Transcript']);
+		expect(refund.at(-1)!.content).toBe(
+			`Hi! A person of our team will look into this and confirm. ${STAND_IN_NOTE}`,
+		);
+		expect(draftAnswer('I want a refund for yesterday’s cake')).toBe(
+			`Hi! A person of our team will look into this and confirm. ${STAND_IN_NOTE}`,
+		);
+		expect(draftAnswer('xyz')).toBe(draftAnswer('xyz'));
+		expect(draftAnswer('xyz')).toContain(STAND_IN_NOTE);
+		// The receptionist's prompt is not a drafting one: it still sends its answer itself.
+		expect(calls(converse(question)).map(([name]) => name)).toEqual([
+			'Get_Transcript',
+			'Send_Text',
+		]);
 	});
 
 	describe('over HTTP, as n8n’s OpenAI Chat Model calls it (Base URL <simulator>/openai/v1)', () => {

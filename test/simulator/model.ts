@@ -3,8 +3,9 @@
  * A chat model stand-in for the demo (issue 51): the simulator answers OpenAI's chat-completions protocol at
  * `<simulator>/openai/v1` (an OpenAI credential's Base URL), so the AI examples run without an API key. Not part of
  * BotSailor's API. It is deterministic: it answers from a short shop FAQ, calls the tools it is offered the way the
- * AI receptionist's prompt asks (read the transcript, send one reply, hand over when the customer asks for a person),
- * and every answer says that it comes from a stand-in.
+ * AI receptionist's prompt asks (read the transcript, send one reply, hand over when the customer asks for a person)
+ * or, for a prompt that asks for a draft (the AI-draft example), reads the transcript and answers with the draft, and
+ * every answer says that it comes from a stand-in.
  *
  * The wire format (one JSON answer, or Server-Sent Events for `stream: true`) is shared with the e2e suite's scripted
  * stand-in (test/e2e/openaiStandIn.ts).
@@ -145,12 +146,12 @@ export function writeCompletion(
 /** Said in every answer, so nobody mistakes the demo's answers for a real model's. */
 export const STAND_IN_NOTE = '(Answered by the demo’s stand-in model, not a real AI.)';
 
+/** A customer who asks for a person, or for what only a person can decide. */
+const ASKS_FOR_A_PERSON = /\b(person|human|agent|someone|complain|refund|manager)\b/i;
+
 /** The shop's FAQ: the first entry whose pattern matches the customer's words answers. */
 const FAQ: Array<[RegExp, string]> = [
-	[
-		/\b(person|human|agent|someone|complain|refund|manager)\b/i,
-		'I am handing you over to a person of our team, who will reply soon.',
-	],
+	[ASKS_FOR_A_PERSON, 'I am handing you over to a person of our team, who will reply soon.'],
 	[
 		/\b(open|hours?|sunday|saturday|close[sd]?|when)\b/i,
 		'Sunrise Bakery is open Monday to Saturday 7am to 6pm, and Sunday 8am to noon.',
@@ -177,6 +178,27 @@ export function faqAnswer(question: string): string {
 	return `${found ? found[1] : DEFAULT_ANSWER} ${STAND_IN_NOTE}`;
 }
 
+/** What a draft leaves to the team (the AI-draft example's prompt: never promise what only the team can decide). */
+const TEAM_WILL_CONFIRM = 'A person of our team will look into this and confirm.';
+const DRAFT_DEFAULT = 'Thanks for your message! A person of our team will reply soon.';
+
+/**
+ * A draft for a person to approve (the AI-draft example): the FAQ's answers to what the customer asked, at most two
+ * (a cake for Saturday is both hours and cakes); a request for a person or a refund only left to the team, with no
+ * hand-over and no sales answer beside it. With the stand-in note, well under the example's 600 characters.
+ */
+export function draftAnswer(question: string): string {
+	const fitting = ASKS_FOR_A_PERSON.test(question)
+		? [TEAM_WILL_CONFIRM]
+		: FAQ.filter(([pattern]) => pattern.test(question))
+				.map(([, answer]) => answer)
+				.slice(0, 2);
+	return `Hi! ${fitting.length ? fitting.join(' ') : DRAFT_DEFAULT} ${STAND_IN_NOTE}`;
+}
+
+/** A prompt that asks for a draft, not for replies sent by the model's own tools. */
+const DRAFTING = /\bdrafts?\b/i;
+
 /** A value for each parameter of a tool that the stand-in can fill: the customer's number, the reply, a reason. */
 function argumentsFor(
 	tool: NonNullable<ChatRequest['tools']>[number],
@@ -198,7 +220,8 @@ function argumentsFor(
 /**
  * The stand-in's next turn for a request. Since the customer's last message: read the transcript (a tool named
  * …transcript…) once, then send the FAQ's answer (a tool named send…text…) once, then hand over when the customer
- * asked for a person (a tool named hand…over…), then answer with the text. Without tools: the text at once.
+ * asked for a person (a tool named hand…over…), then answer with the text. Without tools: the text at once. When the
+ * system message asks for a draft: read the transcript once, then answer with the draft (draftAnswer), nothing else.
  */
 export function faqTurn(body: ChatRequest): Turn {
 	const messages = body.messages ?? [];
@@ -215,14 +238,18 @@ export function faqTurn(body: ChatRequest): Turn {
 	);
 	const everything = messages.map((message) => contentText(message.content)).join('\n');
 	const phone = /\b\d{10,15}\b/.exec(everything)?.[0] ?? '';
-	const answer = faqAnswer(question);
+	const drafting = messages.some(
+		(message) =>
+			['system', 'developer'].includes(message.role) && DRAFTING.test(contentText(message.content)),
+	);
+	const answer = drafting ? draftAnswer(question) : faqAnswer(question);
 	const tools = body.tools ?? [];
-	const next = [/transcript/i, /send.*text/i]
-		.concat(
-			/\b(person|human|agent|someone|complain|refund|manager)\b/i.test(question)
-				? [/hand.*over/i]
-				: [],
-		)
+	const wanted = drafting
+		? [/transcript/i]
+		: [/transcript/i, /send.*text/i].concat(
+				ASKS_FOR_A_PERSON.test(question) ? [/hand.*over/i] : [],
+			);
+	const next = wanted
 		.map((pattern) => tools.find((tool) => pattern.test(tool.function.name)))
 		.find((tool) => tool && !called.has(tool.function.name));
 	if (next)

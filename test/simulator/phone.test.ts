@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { controlRoutes } from './control';
-import { DEMO_SEED, prepareDemoWorld } from './demoWorld';
+import { DEMO_SEED, DRAFT_MANAGER, DRAFT_NUMBER, prepareDemoWorld } from './demoWorld';
 import { phoneConversation, phoneSubscribers } from './phone';
 import { seedState } from './seed';
 import { insideWindow, timestamp } from './state';
@@ -58,14 +58,66 @@ describe("the demo's world and the customer's phone page", () => {
 			expect(insideWindow(state, number, customer.phone_number)).toBe(true);
 		for (const customer of world.outside)
 			expect(insideWindow(state, number, customer.phone_number)).toBe(false);
-		const listed = phoneSubscribers(state, { limit: 5 });
-		expect(listed.map((entry) => [entry.phone_number, entry.inside_window])).toEqual([
-			['15550100001', true],
-			['15550100002', true],
-			['15550100003', true],
-			['15550100004', false],
-			['15550100005', false],
+		// The page opens on the first: Ava of the first number. The draft number's manager comes after the story's three.
+		const listed = phoneSubscribers(state, { limit: 6 });
+		expect(
+			listed.map((entry) => [entry.phone_number, entry.phone_number_id, entry.inside_window]),
+		).toEqual([
+			['15550100001', number, true],
+			['15550100002', number, true],
+			['15550100003', number, true],
+			['15550100002', DRAFT_NUMBER.phone_number_id, true],
+			['15550100004', number, false],
+			['15550100005', number, false],
 		]);
+	});
+
+	it("the third number, the AI-draft example's: its manager inside the window, two customers; added once, to a kept world too", () => {
+		const state = seedState(DEMO_SEED);
+		expect(state.bots).toHaveLength(2); // the seed (every test's world) keeps two numbers
+		const { draft } = prepareDemoWorld(state);
+		const number = DRAFT_NUMBER.phone_number_id;
+		expect(state.bots.map((bot) => bot.phone_number_id)).toEqual([
+			...seedState().bots.map((bot) => bot.phone_number_id),
+			number,
+		]);
+		expect(draft).toEqual({
+			manager: { phone_number: DRAFT_MANAGER, name: 'Ben Garcia', hoursAgo: 6, insideWindow: true },
+			customers: [
+				{ phone_number: '15550100001', name: 'Ava Smith', hoursAgo: 96 },
+				{ phone_number: '15550100003', name: 'Chloe Khan', hoursAgo: 120 },
+			],
+		});
+		expect(insideWindow(state, number, '15550100001')).toBe(false);
+		expect(
+			phoneConversation(state, { phone_number_id: number, phone_number: '15550100001' }),
+		).toMatchObject({
+			business: 'Sunrise Bakery Cakes',
+			messages: [
+				{ from: 'me', text: 'Do you make cakes to order?' },
+				{ from: 'business', text: 'We do, from 25 USD.' },
+			],
+		});
+		// Listed by the phone page (its 40 most recent conversations).
+		const listed = phoneSubscribers(state, { limit: 40 }).filter(
+			(entry) => entry.phone_number_id === number,
+		);
+		expect(listed.map((entry) => entry.phone_number)).toEqual([
+			DRAFT_MANAGER,
+			'15550100001',
+			'15550100003',
+		]);
+		// Prepared again (a kept world that has it): nothing added twice.
+		const messages = state.messages.length;
+		prepareDemoWorld(state, { kept: true });
+		expect(state.bots).toHaveLength(3);
+		expect(state.subscribersOf(number)).toHaveLength(3);
+		expect(state.messages.length).toBe(messages);
+		// A world kept from before the third number existed gets it.
+		const older = seedState(DEMO_SEED);
+		prepareDemoWorld(older, { kept: true });
+		expect(older.bot(number)).toBeDefined();
+		expect(older.subscribersOf(number)).toHaveLength(3);
 	});
 
 	it('shows a template with its variables filled, buttons, media, and the customer’s reply', () => {
