@@ -40,6 +40,7 @@ import {
 	Session,
 } from '../test/e2e/n8n';
 import { executionsOf } from '../test/webhookTrigger/realN8n';
+import { callControl } from '../test/simulator/control';
 import { DRAFT_MANAGER, DRAFT_NUMBER } from '../test/simulator/demoWorld';
 import { draftAnswer } from '../test/simulator/model';
 import type { PhoneMessage } from '../test/simulator/phone';
@@ -190,19 +191,6 @@ async function executionWith(
 const NUMBER = '104382179270221';
 const AI_NUMBER = '104382179270999';
 const DRAFT_NUMBER_ID = DRAFT_NUMBER.phone_number_id;
-
-/** A control action of the simulator (what the phone page calls); its result. */
-async function control<T>(simulator: string, action: string, input: object): Promise<T> {
-	const response = await fetch(`${simulator}/__control/${action}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(input),
-	});
-	const answer = (await response.json()) as { ok?: boolean; result: T; error?: string };
-	if (!response.ok || !answer.ok)
-		throw new CheckFailed(`/__control/${action}: HTTP ${response.status} ${answer.error ?? ''}`);
-	return answer.result;
-}
 
 /** Polls until `found` answers something; fails naming `what`. */
 async function eventually<T>(
@@ -406,8 +394,8 @@ async function main() {
 	);
 	const receptionist = 'bsExAiReceptionist';
 	// A customer of the second number that the phone page lists (its 40 most recent conversations).
-	const listed = await control<Array<{ phone_number_id: string; phone_number: string }>>(
-		simulator,
+	const listed = await callControl<Array<{ phone_number_id: string; phone_number: string }>>(
+		{ url: simulator },
 		'phone-subscribers',
 		{ limit: 40 },
 	);
@@ -485,7 +473,7 @@ async function main() {
 	/** What the simulator recorded as sent to a subscriber of the third number (the business's messages). */
 	const sentTo = async (phone: string) =>
 		(
-			await control<{ messages: PhoneMessage[] }>(simulator, 'phone-conversation', {
+			await callControl<{ messages: PhoneMessage[] }>({ url: simulator }, 'phone-conversation', {
 				phone_number_id: DRAFT_NUMBER_ID,
 				phone_number: phone,
 			})
