@@ -203,7 +203,7 @@ fi
 if [ ! -f "$marker" ]; then
   started=$(date +%s)
   if ! tree_intact 2>/dev/null; then
-    echo "provision-n8n: installing n8n@$version on Node $(node --version) into $dir: once, about 2,400 packages and 3 GB; on 2 cores 3 minutes (idle, npm's cache warm) to 20 (loaded, cold: npm resolving 5, downloading and unpacking 9, compiling sqlite3 6; bench/MEASUREMENTS.md); later runs take a second" >&2
+    echo "provision-n8n: installing n8n@$version on Node $(node --version) into $dir: once, about 2,400 packages and 3 GB; on 2 cores about 7 minutes idle and cold (npm resolving 2, downloading and unpacking 2, compiling sqlite3 2), up to 20 loaded (bench/MEASUREMENTS.md); later runs take a second" >&2
     rm -rf "$dir" # a half-finished install from an interrupted run is not reused
     mkdir -p "$dir"
     : >"$log"

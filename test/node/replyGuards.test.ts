@@ -492,3 +492,28 @@ describe.each(['newestFirst', 'oldestFirst'] as const)(
 		});
 	},
 );
+
+describe('reply guards in the panel', () => {
+	it('join each send’s Additional Fields in alphabetical order, as the panel and the lint order options', () => {
+		const { BotSailor } = jest.requireActual<typeof import('../../nodes/BotSailor/BotSailor.node')>(
+			'../../nodes/BotSailor/BotSailor.node',
+		);
+		const collections = new BotSailor().description.properties.filter(
+			(property) =>
+				property.name === 'additionalFields' &&
+				(property.options ?? []).some(
+					(option) => 'displayName' in option && option.displayName === 'Takeover Window (Minutes)',
+				),
+		);
+		const operations = collections.map((collection) => collection.displayOptions?.show?.operation);
+		expect(operations).toEqual(
+			expect.arrayContaining([['sendText'], ['sendButtons'], ['sendMedia']]),
+		);
+		for (const collection of collections) {
+			const names = (collection.options ?? []).map((option) =>
+				'displayName' in option ? option.displayName : option.name,
+			);
+			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+		}
+	});
+});

@@ -103,9 +103,8 @@ const replyGuardOptions: INodeProperties[] = [
 export function withReplyGuards(options: INodeProperties[]): INodeProperties[] {
 	const joined = [...options];
 	for (const guard of replyGuardOptions) {
-		const at = joined.findIndex(
-			(option) => option.displayName.localeCompare(guard.displayName) > 0,
-		);
+		// Compared by code unit: localeCompare would load ICU's collator while n8n loads the node (~15 ms).
+		const at = joined.findIndex((option) => option.displayName > guard.displayName);
 		joined.splice(at < 0 ? joined.length : at, 0, guard);
 	}
 	return joined;
