@@ -209,8 +209,10 @@ if [ ! -f "$marker" ]; then
     : >"$log"
     printf '%s\n' "$package_json" >"$dir/package.json"
     progress "installing n8n@$version" install
-    # --loglevel=http: npm logs each request, which the progress lines count
-    step "installing n8n@$version (npm install)" npm install --ignore-scripts --no-audit --no-fund --loglevel=http
+    # --loglevel=http: npm logs each request, which the progress lines count. --prefer-offline: a manifest npm's
+    # cache holds is used as it is (n8n's version is pinned), not asked of the registry again: about 1,800 requests
+    # fewer on a machine that installed an n8n before, the same install on an empty cache.
+    step "installing n8n@$version (npm install)" npm install --ignore-scripts --no-audit --no-fund --prefer-offline --loglevel=http
     echo "$version $recipe_key" >"$installed"
   fi
   [ -f "$log" ] || : >"$log"

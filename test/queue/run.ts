@@ -961,6 +961,18 @@ async function main(): Promise<void> {
 		const activated = Date.now();
 		while (sim.requests.length === 0 && Date.now() < activated + 120_000) await sleep(250);
 		await sleep(3000);
+		// n8n polls on the minute: the first scheduled poll can come seconds after the activation's (6 s in one run).
+		// The messages go out right after a scheduled poll, so that the webhook's executions have most of a minute
+		// before the next poll sees them: "delivered by webhook, then seen by the poll", as the check below says. Two
+		// executions checking one message at the same moment on two workers is the limit startedOnce.ts documents (n8n's
+		// check-and-record has no lock): a CI run at load 8 met it when the poll came 2 s after the webhooks.
+		const afterActivation = sim.requests.length;
+		while (sim.requests.length === afterActivation && Date.now() < activated + 150_000)
+			await sleep(250);
+		for (let seen = -1; seen !== sim.requests.length; ) {
+			seen = sim.requests.length;
+			await sleep(2000); // until the poll has read what it reads
+		}
 		/** Every finished execution since publishing: which trigger ran, what it passed on, whether the next node ran. */
 		const runs = async () => {
 			const list = (await executionsOf(session, bothWorkflow.id)).filter(
