@@ -44,12 +44,12 @@ case "$1" in
     mkdir -p node_modules/.bin node_modules/n8n node_modules/sqlite3
     echo '{"packages":{"":{},"node_modules/n8n":{},"node_modules/sqlite3":{}}}' > node_modules/.package-lock.json
     echo '{"name":"n8n","version":"9.0.0"}' > node_modules/n8n/package.json
-    echo '{"name":"sqlite3"}' > node_modules/sqlite3/package.json
+    echo "{\\"name\\":\\"sqlite3\\",\\"version\\":\\"\${SQLITE3_VERSION:-5.1.7}\\"}" > node_modules/sqlite3/package.json
     printf '#!/bin/sh\\necho 9.0.0\\n' > node_modules/.bin/n8n && chmod +x node_modules/.bin/n8n ;;
   rebuild)
     echo "\${npm_config_nodedir:-none}" >> "${root}/nodedirs"
     if [ -n "\${FAIL_REBUILD:-}" ]; then printf '%s\\n' "$FAIL_REBUILD" >&2; exit 1; fi
-    mkdir -p node_modules/sqlite3/build/Release && touch node_modules/sqlite3/build/Release/node_sqlite3.node ;;
+    mkdir -p node_modules/sqlite3/build/Release && echo "built for $N8N_VERSION" > node_modules/sqlite3/build/Release/node_sqlite3.node ;;
 esac
 `,
 	);
@@ -80,7 +80,14 @@ function provision(env: Record<string, string> = {}) {
 	return { ...result, calls, last: lines[lines.length - 1] };
 }
 
-const entry = () => join(cache, readdirSync(cache).find((name) => /^n8n-9\.0\.0-\w+$/.test(name))!);
+const entry = (version = '9.0.0') =>
+	join(
+		cache,
+		readdirSync(cache).find(
+			(name) =>
+				name.startsWith(`n8n-${version}-`) && !/\./.test(name.slice(`n8n-${version}`.length)),
+		)!,
+	);
 
 beforeEach(() => {
 	root = mkdtempSync(join(tmpdir(), 'botsailor-provision-'));
@@ -126,14 +133,16 @@ test('the checks stay strict: a package missing from the installed tree means a 
 	expect(again.stderr).toContain('1 installed packages are missing, e.g. node_modules/n8n');
 	expect(again.calls).toEqual(['install', 'rebuild']);
 
-	// and in a provisioned entry
+	// and in a provisioned entry (without the kept build, which the last test covers)
 	rmSync(join(entry(), 'node_modules', 'sqlite3', 'package.json'));
+	rmSync(join(cache, 'native'), { recursive: true });
 	expect(provision().calls).toEqual(['install', 'rebuild']);
 });
 
 test('a provisioned entry whose native binding is gone is rebuilt in place', () => {
 	expect(provision().calls).toEqual(['install', 'rebuild']);
 	rmSync(join(entry(), 'node_modules', 'sqlite3', 'build'), { recursive: true });
+	rmSync(join(cache, 'native'), { recursive: true }); // the kept build (the last test) aside
 	const again = provision();
 	expect(again.status).toBe(0);
 	expect(again.stderr).toContain('the sqlite3 native binding is not built');
@@ -169,4 +178,28 @@ test("the native builds get the headers of the Node that runs them (its prefix's
 	rmSync(join(root, 'nodedirs'));
 	expect(provision({ npm_config_nodedir: '/opt/node-headers' }).status).toBe(0);
 	expect(nodedirs()).toEqual(['/opt/node-headers']);
+});
+
+test('a binding compiled for one n8n is copied into another with the same module version on the same Node, not compiled again', () => {
+	const binding = (version: string) =>
+		readFileSync(
+			join(entry(version), 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'),
+			'utf8',
+		);
+	expect(provision().calls).toEqual(['install', 'rebuild']);
+	const second = provision({ N8N_VERSION: '9.0.1' });
+	expect(second.status).toBe(0);
+	expect(second.calls).toEqual(['install']); // no rebuild
+	expect(second.stderr).toMatch(
+		/sqlite3 for Node v\d+\.\d+\.\d+: built before for another n8n, copied from .*sqlite3-5\.1\.7-abi\d+-/,
+	);
+	expect(binding('9.0.1')).toBe(binding('9.0.0'));
+	expect(provision({ N8N_VERSION: '9.0.1' }).calls).toEqual([]); // provisioned: its integrity check passes
+
+	// another sqlite3 version is compiled
+	expect(provision({ N8N_VERSION: '9.0.2', SQLITE3_VERSION: '5.1.8' }).calls).toEqual([
+		'install',
+		'rebuild',
+	]);
+	expect(binding('9.0.2')).toBe('built for 9.0.2\n');
 });
