@@ -234,7 +234,7 @@ if [ ! -f "$marker" ]; then
       kept="$cache_root/native/$(native_key "$module")"
       mkdir -p "$kept"
       exec 8>"$kept.lock"
-      flock 8 # the same build for another n8n (CI provisions two at once) finishes first
+      flock 8 # another run building the same binding (a demo beside a CI run, say) finishes first
       if [ -f "$kept/${binary##*/}" ]; then
         mkdir -p "$(dirname "$binary")" && cp "$kept/${binary##*/}" "$binary"
         echo "provision-n8n: $module for Node $(node --version): built before for another n8n, copied from $kept (not compiled again)" >&2
