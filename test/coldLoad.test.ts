@@ -3,7 +3,7 @@
  * n8n loads every node file of the package when it starts, on every worker (bench row 5 times it). Loading must
  * build the descriptions and nothing a run needs: ICU's collator (localeCompare, Intl.Collator) costs about 15 ms
  * the first time a process uses it, more than a third of the package's cold load, and came back once through a
- * sort of option names (replyGuards.ts); names are sorted by code unit instead (resource.ts says why).
+ * sort of option names (replyGuards.ts); names are ordered by code unit instead (`byCodeUnit` in fieldOrder.ts).
  */
 const PACKAGE_FILES = [
 	'../nodes/BotSailor/BotSailor.node',

@@ -8,6 +8,7 @@ import { runNode, type RunResult } from '../harness/harness';
 import { useSimulator } from '../harness/simulatorFixture';
 import { NUMBER, numberFromList, PHONE } from '../harness/params';
 import { callControl } from '../simulator/control';
+import { BotSailor } from '../../nodes/BotSailor/BotSailor.node';
 
 const fx = useSimulator({ seed: { subscribersPerNumber: 3 } });
 const PATHS = ['workflow', 'execute'] as const;
@@ -495,9 +496,6 @@ describe.each(['newestFirst', 'oldestFirst'] as const)(
 
 describe('reply guards in the panel', () => {
 	it('join each send’s Additional Fields in alphabetical order, as the panel and the lint order options', () => {
-		const { BotSailor } = jest.requireActual<typeof import('../../nodes/BotSailor/BotSailor.node')>(
-			'../../nodes/BotSailor/BotSailor.node',
-		);
 		const collections = new BotSailor().description.properties.filter(
 			(property) =>
 				property.name === 'additionalFields' &&

@@ -12,6 +12,7 @@ import {
 } from '../../shared/conversation/conversation';
 import { listRecords } from '../../shared/http/envelope';
 import { refuse } from '../../shared/parameters/inputs';
+import { byCodeUnit } from '../../shared/parameters/fieldOrder';
 import { isIncoming, senderKind } from '../../shared/conversation/messageItem';
 import { platformTimeEvidence, platformTimeZone } from '../../shared/http/platformTime';
 import { conversationAnswerProblem } from '../../shared/whatsapp/sessionWindow';
@@ -103,8 +104,7 @@ const replyGuardOptions: INodeProperties[] = [
 export function withReplyGuards(options: INodeProperties[]): INodeProperties[] {
 	const joined = [...options];
 	for (const guard of replyGuardOptions) {
-		// Compared by code unit: localeCompare would load ICU's collator while n8n loads the node (~15 ms).
-		const at = joined.findIndex((option) => option.displayName > guard.displayName);
+		const at = joined.findIndex((option) => byCodeUnit(option.displayName, guard.displayName) > 0);
 		joined.splice(at < 0 ? joined.length : at, 0, guard);
 	}
 	return joined;
