@@ -7,8 +7,8 @@ import { FORM_CONTENT_TYPE } from '../shared/http/transport';
 import { RESOURCES } from './resources';
 import { SENDS } from './resources/sends';
 import { bulkSends } from './sending/bulkSend';
-import { sendAndWaitWebhooks, withSendAndWait } from './sendAndWait';
-import { sendAndWaitWebhookOf } from './sendAndWait/webhookGate';
+import { sendAndWaitWebhook, sendAndWaitWebhooks, withSendAndWait } from './sendAndWait';
+import { exposesSendAndWaitWebhook } from './sendAndWait/webhookGate';
 
 export class BotSailor implements INodeType {
 	description: INodeTypeDescription = {
@@ -105,6 +105,6 @@ export class BotSailor implements INodeType {
 
 	/** The answers to Send and Wait, where n8n can use them safely (sendAndWait/webhookGate.ts says when). */
 	get webhook(): INodeType['webhook'] {
-		return sendAndWaitWebhookOf(this);
+		return exposesSendAndWaitWebhook(this) ? sendAndWaitWebhook : undefined;
 	}
 }

@@ -1,10 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- drives a real n8n and a browser from plain Node.js, not node code */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error, @n8n/community-nodes/no-dangerous-functions -- drives a real n8n and a browser from plain Node.js, not node code */
 /**
  * End to end in a real n8n 2.41.1: the packed package installed as a community package, every
  * example executed with `n8n execute`, a trigger workflow activated in `n8n start`, and the
  * credential test run through n8n's REST API. The simulator runs in this process, so each check
  * also reads what the platform received and its state afterwards.
  */
+import { execFileSync } from 'node:child_process';
 import {
 	cpSync,
 	existsSync,
@@ -252,14 +253,14 @@ describe('the package as an n8n community package', () => {
 		expect(existsSync(join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', 'zod'))).toBe(false);
 	});
 
-	test('is one bundle: the declared files re-export dist/botsailor.js, whose classes describe what the sources do', () => {
+	test('loads light: the declared files re-export dist/botsailor.load.js, whose classes describe what the sources do and leave the bundle unloaded until a function is called', () => {
 		const installed = join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 		const files = globSync('dist/**/*.js', { cwd: installed }).sort();
 		const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
 			n8n: { nodes: string[]; credentials: string[] };
 		};
 		const declared = [...manifest.n8n.nodes, ...manifest.n8n.credentials];
-		expect(files).toEqual(['dist/botsailor.js', ...declared].sort());
+		expect(files).toEqual(['dist/botsailor.js', 'dist/botsailor.load.js', ...declared].sort());
 		// Functions (preSend, postReceive, methods) compared by place, not by the name esbuild gives them.
 		const shape = (value: unknown) =>
 			JSON.stringify(value, (_key, entry: unknown) =>
@@ -268,17 +269,43 @@ describe('the package as an n8n community package', () => {
 		for (const file of declared) {
 			const className = file.split('/').pop()!.split('.')[0];
 			expect(readFileSync(join(installed, file), 'utf8')).toMatch(
-				/^exports\.\w+ = require\('[./]+botsailor\.js'\)\.\w+;\n$/,
+				/^exports\.\w+ = require\('[./]+botsailor\.load\.js'\)\.\w+;\n$/,
 			);
 			// The packed dist/ (the installed copy has no node_modules of its own to resolve n8n-workflow from).
 			/* eslint-disable @typescript-eslint/no-require-imports */
-			const bundled = require(join(ROOT, file)) as Record<string, new () => object>;
+			const loaded = require(join(ROOT, file)) as Record<string, new () => object>;
 			const source = require(
 				join(ROOT, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')),
 			) as Record<string, new () => object>;
 			/* eslint-enable @typescript-eslint/no-require-imports */
-			expect(shape(new bundled[className]())).toEqual(shape(new source[className]()));
+			expect(shape(new loaded[className]())).toEqual(shape(new source[className]()));
 		}
+		// Loading the declared files, as n8n does at start, reads no other file of the package; the first call of a
+		// function (a list of the panel) requires the bundle once.
+		const modules = execFileSync(
+			process.execPath,
+			[
+				'-e',
+				`const files = ${JSON.stringify(declared)};
+				const nodes = files.map((file) => require(process.argv[1] + '/' + file));
+				const base = require('node:fs').realpathSync(process.argv[1]) + '/';
+				const ours = () => Object.keys(require.cache).filter((path) => path.startsWith(base)).map((path) => path.slice(base.length)).filter((path) => !path.startsWith('node_modules/')).sort();
+				const atLoad = ours();
+				const node = new nodes[0].BotSailor();
+				const list = node.methods.loadOptions.getLabels;
+				const beforeCall = ours();
+				try { Promise.resolve(list.call({})).catch(() => undefined); } catch {}
+				console.log(JSON.stringify({ atLoad, beforeCall, afterCall: ours() }));`,
+				installed,
+			],
+			{ encoding: 'utf8', env: { ...process.env, NODE_PATH: join(ROOT, 'node_modules') } },
+		);
+		const declaredLoad = [...declared, 'dist/botsailor.load.js'].sort();
+		expect(JSON.parse(modules)).toEqual({
+			atLoad: declaredLoad,
+			beforeCall: declaredLoad,
+			afterCall: [...declaredLoad, 'dist/botsailor.js'].sort(),
+		});
 	});
 
 	test('input validation (zod) runs inside n8n: a bad phone number fails with the parameter named, nothing sent', async () => {

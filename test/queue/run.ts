@@ -958,21 +958,28 @@ async function main(): Promise<void> {
 		await publish(session, bothWorkflow.id);
 		await waitForProductionWebhook(webhookN8n, BOTH_HOOK_ID);
 		// The activation poll sets the cursor (n8n's legacy scheduling keeps it): messages from now on are new.
-		const activated = Date.now();
-		while (sim.requests.length === 0 && Date.now() < activated + 120_000) await sleep(250);
-		await sleep(3000);
 		// n8n polls on the minute: the first scheduled poll can come seconds after the activation's (6 s in one run).
 		// The messages go out right after a scheduled poll, so that the webhook's executions have most of a minute
 		// before the next poll sees them: "delivered by webhook, then seen by the poll", as the check below says. Two
 		// executions checking one message at the same moment on two workers is the limit startedOnce.ts documents (n8n's
-		// check-and-record has no lock): a CI run at load 8 met it when the poll came 2 s after the webhooks.
-		const afterActivation = sim.requests.length;
-		while (sim.requests.length === afterActivation && Date.now() < activated + 150_000)
-			await sleep(250);
-		for (let seen = -1; seen !== sim.requests.length; ) {
-			seen = sim.requests.length;
-			await sleep(2000); // until the poll has read what it reads
-		}
+		// check-and-record has no lock): CI runs at load 8 and 9 met it when the poll came seconds after the webhooks,
+		// a late request of an earlier poll having been taken for a scheduled poll. So the messages wait for two
+		// scheduled polls at least 30 s apart: the second is surely one, and the next is most of a minute away.
+		/** The next burst of the poll's requests: when it began, once 2 s pass without another request. */
+		const pollBurst = async () => {
+			const before = sim.requests.length;
+			const deadline = Date.now() + 150_000;
+			while (sim.requests.length === before && Date.now() < deadline) await sleep(250);
+			const began = Date.now();
+			for (let seen = -1; seen !== sim.requests.length; ) {
+				seen = sim.requests.length;
+				await sleep(2000);
+			}
+			return began;
+		};
+		let previousPoll = await pollBurst(); // the activation's
+		for (let poll = await pollBurst(); poll - previousPoll < 30_000; poll = await pollBurst())
+			previousPoll = poll;
 		/** Every finished execution since publishing: which trigger ran, what it passed on, whether the next node ran. */
 		const runs = async () => {
 			const list = (await executionsOf(session, bothWorkflow.id)).filter(

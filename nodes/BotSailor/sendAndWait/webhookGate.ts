@@ -1,8 +1,7 @@
 import type { INodeType } from 'n8n-workflow';
-import { sendAndWaitWebhook } from './webhook';
 
 /**
- * The action node's `webhook` (the answers to Send and Wait, webhook.ts), exposed only where n8n can use it safely.
+ * Whether the action node exposes its `webhook` (the answers to Send and Wait, webhook.ts): only where n8n can use it safely.
  * n8n's own WhatsApp node simply sets `webhook = sendAndWaitWebhook`; this node cannot on every n8n it supports,
  * because it also has `methods` (list search, load options). docs/send-and-wait.md → "The webhook on older n8n".
  *
@@ -16,8 +15,9 @@ import { sendAndWaitWebhook } from './webhook';
  *   waiting execution's link: n8n/dist/webhooks/webhook.service.js `runWebhook` reads `nodeType.webhook`, and this
  *   getter recognises that caller by the call stack, the only sign n8n gives it. Remove this branch when the floor
  *   reaches 1.109.
+ * Imports nothing at run time: the load file carries this function too (scripts/load-file.mjs), so that n8n can read
+ * `webhook` when it loads the node without loading the rest of the package.
  */
-export function sendAndWaitWebhookOf(node: INodeType): INodeType['webhook'] {
-	if (typeof node.execute === 'function') return sendAndWaitWebhook;
-	return /\brunWebhook\b/.test(new Error().stack ?? '') ? sendAndWaitWebhook : undefined;
+export function exposesSendAndWaitWebhook(node: INodeType): boolean {
+	return typeof node.execute === 'function' || /\brunWebhook\b/.test(new Error().stack ?? '');
 }
