@@ -21,9 +21,10 @@ const FILES = {
 			"the version's code paths that decide how the action node exposes its Send and Wait webhook",
 	},
 	sendAndWaitChat: {
-		since: '1.123.0',
+		since: '2.0.0',
 		proves: 'Send and Wait answered in the WhatsApp chat, taken by the Webhook Trigger',
-		before: 'in CI on n8n 1.123 and 2.x (on 1.85.4 it passed when run by hand: docs/testing.md)',
+		before:
+			"a tap or a reply resumes the run through n8n's waiting-execution URL and the node's own webhook, which sendAndWait.e2e proves on every version; on 1.123.81 the file passed in every CI run until issue 52 trimmed CI's time (2026-12-02, 477 s of a 1.x lane), and on 1.85.4 by hand (docs/testing.md)",
 	},
 	webhookTrigger: { since: '1.0.0', proves: "the Webhook Trigger on the version's webhook server" },
 	media: { since: '1.0.0', proves: "Download Media and uploads through the version's binary data" },
@@ -54,7 +55,7 @@ const FILES = {
 		since: '2.0.0',
 		proves: 'the AI draft approval example as shipped (approve, edit, decline in the chat)',
 		before:
-			"the example's AI Agent 3.1 exists from n8n 2.0 (Approve, Edit or Decline in the chat on 1.x: sendAndWaitChat.e2e on 1.123.81)",
+			"the example's AI Agent 3.1 exists from n8n 2.0 (Approve, Edit or Decline in the chat through n8n's engine: test/node/sendAndWaitEdit.test.ts)",
 	},
 };
 
