@@ -55,7 +55,7 @@ if [ -z "${npm_config_nodedir:-}" ]; then
 fi
 native="sqlite3" # rebuilt for the Node that runs n8n (isolated-vm too, where the version has it)
 # sqlite3 compiles SQLite's one 9 MB C file; at gcc's -O0 instead of node-gyp's -O3 that takes about a fifth of the
-# time (28 against ~150 s on 2 loaded cores, bench/MEASUREMENTS.md), the longest step of a cold provisioning. The
+# time (28 against 323 s on 2 loaded cores, bench/MEASUREMENTS.md), the longest step of a cold provisioning. The
 # databases of the demo and the tests are small: their queries take no measurable part of a run.
 sqlite3_cflags="-O0"
 package_json="{
