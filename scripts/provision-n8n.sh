@@ -54,9 +54,10 @@ if [ -z "${npm_config_nodedir:-}" ]; then
   fi
 fi
 native="sqlite3" # rebuilt for the Node that runs n8n (isolated-vm too, where the version has it)
-# sqlite3 compiles SQLite's one 9 MB C file; at gcc's -O0 instead of node-gyp's -O3 that takes about a fifth of the
-# time (28 against 323 s on 2 loaded cores, bench/MEASUREMENTS.md), the longest step of a cold provisioning. The
-# databases of the demo and the tests are small: their queries take no measurable part of a run.
+# sqlite3 compiles SQLite's one 9 MB C file and four C++ files of its binding; at gcc's -O0 instead of node-gyp's
+# -O3 the C file takes about a tenth of the time (28 against 323 s on 2 loaded cores, bench/MEASUREMENTS.md), the
+# longest step of a cold provisioning. The databases of the demo and the tests are small: their queries take no
+# measurable part of a run.
 sqlite3_cflags="-O0"
 package_json="{
   \"private\": true,
@@ -64,7 +65,7 @@ package_json="{
   \"overrides\": { $overrides }
 }"
 # The recipe key: change anything that shapes the install and the entry is provisioned afresh.
-recipe_key="$(printf '%s\n' "$package_json" "native: $native" "node: $node_major" "npm install --ignore-scripts; npm rebuild" "sqlite3 CFLAGS: $sqlite3_cflags" |
+recipe_key="$(printf '%s\n' "$package_json" "native: $native" "node: $node_major" "npm install --ignore-scripts; npm rebuild" "sqlite3 CFLAGS and CXXFLAGS: $sqlite3_cflags" |
   sha256sum | cut -c1-12)"
 cache_root="${BOTSAILOR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-botsailor}"
 mkdir -p "$cache_root"
@@ -249,7 +250,7 @@ if [ ! -f "$marker" ]; then
     progress "building $module for Node $(node --version)" build "$module"
     # --foreground-scripts: node-gyp's output goes to the log (the progress lines count its files; a failure quotes it)
     flags=() # gcc takes the last -O: CFLAGS comes after node-gyp's own flags
-    [ "$module" != sqlite3 ] || flags=(env "CFLAGS=${CFLAGS:+$CFLAGS }$sqlite3_cflags")
+    [ "$module" != sqlite3 ] || flags=(env "CFLAGS=${CFLAGS:+$CFLAGS }$sqlite3_cflags" "CXXFLAGS=${CXXFLAGS:+$CXXFLAGS }$sqlite3_cflags")
     step "building the native module $module for Node $(node --version) (npm rebuild $module)" "${flags[@]}" npm rebuild "$module" --foreground-scripts --loglevel=error
     if [ -n "$binary" ]; then
       [ -f "$binary" ] && cp "$binary" "$kept/.new" && mv "$kept/.new" "$kept/${binary##*/}"
