@@ -161,7 +161,26 @@ const ACCESSOR_GATES = {
 	],
 };
 
-/** The gates as a few lines of plain code (esbuild), checked to bring nothing else along. */
+/**
+ * What a description reads of the n8n at hand when the node loads, with a way to make the build's n8n-workflow
+ * answer the other way. The build loads the bundle once per answer; the load file carries the first answer's JSON and
+ * the fields the other answer changes, and asks the probe when n8n constructs the node. A description that differs
+ * on anything else between two n8n versions would be baked as the build's: keep such reads behind a probe here.
+ */
+const PROBES = {
+	// toolDescriptionField.ts: n8n 2.x evaluates an expression in a tool's description, 1.x shows it as text.
+	resolvesToolExpressions: {
+		source: './nodes/BotSailor/resources/toolDescriptionField.ts',
+		answerNo: (workflow) => {
+			const helpers = workflow.NodeHelpers;
+			const original = helpers.getToolDescriptionForNode;
+			helpers.getToolDescriptionForNode = (node, nodeType) => original(node, nodeType);
+			return () => (helpers.getToolDescriptionForNode = original);
+		},
+	},
+};
+
+/** The gates and probes as a few lines of plain code (esbuild), checked to bring nothing else along. */
 async function gatesCode(root) {
 	const entries = Object.entries(ACCESSOR_GATES);
 	const result = await build({
@@ -170,7 +189,11 @@ async function gatesCode(root) {
 				...entries.map(
 					([, [file, name]], index) => `import { ${name} as gate${index} } from '${file}';`,
 				),
+				...Object.entries(PROBES).map(
+					([name, { source }]) => `import { ${name} } from '${source}';`,
+				),
 				`export const gates = { ${entries.map(([key], index) => `${JSON.stringify(key)}: gate${index}`).join(', ')} };`,
+				`export const probes = { ${Object.keys(PROBES).join(', ')} };`,
 			].join('\n'),
 			resolveDir: root,
 			sourcefile: 'gates.ts',
@@ -180,6 +203,7 @@ async function gatesCode(root) {
 		platform: 'node',
 		format: 'iife',
 		globalName: 'gated',
+		external: ['n8n-workflow'],
 		target: 'node20',
 		charset: 'utf8',
 		metafile: true,
@@ -187,7 +211,11 @@ async function gatesCode(root) {
 		logLevel: 'warning',
 	});
 	const inputs = Object.keys(result.metafile.inputs).filter((input) => input !== 'gates.ts');
-	const expected = [...new Set(entries.map(([, [file]]) => file.replace(/^\.\//, '')))];
+	const sources = [
+		...entries.map(([, [file]]) => file),
+		...Object.values(PROBES).map(({ source }) => source),
+	];
+	const expected = [...new Set(sources.map((file) => file.replace(/^\.\//, '')))];
 	if (inputs.sort().join() !== expected.sort().join())
 		throw new Error(
 			`load file: the gates must import nothing at run time; they bring along ${inputs.join(', ')}`,
@@ -216,10 +244,13 @@ function unpack(text) {
 	};
 	return value(root);
 }
-function stub(name, fields, patches, methods, accessors) {
+function stub(name, fields, patches, methods, accessors, variants) {
 	const Stub = class {
 		constructor() {
 			Object.assign(this, unpack(fields));
+			for (const [probe, changes] of variants)
+				if (!gated.probes[probe]())
+					for (const [path, value] of changes) at(this, path.slice(0, -1))[path[path.length - 1]] = value;
 			for (const [kind, path, from] of patches) {
 				const last = path[path.length - 1];
 				const owner = at(this, path.slice(0, -1));
@@ -303,32 +334,83 @@ function compare(className, stubInstance, realInstance, Stub, Real) {
 	}
 }
 
+/** The bundle as n8n-workflow answers `probe` no: loaded afresh with the probe's answer changed, then put back. */
+function bundledWithout(require, path, probe) {
+	const restore = PROBES[probe].answerNo(require('n8n-workflow'));
+	try {
+		delete require.cache[require.resolve(path)];
+		return require(path);
+	} finally {
+		restore();
+		delete require.cache[require.resolve(path)];
+	}
+}
+
+/** The fields whose values differ between two instances of one class, as [path, value of the second]. */
+function changes(className, first, second, path = []) {
+	if (typeof first === 'function' && typeof second === 'function') return [];
+	if (first === null || second === null || typeof first !== 'object' || typeof second !== 'object')
+		return Object.is(first, second) ? [] : [[path, second]];
+	const keys = Object.keys(first);
+	if (keys.join('\n') !== Object.keys(second).join('\n'))
+		throw new Error(
+			`load file: ${place(className, path)} has other fields when a probe answers otherwise; only values may differ`,
+		);
+	return keys.flatMap((key) =>
+		changes(className, first[key], second[key], [
+			...path,
+			Array.isArray(first) ? Number(key) : key,
+		]),
+	);
+}
+
 /** Writes dist/botsailor.load.js for the declared classes of the built bundle, then checks it against them. */
 export async function writeLoadFile(root, dist, bundle, classNames, header) {
 	const require = createRequire(join(dist, 'package.json'));
-	const bundled = require(join(dist, bundle));
+	const path = join(dist, bundle);
+	const bundled = require(path);
+	const otherwise = Object.fromEntries(
+		Object.keys(PROBES).map((probe) => [probe, bundledWithout(require, path, probe)]),
+	);
 	const parts = classNames.map((className) => {
 		const Class = bundled[className];
 		const { methods, accessors } = methodsOf(className, Class);
-		const { fields, patches } = encode(className, new Class());
+		const instance = new Class();
+		const variants = Object.entries(otherwise)
+			.map(([probe, other]) => [probe, changes(className, instance, new other[className]())])
+			.filter(([, changed]) => changed.length);
+		const { fields, patches } = encode(className, instance);
 		// The JSON in single quotes: it has few of them and many double ones, which a JSON.stringify would escape
 		const text = `'${fields
 			.replace(/[\\']/g, '\\$&')
 			.replace(/\u2028/g, '\\u2028')
 			.replace(/\u2029/g, '\\u2029')}'`;
-		return `exports.${className} = stub(${JSON.stringify(className)}, ${text}, ${[patches, methods, accessors].map((value) => JSON.stringify(value)).join(', ')});`;
+		const rest = [patches, methods, accessors, variants].map((value) => JSON.stringify(value));
+		return `exports.${className} = stub(${JSON.stringify(className)}, ${text}, ${rest.join(', ')});`;
 	});
 	writeFileSync(
 		join(dist, LOAD),
 		`${header}\n${runtime(bundle)}${await gatesCode(root)}${parts.join('\n')}\n`,
 	);
 	const loaded = require(join(dist, LOAD));
-	for (const className of classNames)
-		compare(
-			className,
-			new loaded[className](),
-			new bundled[className](),
-			loaded[className],
-			bundled[className],
-		);
+	const check = (classes) => {
+		for (const className of classNames)
+			compare(
+				className,
+				new loaded[className](),
+				new classes[className](),
+				loaded[className],
+				classes[className],
+			);
+	};
+	check(bundled);
+	// And as each probe answers no: the stand-ins constructed then are that bundle's instances.
+	for (const [probe, other] of Object.entries(otherwise)) {
+		const restore = PROBES[probe].answerNo(require('n8n-workflow'));
+		try {
+			check(other);
+		} finally {
+			restore();
+		}
+	}
 }

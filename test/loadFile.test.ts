@@ -38,7 +38,8 @@ function run(bundle: string, classes: string[], check = '') {
 			'-e',
 			`import { createRequire } from 'node:module'; const require = createRequire(${JSON.stringify(join(dist, 'x.js'))});${script}`,
 		],
-		{ encoding: 'utf8', cwd: ROOT },
+		// n8n-workflow from this checkout, as n8n provides it to the package
+		{ encoding: 'utf8', cwd: ROOT, env: { ...process.env, NODE_PATH: join(ROOT, 'node_modules') } },
 	);
 }
 
@@ -86,6 +87,38 @@ test('the stand-ins carry the fields, values and shared objects; the bundle load
 	expect(result.stderr).toBe('');
 	expect(result.stdout).toContain('CHECKED');
 	expect(result.status).toBe(0);
+});
+
+test("a description that reads the n8n at hand (a probe) gets that n8n's answer when the node is constructed, not the build's", () => {
+	const probeBundle = `
+globalThis.loads++;
+const { NodeHelpers } = require('n8n-workflow');
+const resolves = NodeHelpers.getToolDescriptionForNode.length >= 3;
+class Node {
+	constructor() {
+		this.description = { properties: [{ name: 'toolDescription', default: resolves ? '=acts for {{ 1 }}' : 'acts for the chosen one' }] };
+	}
+}
+exports.Node = Node;
+`;
+	const result = run(
+		probeBundle,
+		['Node'],
+		`
+		const assert = require('node:assert');
+		const { Node } = require('./botsailor.load.js');
+		const text = () => new Node().description.properties[0].default;
+		assert.strictEqual(text(), '=acts for {{ 1 }}');
+		const helpers = require('n8n-workflow').NodeHelpers;
+		const original = helpers.getToolDescriptionForNode;
+		helpers.getToolDescriptionForNode = (node, nodeType) => original(node, nodeType); // as n8n 1.x's
+		assert.strictEqual(text(), 'acts for the chosen one');
+		assert.strictEqual(globalThis.loads, 0, 'the bundle is loaded to answer');
+		console.log('CHECKED');
+		`,
+	);
+	expect(result.stderr).toBe('');
+	expect(result.stdout).toContain('CHECKED');
 });
 
 test.each([

@@ -33,11 +33,16 @@ const PHONE_FORMAT =
 /**
  * Whether this n8n evaluates an expression in a tool's description: from the n8n 2.x release whose
  * `getToolDescriptionForNode` takes a resolver. Older ones hand the expression text to the model as it
- * is, so there the description names "the number chosen in this tool" instead of the number.
+ * is, so there the description names "the number chosen in this tool" instead of the number. The load file
+ * asks it too when n8n loads the node (scripts/load-file.mjs, PROBES): it imports nothing else.
  */
-const RESOLVES_EXPRESSIONS =
-	((NodeHelpers as { getToolDescriptionForNode?: (...args: unknown[]) => unknown })
-		.getToolDescriptionForNode?.length ?? 0) >= 3;
+export function resolvesToolExpressions(): boolean {
+	return (
+		((NodeHelpers as { getToolDescriptionForNode?: (...args: unknown[]) => unknown })
+			.getToolDescriptionForNode?.length ?? 0) >= 3
+	);
+}
+const RESOLVES_EXPRESSIONS = resolvesToolExpressions();
 
 /**
  * The number the tool acts for, as an expression read when n8n lists the tool: the chosen number's ID,
