@@ -34,7 +34,7 @@ const PHONE_FORMAT =
  * Whether this n8n evaluates an expression in a tool's description: from the n8n 2.x release whose
  * `getToolDescriptionForNode` takes a resolver. Older ones hand the expression text to the model as it
  * is, so there the description names "the number chosen in this tool" instead of the number. The load file
- * asks it too when n8n loads the node (scripts/load-file.mjs, PROBES): it imports nothing else.
+ * asks it too when n8n loads the node (scripts/load-file.mjs, PROBES): this file imports nothing but n8n-workflow.
  */
 export function resolvesToolExpressions(): boolean {
 	return (
