@@ -230,6 +230,7 @@ const instances = Object.create(null);
 const load = () => (bundle ??= require('./${bundle}'));
 const instanceOf = (name) => (instances[name] ??= new (load()[name])());
 const at = (object, path) => path.reduce((inner, key) => inner[key], object);
+const put = (object, path, value) => (at(object, path.slice(0, -1))[path[path.length - 1]] = value);
 function unpack(text) {
 	const [shapes, strings, root] = JSON.parse(text);
 	const value = (packed) => {
@@ -249,17 +250,19 @@ function stub(name, fields, patches, methods, accessors, variants) {
 		constructor() {
 			Object.assign(this, unpack(fields));
 			for (const [probe, changes] of variants)
-				if (!gated.probes[probe]())
-					for (const [path, value] of changes) at(this, path.slice(0, -1))[path[path.length - 1]] = value;
-			for (const [kind, path, from] of patches) {
-				const last = path[path.length - 1];
-				const owner = at(this, path.slice(0, -1));
-				if (kind === 'f')
-					owner[last] = function (...args) {
-						return at(instanceOf(name), path).apply(this, args);
-					};
-				else owner[last] = kind === 'r' ? at(this, from) : undefined;
-			}
+				if (!gated.probes[probe]()) for (const [path, value] of changes) put(this, path, value);
+			for (const [kind, path, from] of patches)
+				put(
+					this,
+					path,
+					kind === 'f'
+						? function (...args) {
+								return at(instanceOf(name), path).apply(this, args);
+							}
+						: kind === 'r'
+							? at(this, from)
+							: undefined,
+				);
 		}
 	};
 	for (const method of methods)
