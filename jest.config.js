@@ -8,6 +8,8 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
 	setupFiles: ['<rootDir>/test/harness/env.ts'],
+	globalSetup: '<rootDir>/test/harness/globalSetup.js',
+	globalTeardown: '<rootDir>/test/harness/globalTeardown.js',
 	testTimeout: 60000,
 	// More workers than cores: most test files wait (real timers: deadlines, retries' backoff, a paced batch), so
 	// four files at once on 2 cores take about a quarter of the time (2026-12-02, idle: 338 s against the files'

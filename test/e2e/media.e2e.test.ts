@@ -21,6 +21,7 @@ import {
 	importCredential,
 	importWorkflows,
 	installCommunityPackage,
+	installedN8nVersion,
 	instance,
 	nodeOutput,
 	pack,
@@ -253,7 +254,7 @@ beforeEach(() => sim.reset());
 
 const uploads = () => sim.requests.filter((request) => request.path === '/whatsapp/upload/media');
 
-describe('media in n8n 2.41.1, filesystem binary mode', () => {
+describe(`media in n8n ${installedN8nVersion()}, filesystem binary mode`, () => {
 	test('examples/send-file-from-binary.json: the file n8n stored is uploaded, then sent as a document', async () => {
 		const run = await execute(n8n, 'bsExSendFile');
 		expect(run.status).toBe('success');

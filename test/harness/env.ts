@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setSafeRegexEngine } from 'n8n-workflow';
 
-process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'botsailor-n8n-'));
+// Under the run's folder (test/harness/globalSetup.js), which the run removes at its end.
+process.env.N8N_USER_FOLDER ??= mkdtempSync(
+	join(process.env.BOTSAILOR_TEST_FOLDERS ?? tmpdir(), 'botsailor-n8n-'),
+);
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 process.env.N8N_LOG_LEVEL ??= 'silent';
 

@@ -5,7 +5,7 @@
  * declarative path) and under Retry On Fail and Continue On Fail.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -333,13 +333,15 @@ describe('3. a failure that proves nothing left is "not sent", with a hint at th
 			],
 			{ stdio: 'ignore' },
 		);
-		const server = createHttpsServer(
-			{ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
-			(_request, response) => {
-				selfSigned.requests++;
-				text(response, 200, JSON.stringify(OK));
-			},
-		);
+		const pems = {
+			key: readFileSync(join(dir, 'key.pem')),
+			cert: readFileSync(join(dir, 'cert.pem')),
+		};
+		rmSync(dir, { recursive: true, force: true });
+		const server = createHttpsServer(pems, (_request, response) => {
+			selfSigned.requests++;
+			text(response, 200, JSON.stringify(OK));
+		});
 		server.on('connection', () => selfSigned.connections++);
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		selfSigned = {
