@@ -651,23 +651,29 @@ const PUBLISH_TRIES = 5;
 
 async function setActive(session: Session, id: string, active: boolean): Promise<void> {
 	const workflow = await session.request<{ versionId: string }>('GET', `/workflows/${id}`);
-	for (let attempt = 1; ; attempt++) {
-		try {
-			await session.request(
+	try {
+		await triedAgainWhileTheCheckThrows(() =>
+			session.request(
 				'POST',
 				`/workflows/${id}/${active ? 'activate' : 'deactivate'}`,
 				active ? { versionId: workflow.versionId } : {},
-			);
+			),
+		);
+	} catch (error) {
+		// n8n 1.x has no activate/deactivate route: it sets `active` by PATCH.
+		if (!/HTTP 404/.test((error as Error).message)) throw error;
+		await session.request('PATCH', `/workflows/${id}`, { active, versionId: workflow.versionId });
+	}
+}
+
+async function triedAgainWhileTheCheckThrows(publish: () => Promise<unknown>): Promise<void> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			await publish();
 			return;
 		} catch (error) {
-			const message = (error as Error).message;
-			if (VALIDATOR_THREW.test(message) && attempt < PUBLISH_TRIES) {
-				await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
-				continue;
-			}
-			if (!/HTTP 404/.test(message)) throw error;
-			await session.request('PATCH', `/workflows/${id}`, { active, versionId: workflow.versionId });
-			return;
+			if (attempt === PUBLISH_TRIES || !VALIDATOR_THREW.test((error as Error).message)) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
 		}
 	}
 }
